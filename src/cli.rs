@@ -1,0 +1,281 @@
+//! The command line, as clap sees it. The doc comments on the fields are the `--help` text.
+//!
+//! Nothing here is interpreted: `config.rs` turns a parsed [`Cli`] into the one resolved
+//! [`crate::config::Config`] the rest of the program reads.
+
+use std::ffi::OsString;
+use std::path::PathBuf;
+
+use clap::{ArgAction, Parser, ValueEnum};
+
+/// A parallel file finder with fd's command line.
+///
+/// Lists the entries below each PATH whose file name matches PATTERN (a regular expression,
+/// case-insensitive unless it contains an uppercase letter). Hidden entries and those named in
+/// .gitignore, .ignore and .fdignore files are skipped unless asked for.
+///
+/// `ffind bench [PATH] ...` times the traversal methods instead; see `ffind bench --help`.
+/// To search for a file named "bench", write `ffind -- bench` or `ffind '^bench'`.
+#[derive(Debug, Parser)]
+#[command(
+    name = "ffind",
+    version,
+    max_term_width = 100,
+    args_override_self = true,
+    after_help = "Exit status: 0 on success, 1 when a path could not be read (or, with -q, \
+                  nothing matched), 2 on a usage error, 130 when interrupted."
+)]
+pub struct Cli {
+    /// The search pattern: a regular expression matched against the file name (or the whole
+    /// path with --full-path), unless --glob or --fixed-strings is given. Omitted or "", it
+    /// matches everything.
+    #[arg(value_name = "PATTERN")]
+    pub pattern: Option<String>,
+
+    /// The directories to search (default: the current directory, whose entries are then
+    /// printed without a "./" prefix).
+    #[arg(value_name = "PATH")]
+    pub paths: Vec<PathBuf>,
+
+    /// Another pattern every result must match as well (repeatable).
+    #[arg(long = "and", value_name = "PATTERN", action = ArgAction::Append)]
+    pub and: Vec<String>,
+
+    /// Include hidden files and directories (names starting with a dot).
+    #[arg(short = 'H', long, overrides_with = "no_hidden")]
+    pub hidden: bool,
+
+    /// Skip hidden files and directories (the default; overrides --hidden).
+    #[arg(long, hide = true, overrides_with = "hidden")]
+    pub no_hidden: bool,
+
+    /// Show entries that .gitignore, .ignore, .fdignore, .ffindignore and the global ignore
+    /// files would hide.
+    #[arg(short = 'I', long, overrides_with = "ignore")]
+    pub no_ignore: bool,
+
+    /// Respect ignore files (the default; overrides --no-ignore).
+    #[arg(long, hide = true, overrides_with = "no_ignore")]
+    pub ignore: bool,
+
+    /// Show entries that version-control ignore files (.gitignore, .git/info/exclude, the
+    /// global git excludes file) would hide; .ignore and .fdignore still apply.
+    #[arg(long)]
+    pub no_ignore_vcs: bool,
+
+    /// Do not apply ignore files found in the parent directories of a search path.
+    #[arg(long)]
+    pub no_ignore_parent: bool,
+
+    /// Apply .gitignore files even outside a git work tree.
+    #[arg(long, overrides_with = "require_git")]
+    pub no_require_git: bool,
+
+    /// Apply .gitignore files only inside a git work tree (the default).
+    #[arg(long, hide = true, overrides_with = "no_require_git")]
+    pub require_git: bool,
+
+    /// Add an ignore file in .gitignore format, with the lowest precedence (repeatable).
+    #[arg(long, value_name = "FILE", action = ArgAction::Append)]
+    pub ignore_file: Vec<PathBuf>,
+
+    /// Unrestricted: search hidden and ignored entries too (an alias for -HI; may be repeated,
+    /// as -uu, for fd compatibility).
+    #[arg(short = 'u', long = "unrestricted", action = ArgAction::Count)]
+    pub unrestricted: u8,
+
+    /// Case-sensitive search (default: smart case).
+    #[arg(short = 's', long, overrides_with = "ignore_case")]
+    pub case_sensitive: bool,
+
+    /// Case-insensitive search (default: smart case).
+    #[arg(short = 'i', long, overrides_with = "case_sensitive")]
+    pub ignore_case: bool,
+
+    /// Treat the pattern as a glob ("*.rs") rather than a regular expression.
+    #[arg(short = 'g', long, conflicts_with = "fixed_strings", overrides_with = "regex")]
+    pub glob: bool,
+
+    /// Treat the pattern as a regular expression (the default; overrides --glob).
+    #[arg(long, overrides_with = "glob")]
+    pub regex: bool,
+
+    /// Treat the pattern as a literal string.
+    #[arg(short = 'F', long, alias = "literal")]
+    pub fixed_strings: bool,
+
+    /// Match the pattern against the whole path, not just the file name.
+    #[arg(short = 'p', long)]
+    pub full_path: bool,
+
+    /// Follow symbolic links: list what they point to and descend into linked directories.
+    #[arg(short = 'L', long, alias = "dereference", overrides_with = "no_follow")]
+    pub follow: bool,
+
+    /// Do not follow symbolic links (the default; overrides --follow).
+    #[arg(long, hide = true, overrides_with = "follow")]
+    pub no_follow: bool,
+
+    /// Show only entries at most this many levels below the search path.
+    #[arg(short = 'd', long, value_name = "DEPTH", alias = "maxdepth")]
+    pub max_depth: Option<usize>,
+
+    /// Show only entries at least this many levels below the search path.
+    #[arg(long, value_name = "DEPTH")]
+    pub min_depth: Option<usize>,
+
+    /// Show only entries exactly this many levels below the search path.
+    #[arg(long, value_name = "DEPTH", conflicts_with_all = ["max_depth", "min_depth"])]
+    pub exact_depth: Option<usize>,
+
+    /// Exclude entries matching this glob, and everything below them (repeatable). A glob
+    /// containing "/" is matched against the path relative to the search path; a leading
+    /// "/" anchors it there.
+    #[arg(short = 'E', long, value_name = "GLOB", action = ArgAction::Append)]
+    pub exclude: Vec<String>,
+
+    /// Do not descend into directories that match the search.
+    #[arg(long)]
+    pub prune: bool,
+
+    /// Filter by type (repeatable): f/file, d/dir/directory, l/symlink, x/executable,
+    /// e/empty, s/socket, p/pipe, b/block-device, c/char-device.
+    #[arg(short = 't', long = "type", value_name = "TYPE", action = ArgAction::Append,
+          value_parser = ["f", "file", "d", "dir", "directory", "l", "symlink", "x", "executable",
+                          "e", "empty", "s", "socket", "p", "pipe", "b", "block-device",
+                          "c", "char-device"],
+          hide_possible_values = true)]
+    pub file_type: Vec<String>,
+
+    /// Filter by file extension (repeatable, case-insensitive; "tar.gz" works).
+    #[arg(short = 'e', long, value_name = "EXT", action = ArgAction::Append)]
+    pub extension: Vec<String>,
+
+    /// Filter by size: +N at least, -N at most, N exactly; units b, k, m, g, t (powers of
+    /// 1000) and ki, mi, gi, ti (powers of 1024), e.g. +1M, -10k, 500b (repeatable).
+    #[arg(short = 'S', long, value_name = "SIZE", allow_hyphen_values = true,
+          action = ArgAction::Append)]
+    pub size: Vec<String>,
+
+    /// Only entries modified within this duration ("2weeks", "10h", "1d 2h") or since this
+    /// date ("2024-06-01", "2024-06-01 12:00:00", "@1717200000").
+    #[arg(long, alias = "change-newer-than", alias = "newer", alias = "changed-after",
+          value_name = "DATE|DURATION")]
+    pub changed_within: Option<String>,
+
+    /// Only entries modified before this date, or longer ago than this duration.
+    #[arg(long, alias = "change-older-than", alias = "older", value_name = "DATE|DURATION")]
+    pub changed_before: Option<String>,
+
+    /// Only entries owned by this user and/or group: "user", "user:group", ":group", ids
+    /// accepted; "!" negates a part ("!root", ":!wheel").
+    #[arg(short = 'o', long, value_name = "USER:GROUP")]
+    pub owner: Option<String>,
+
+    /// Do not descend into other file systems.
+    #[arg(long, aliases = ["mount", "xdev"])]
+    pub one_file_system: bool,
+
+    /// Separate results with NUL instead of newline (for xargs -0).
+    #[arg(short = '0', long)]
+    pub print0: bool,
+
+    /// Print absolute paths.
+    #[arg(short = 'a', long)]
+    pub absolute_path: bool,
+
+    /// Do not print the "./" prefix for entries of the current directory (the default when
+    /// no PATH is given).
+    #[arg(long, value_name = "WHEN", num_args = 0..=1, default_missing_value = "always",
+          value_parser = ["always", "never", "auto"])]
+    pub strip_cwd_prefix: Option<String>,
+
+    /// Stop after this many results.
+    #[arg(long, value_name = "COUNT")]
+    pub max_results: Option<usize>,
+
+    /// Stop after the first result (same as --max-results=1).
+    #[arg(short = '1', conflicts_with = "max_results")]
+    pub max_one_result: bool,
+
+    /// Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match.
+    #[arg(short = 'q', long, alias = "has-results")]
+    pub quiet: bool,
+
+    /// The traversal method. All give the same results; they differ in speed.
+    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
+    pub method: MethodArg,
+
+    /// How many directories are read at once (threads). Default: the number of CPUs, more on
+    /// network and FUSE file systems. Up to 4096.
+    #[arg(short = 'j', long = "concurrency", alias = "threads", value_name = "N",
+          value_parser = clap::value_parser!(u32).range(1..=4096))]
+    pub concurrency: Option<u32>,
+
+    /// Change the working directory before searching; results are relative to it.
+    #[arg(long, value_name = "PATH")]
+    pub base_directory: Option<PathBuf>,
+
+    /// More search paths, for patterns that look like paths (repeatable).
+    #[arg(long, value_name = "PATH", action = ArgAction::Append)]
+    pub search_path: Vec<PathBuf>,
+
+    /// Print a shell completion script for SHELL and exit.
+    #[arg(long, value_name = "SHELL", value_enum, hide = true)]
+    pub gen_completions: Option<clap_complete::Shell>,
+}
+
+/// The `--method` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum MethodArg {
+    /// The fastest method for this machine: currently `queue`.
+    Auto,
+    /// One thread reading directories itself, depth first.
+    Serial,
+    /// The walkdir crate, one thread.
+    Walkdir,
+    /// A work queue of directories served by --concurrency workers.
+    Queue,
+    /// Rayon's work stealing, one task per directory.
+    Rayon,
+    /// The jwalk crate.
+    Jwalk,
+    /// The ignore crate's parallel walker (fd's engine).
+    Ignore,
+}
+
+/// Parses the command line (everything after a leading `bench` goes to [`crate::bench`]).
+pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Cli, clap::Error> {
+    Cli::try_parse_from(args)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn clap_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+
+    #[test]
+    fn pattern_then_paths() {
+        let cli = parse(["ffind", "x", "a", "b"].map(OsString::from)).unwrap();
+        assert_eq!(cli.pattern.as_deref(), Some("x"));
+        assert_eq!(cli.paths, [PathBuf::from("a"), PathBuf::from("b")]);
+    }
+
+    #[test]
+    fn threads_is_an_alias_of_concurrency() {
+        let cli = parse(["ffind", "--threads", "8"].map(OsString::from)).unwrap();
+        assert_eq!(cli.concurrency, Some(8));
+        assert!(parse(["ffind", "-j", "0"].map(OsString::from)).is_err());
+    }
+
+    #[test]
+    fn size_accepts_leading_minus() {
+        let cli = parse(["ffind", "-S", "-10k"].map(OsString::from)).unwrap();
+        assert_eq!(cli.size, ["-10k"]);
+    }
+}

@@ -1,0 +1,302 @@
+//! The one resolved configuration: everything the command line, the environment and the
+//! terminal say, decided once, before any directory is read. The walk never sees clap and never
+//! reads the environment.
+
+use std::io::IsTerminal;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use anyhow::{anyhow, bail, Context as _, Result};
+use ignore::gitignore::Gitignore;
+use ignore::overrides::{Override, OverrideBuilder};
+
+use crate::cli::{Cli, MethodArg};
+use crate::filter::ignore::{matcher_from_file, IgnoreOptions};
+use crate::filter::owner::OwnerFilter;
+use crate::filter::size::SizeFilter;
+use crate::filter::time::{parse_instant, TimeFilter};
+use crate::filter::{self, Filters, Syntax, TypeFilter};
+use crate::walk::Method;
+
+/// One search path.
+#[derive(Debug, Clone)]
+pub struct Root {
+    /// What is printed before each entry's relative path ("" for the current directory when
+    /// no path was given, so that entries print without "./").
+    pub display: Vec<u8>,
+    /// The absolute path, for ignore files in the directories above it.
+    pub absolute: PathBuf,
+}
+
+impl Root {
+    /// The path to open: the display path, or "." for an empty one.
+    pub fn open_path(&self) -> &[u8] {
+        if self.display.is_empty() {
+            b"."
+        } else {
+            &self.display
+        }
+    }
+}
+
+/// Everything a walk needs to know, resolved.
+#[derive(Debug)]
+pub struct Config {
+    /// The search paths, in command-line order.
+    pub roots: Vec<Root>,
+    /// The traversal method (`auto` already resolved).
+    pub method: Method,
+    /// Directories read at once (worker threads) for the parallel methods.
+    pub concurrency: usize,
+    /// Show hidden entries.
+    pub hidden: bool,
+    /// Which ignore files apply; `None` when none are read (`-I`, `-u`).
+    pub ignore: Option<IgnoreOptions>,
+    /// Read ignore files in the directories above each search path.
+    pub ignore_parents: bool,
+    /// Follow symbolic links.
+    pub follow: bool,
+    /// Print only entries at least this deep (the search path's children are at depth 1).
+    pub min_depth: usize,
+    /// Print and descend only down to this depth.
+    pub max_depth: usize,
+    /// Do not descend into directories that are printed.
+    pub prune: bool,
+    /// Do not descend into directories on another file system.
+    pub one_file_system: bool,
+    /// `-E` globs, matched against the path below the search path.
+    pub excludes: Option<Override>,
+    /// What decides whether an entry is printed.
+    pub filters: Filters,
+    /// The byte after each result.
+    pub terminator: u8,
+    /// Stop after this many results.
+    pub max_results: Option<usize>,
+    /// Print nothing; the exit code says whether anything matched.
+    pub quiet: bool,
+    /// Flush output at every directory (stdout is a terminal).
+    pub eager_output: bool,
+}
+
+/// The working directory, with a clear error if it is gone.
+fn current_dir() -> Result<PathBuf> {
+    std::env::current_dir().context("cannot read the current directory")
+}
+
+/// `cwd/path`, without "." components and trailing slashes (".." is kept: it may cross a link).
+fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+    let joined = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
+    joined.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
+}
+
+/// The display form of a given search path: as typed, without trailing slashes.
+fn display_of(path: &Path) -> Vec<u8> {
+    let bytes = path.as_os_str().as_bytes();
+    let trimmed = bytes.len() - bytes.iter().rev().take_while(|&&b| b == b'/').count();
+    if trimmed == 0 && !bytes.is_empty() {
+        b"/".to_vec()
+    } else {
+        bytes[..trimmed].to_vec()
+    }
+}
+
+fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
+    let given: Vec<&PathBuf> = cli.paths.iter().chain(&cli.search_path).collect();
+    let strip = match cli.strip_cwd_prefix.as_deref() {
+        Some("always") => true,
+        Some("never") => false,
+        _ => !cli.print0,
+    };
+    if given.is_empty() {
+        let display = if cli.absolute_path {
+            cwd.as_os_str().as_bytes().to_vec()
+        } else if strip {
+            Vec::new()
+        } else {
+            b".".to_vec()
+        };
+        return vec![Root { display, absolute: cwd.to_path_buf() }];
+    }
+    given
+        .into_iter()
+        .map(|p| {
+            let absolute = absolute(cwd, p);
+            let display = if cli.absolute_path {
+                absolute.as_os_str().as_bytes().to_vec()
+            } else {
+                display_of(p)
+            };
+            Root { display, absolute }
+        })
+        .collect()
+}
+
+/// `$XDG_CONFIG_HOME`, else `$HOME/.config`.
+fn config_home() -> Option<PathBuf> {
+    std::env::var_os("XDG_CONFIG_HOME")
+        .filter(|v| !v.is_empty())
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+}
+
+fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
+    let unrestricted = cli.unrestricted > 0;
+    let use_files = !cli.no_ignore && !unrestricted;
+    let vcs = use_files && !cli.no_ignore_vcs;
+    let mut explicit: Vec<Arc<Gitignore>> = Vec::new();
+    if use_files {
+        if let Some(global) = config_home().map(|c| c.join("ffind").join("ignore")) {
+            if let Some(m) = matcher_from_file(&global) {
+                explicit.push(Arc::new(m));
+            }
+        }
+    }
+    for file in &cli.ignore_file {
+        if !file.exists() {
+            bail!("the ignore file '{}' does not exist", file.display());
+        }
+        if let Some(m) = matcher_from_file(file) {
+            explicit.push(Arc::new(m));
+        }
+    }
+    // The last one given takes precedence, as in fd.
+    explicit.reverse();
+    let global = if vcs {
+        let (g, _err) = Gitignore::global();
+        (!g.is_empty()).then(|| Arc::new(g))
+    } else {
+        None
+    };
+    let opts = IgnoreOptions { vcs, dot_ignore: use_files, require_git: !cli.no_require_git, global, explicit };
+    Ok(opts.enabled().then_some(opts))
+}
+
+fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
+    let syntax = if cli.glob {
+        Syntax::Glob
+    } else if cli.fixed_strings {
+        Syntax::Fixed
+    } else {
+        Syntax::Regex
+    };
+    let mut sources: Vec<&str> = cli.pattern.iter().map(String::as_str).collect();
+    sources.extend(cli.and.iter().map(String::as_str));
+    if !cli.full_path {
+        if let Some(p) = sources.iter().find(|p| p.contains('/') && syntax != Syntax::Fixed) {
+            bail!(
+                "the search pattern '{p}' contains a path separator ('/') and would match no file \
+                 name.\nTo search all entries below '{p}', use a match-all pattern: ffind . '{p}'\n\
+                 To match the pattern against the full path, use: ffind --full-path '{p}'"
+            );
+        }
+    }
+    let case_insensitive = if cli.case_sensitive {
+        false
+    } else if cli.ignore_case {
+        true
+    } else {
+        !sources.iter().any(|p| filter::has_uppercase(p, syntax))
+    };
+    let patterns = sources
+        .iter()
+        .filter(|p| !filter::matches_everything(p, syntax))
+        .map(|p| filter::compile_pattern(p, syntax, case_insensitive, cli.full_path))
+        .collect::<Result<Vec<_>>>()?;
+    let now = jiff::Zoned::now();
+    let mut times = Vec::new();
+    if let Some(s) = &cli.changed_within {
+        times.push(TimeFilter::After(parse_instant(s, &now)?));
+    }
+    if let Some(s) = &cli.changed_before {
+        times.push(TimeFilter::Before(parse_instant(s, &now)?));
+    }
+    Ok(Filters {
+        patterns,
+        full_path_base: cli.full_path.then(|| cwd.as_os_str().as_bytes().to_vec()),
+        extensions: filter::compile_extensions(&cli.extension)?,
+        types: TypeFilter::from_args(&cli.file_type),
+        sizes: cli.size.iter().map(|s| SizeFilter::parse(s)).collect::<Result<_>>()?,
+        times,
+        owner: cli.owner.as_deref().map(OwnerFilter::parse).transpose()?.flatten(),
+    })
+}
+
+fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
+    if cli.exclude.is_empty() {
+        return Ok(None);
+    }
+    // Root "/" never prefixes the relative paths matched against it (see filter/ignore.rs).
+    let mut builder = OverrideBuilder::new("/");
+    for glob in &cli.exclude {
+        builder.add(&format!("!{glob}")).map_err(|e| anyhow!("invalid exclude pattern '{glob}': {e}"))?;
+    }
+    Ok(Some(builder.build()?))
+}
+
+/// The method `auto` stands for, and the concurrency used when none is given.
+fn resolve_method(arg: MethodArg) -> Method {
+    match arg {
+        MethodArg::Auto | MethodArg::Queue => Method::Queue,
+        MethodArg::Serial => Method::Serial,
+        MethodArg::Walkdir => Method::Walkdir,
+        MethodArg::Rayon => Method::Rayon,
+        MethodArg::Jwalk => Method::Jwalk,
+        MethodArg::Ignore => Method::Ignore,
+    }
+}
+
+impl Config {
+    /// Resolves a parsed command line. Errors here are usage errors (exit code 2).
+    pub fn from_cli(cli: &Cli) -> Result<Config> {
+        let cwd = current_dir()?;
+        let (min_depth, max_depth) = match cli.exact_depth {
+            Some(d) => (d, d),
+            None => (cli.min_depth.unwrap_or(0), cli.max_depth.unwrap_or(usize::MAX)),
+        };
+        let quiet = cli.quiet;
+        let max_results = if quiet || cli.max_one_result { Some(1) } else { cli.max_results };
+        let concurrency = cli.concurrency.map(|n| n as usize).unwrap_or_else(|| {
+            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+        });
+        Ok(Config {
+            roots: resolve_roots(cli, &cwd),
+            method: resolve_method(cli.method),
+            concurrency,
+            hidden: cli.hidden || cli.unrestricted > 0,
+            ignore: resolve_ignore(cli)?,
+            ignore_parents: !cli.no_ignore_parent,
+            follow: cli.follow,
+            min_depth,
+            max_depth,
+            prune: cli.prune,
+            one_file_system: cli.one_file_system,
+            excludes: resolve_excludes(cli)?,
+            filters: resolve_filters(cli, &cwd)?,
+            terminator: if cli.print0 { 0 } else { b'\n' },
+            max_results: max_results.filter(|&n| n > 0),
+            quiet,
+            eager_output: std::io::stdout().is_terminal(),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_paths_lose_trailing_slashes_only() {
+        assert_eq!(display_of(Path::new("foo/")), b"foo");
+        assert_eq!(display_of(Path::new("foo//")), b"foo");
+        assert_eq!(display_of(Path::new("/")), b"/");
+        assert_eq!(display_of(Path::new("./a")), b"./a");
+    }
+
+    #[test]
+    fn absolute_drops_dot_components() {
+        assert_eq!(absolute(Path::new("/h/u"), Path::new("./a/./b")), PathBuf::from("/h/u/a/b"));
+        assert_eq!(absolute(Path::new("/h/u"), Path::new("/x")), PathBuf::from("/x"));
+        assert_eq!(absolute(Path::new("/h/u"), Path::new(".")), PathBuf::from("/h/u"));
+    }
+}

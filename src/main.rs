@@ -1,0 +1,73 @@
+//! ffind: a parallel file finder with fd's command line.
+//!
+//! argv → clap ([`cli`]) → one resolved [`config::Config`] → a traversal method ([`walk`]) →
+//! filters ([`filter`]) → the one writer ([`output::printer`]) → an exit code ([`exit`]).
+
+mod cli;
+mod config;
+mod exit;
+mod filter;
+mod output;
+mod report;
+mod walk;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::process::ExitCode;
+
+use crate::config::Config;
+use crate::exit::Outcome;
+use crate::output::printer::{Printer, Stopped};
+use crate::report::{describe, Reporter};
+
+fn main() -> ExitCode {
+    let args: Vec<OsString> = std::env::args_os().collect();
+    ExitCode::from(run(args).code())
+}
+
+fn run(args: Vec<OsString>) -> Outcome {
+    let cli = match cli::parse(args) {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return if e.use_stderr() { Outcome::Usage } else { Outcome::Success };
+        }
+    };
+    if let Some(shell) = cli.gen_completions {
+        let mut cmd = <cli::Cli as clap::CommandFactory>::command();
+        clap_complete::generate(shell, &mut cmd, "ffind", &mut io::stdout());
+        return Outcome::Success;
+    }
+    if let Some(base) = &cli.base_directory {
+        if let Err(e) = std::env::set_current_dir(base) {
+            eprintln!("ffind: {}: cannot use as base directory: {}", base.display(), describe(&e));
+            return Outcome::Usage;
+        }
+    }
+    let config = match Config::from_cli(&cli) {
+        Ok(config) => config,
+        Err(e) => {
+            eprintln!("ffind: {e:#}");
+            return Outcome::Usage;
+        }
+    };
+    // The configuration, the writer and the error sink live as long as the process; leaking
+    // them gives the walker threads (jwalk's callbacks need 'static) plain references.
+    let config: &'static Config = Box::leak(Box::new(config));
+    let printer: &'static Printer = Box::leak(Box::new(Printer::new(
+        Box::new(io::stdout()),
+        config.terminator,
+        config.quiet,
+        config.max_results,
+        config.eager_output,
+    )));
+    let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
+    walk::run(config, printer, report);
+    if printer.why() == Stopped::WriteError {
+        if let Some(e) = printer.take_error() {
+            let _ = writeln!(io::stderr(), "ffind: cannot write to standard output: {}", describe(&e));
+        }
+        return Outcome::Errors;
+    }
+    Outcome::of_walk(config.quiet, printer.matched(), report.had_errors())
+}

@@ -1,0 +1,3 @@
+//! Output: the one writer ([`printer`]).
+
+pub mod printer;

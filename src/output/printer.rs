@@ -1,0 +1,258 @@
+//! The one writer: owns stdout, takes whole batches of paths from the workers.
+//!
+//! Workers append `path + terminator` to their own [`Batch`] and hand it over when it is full
+//! (64 KiB), when they finish, or (so that a slow walk or a terminal still shows results as
+//! they come) at the end of a directory when the last write is older than a tenth of a second.
+//! A batch is one `write` under a mutex: no syscall per entry, no channel per entry, and a
+//! slow reader simply blocks the workers, so memory stays bounded.
+//!
+//! Broken pipe (`ffind | head`) stops the walk quietly; any other write error stops it and is
+//! reported once by `main`.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+/// Bytes a batch gathers before it is written.
+pub const BATCH_BYTES: usize = 64 * 1024;
+
+/// How long output may wait in a worker's batch at a directory boundary.
+const MAX_DELAY_MS: u64 = 100;
+
+/// A worker's own output buffer.
+#[derive(Debug, Default)]
+pub struct Batch {
+    buf: Vec<u8>,
+}
+
+impl Batch {
+    /// An empty batch.
+    pub fn new() -> Batch {
+        Batch { buf: Vec::new() }
+    }
+}
+
+/// Why output stopped early.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Stopped {
+    /// Still running (or finished normally).
+    No,
+    /// The reader went away.
+    BrokenPipe,
+    /// `--max-results` (or `-q`) was reached.
+    Limit,
+    /// Writing failed for another reason (the error is kept).
+    WriteError,
+}
+
+/// The single owner of stdout.
+pub struct Printer {
+    out: Mutex<Box<dyn Write + Send>>,
+    terminator: u8,
+    quiet: bool,
+    /// Results still allowed, when limited.
+    remaining: Option<AtomicUsize>,
+    matched: AtomicBool,
+    stop: AtomicBool,
+    why: Mutex<Stopped>,
+    error: Mutex<Option<io::Error>>,
+    started: Instant,
+    last_write_ms: AtomicU64,
+    /// Flush at every directory boundary (stdout is a terminal).
+    eager: bool,
+}
+
+impl std::fmt::Debug for Printer {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Printer").field("why", &self.why()).finish_non_exhaustive()
+    }
+}
+
+impl Printer {
+    /// A printer writing to `out` (normally stdout), results ended by `terminator`.
+    pub fn new(out: Box<dyn Write + Send>, terminator: u8, quiet: bool, limit: Option<usize>, eager: bool) -> Printer {
+        Printer {
+            out: Mutex::new(out),
+            terminator,
+            quiet,
+            remaining: limit.map(AtomicUsize::new),
+            matched: AtomicBool::new(false),
+            stop: AtomicBool::new(false),
+            why: Mutex::new(Stopped::No),
+            error: Mutex::new(None),
+            started: Instant::now(),
+            last_write_ms: AtomicU64::new(0),
+            eager,
+        }
+    }
+
+    /// Whether the walk should stop (checked by workers once per directory and per result).
+    #[inline]
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    fn halt(&self, why: Stopped) {
+        let mut w = self.why.lock().unwrap_or_else(|e| e.into_inner());
+        if *w == Stopped::No {
+            *w = why;
+        }
+        self.stop.store(true, Ordering::Relaxed);
+    }
+
+    /// Adds one result; returns false when the walk should stop.
+    #[inline]
+    pub fn push(&self, batch: &mut Batch, path: &[u8]) -> bool {
+        if let Some(remaining) = &self.remaining {
+            if remaining.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1)).is_err() {
+                self.halt(Stopped::Limit);
+                return false;
+            }
+        }
+        self.matched.store(true, Ordering::Relaxed);
+        if !self.quiet {
+            batch.buf.reserve(path.len() + 1);
+            batch.buf.extend_from_slice(path);
+            batch.buf.push(self.terminator);
+            if batch.buf.len() >= BATCH_BYTES {
+                self.flush(batch);
+            }
+        }
+        if self.remaining.as_ref().is_some_and(|r| r.load(Ordering::Acquire) == 0) {
+            self.flush(batch);
+            self.halt(Stopped::Limit);
+            return false;
+        }
+        !self.stopped()
+    }
+
+    /// Called by workers after each directory: writes the batch if the terminal wants lines
+    /// promptly or the last write is old.
+    #[inline]
+    pub fn directory_done(&self, batch: &mut Batch) {
+        if batch.buf.is_empty() {
+            return;
+        }
+        if self.eager {
+            self.flush(batch);
+            return;
+        }
+        let now = self.started.elapsed().as_millis() as u64;
+        if now.saturating_sub(self.last_write_ms.load(Ordering::Relaxed)) >= MAX_DELAY_MS {
+            self.flush(batch);
+        }
+    }
+
+    /// Writes the batch out (one write) and empties it.
+    pub fn flush(&self, batch: &mut Batch) {
+        if batch.buf.is_empty() {
+            return;
+        }
+        let result = {
+            let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
+            if self.why() == Stopped::BrokenPipe || self.why() == Stopped::WriteError {
+                batch.buf.clear();
+                return;
+            }
+            out.write_all(&batch.buf).and_then(|()| out.flush())
+        };
+        batch.buf.clear();
+        self.last_write_ms.store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
+        if let Err(e) = result {
+            if e.kind() == io::ErrorKind::BrokenPipe {
+                self.halt(Stopped::BrokenPipe);
+            } else {
+                self.error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                self.halt(Stopped::WriteError);
+            }
+        }
+        if batch.buf.capacity() > 4 * BATCH_BYTES {
+            batch.buf.shrink_to(BATCH_BYTES);
+        }
+    }
+
+    /// Why output stopped, if it did.
+    pub fn why(&self) -> Stopped {
+        *self.why.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Whether anything matched.
+    pub fn matched(&self) -> bool {
+        self.matched.load(Ordering::Relaxed)
+    }
+
+    /// The write error that stopped output, if any.
+    pub fn take_error(&self) -> Option<io::Error> {
+        self.error.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Arc;
+
+    #[derive(Clone, Default)]
+    struct Sink(Arc<Mutex<Vec<u8>>>, Arc<AtomicUsize>);
+
+    impl Write for Sink {
+        fn write(&mut self, buf: &[u8]) -> io::Result<usize> {
+            self.1.fetch_add(1, Ordering::Relaxed);
+            self.0.lock().unwrap().extend_from_slice(buf);
+            Ok(buf.len())
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn batches_many_results_into_few_writes() {
+        let sink = Sink::default();
+        let p = Printer::new(Box::new(sink.clone()), b'\n', false, None, false);
+        let mut b = Batch::new();
+        for i in 0..10_000 {
+            assert!(p.push(&mut b, format!("dir/file{i}").as_bytes()));
+        }
+        p.flush(&mut b);
+        let out = sink.0.lock().unwrap();
+        assert_eq!(out.iter().filter(|&&c| c == b'\n').count(), 10_000);
+        assert!(sink.1.load(Ordering::Relaxed) < 10, "writes: {}", sink.1.load(Ordering::Relaxed));
+    }
+
+    #[test]
+    fn limit_stops_exactly() {
+        let sink = Sink::default();
+        let p = Printer::new(Box::new(sink.clone()), 0, false, Some(3), false);
+        let mut b = Batch::new();
+        assert!(p.push(&mut b, b"a"));
+        assert!(p.push(&mut b, b"b"));
+        assert!(!p.push(&mut b, b"c"));
+        assert!(!p.push(&mut b, b"d"));
+        p.flush(&mut b);
+        assert_eq!(&*sink.0.lock().unwrap(), b"a\0b\0c\0");
+        assert_eq!(p.why(), Stopped::Limit);
+    }
+
+    struct Full;
+    impl Write for Full {
+        fn write(&mut self, _: &[u8]) -> io::Result<usize> {
+            Err(io::Error::from_raw_os_error(libc::ENOSPC))
+        }
+        fn flush(&mut self) -> io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn write_errors_stop_the_walk_and_are_kept() {
+        let p = Printer::new(Box::new(Full), b'\n', false, None, false);
+        let mut b = Batch::new();
+        p.push(&mut b, b"x");
+        p.flush(&mut b);
+        assert!(p.stopped());
+        assert_eq!(p.why(), Stopped::WriteError);
+        assert_eq!(p.take_error().unwrap().raw_os_error(), Some(libc::ENOSPC));
+    }
+}

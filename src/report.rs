@@ -1,0 +1,65 @@
+//! Messages about single paths on stderr (`ffind: PATH: Permission denied`) and the record that
+//! one was given, which turns into exit code 1. The walk goes on after every one.
+
+use std::io::{self, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
+
+/// Collects what went wrong during a walk.
+#[derive(Debug, Default)]
+pub struct Reporter {
+    errors: AtomicBool,
+}
+
+/// The OS's description of an error, without Rust's " (os error N)" suffix.
+pub fn describe(err: &io::Error) -> String {
+    let text = err.to_string();
+    match text.find(" (os error ") {
+        Some(i) => text[..i].to_owned(),
+        None => text,
+    }
+}
+
+impl Reporter {
+    /// A reporter that has seen nothing yet.
+    pub fn new() -> Reporter {
+        Reporter::default()
+    }
+
+    /// Reports a failure about `path` (raw bytes, shown lossily) and remembers it.
+    pub fn path_error(&self, path: &[u8], err: &io::Error) {
+        self.message(path, &describe(err));
+    }
+
+    /// Reports `what` about `path` and remembers it.
+    pub fn message(&self, path: &[u8], what: &str) {
+        self.errors.store(true, Ordering::Relaxed);
+        let shown = if path.is_empty() { ".".into() } else { String::from_utf8_lossy(path) };
+        let line = format!("ffind: {shown}: {what}\n");
+        // One write per message, so that messages from different workers do not interleave.
+        let _ = io::stderr().lock().write_all(line.as_bytes());
+    }
+
+    /// Whether any error was reported.
+    pub fn had_errors(&self) -> bool {
+        self.errors.load(Ordering::Relaxed)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn describes_without_the_os_error_number() {
+        let e = io::Error::from_raw_os_error(libc::EACCES);
+        assert_eq!(describe(&e), "Permission denied");
+    }
+
+    #[test]
+    fn remembers_errors() {
+        let r = Reporter::new();
+        assert!(!r.had_errors());
+        r.message(b"x", "test message from a unit test");
+        assert!(r.had_errors());
+    }
+}

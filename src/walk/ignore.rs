@@ -1,0 +1,163 @@
+//! `--method ignore`: the ignore crate's parallel walker (fd's engine), with all its own
+//! filtering turned off and ffind's rules applied instead, for a side-by-side comparison.
+//!
+//! The crate hands entries to visitors one at a time with no per-directory state, so each
+//! directory's [`DirState`] is kept in a map by path, written when the directory is entered
+//! and read by its entries.
+
+use std::collections::HashMap;
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::sync::RwLock;
+
+use ::ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
+
+use crate::config::Root;
+use crate::filter::Meta;
+use crate::output::printer::Batch;
+use crate::walk::dir::{stat_path, Kind, Stat};
+use crate::walk::visit::{display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE};
+use crate::walk::walkdir::report_io;
+use crate::walk::Walk;
+
+/// Walks every root with the ignore crate.
+pub fn walk(walk: &Walk<'_>) {
+    let config = walk.config;
+    for root in &config.roots {
+        let Some(root_state) = walk.root_state(root) else { continue };
+        let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
+        let root_stat = if config.follow { stat_path(root.open_path(), true).ok() } else { None };
+        let entered = walk.enter_by_path(root_state, &root_path, root_stat.as_ref());
+        let states = RwLock::new(HashMap::from([(root_path.clone(), entered)]));
+        let mut builder = WalkBuilder::new(&root_path);
+        builder
+            .standard_filters(false)
+            .hidden(false)
+            .parents(false)
+            .ignore(false)
+            .git_ignore(false)
+            .git_global(false)
+            .git_exclude(false)
+            .require_git(false)
+            .follow_links(config.follow)
+            .threads(config.concurrency.max(1));
+        if config.max_depth != usize::MAX {
+            builder.max_depth(Some(config.max_depth));
+        }
+        let mut visitors = Visitors { walk, root, states: &states };
+        builder.build_parallel().visit(&mut visitors);
+        if walk.printer.stopped() {
+            break;
+        }
+    }
+}
+
+struct Visitors<'a, 'w> {
+    walk: &'a Walk<'w>,
+    root: &'a Root,
+    states: &'a RwLock<HashMap<PathBuf, DirState>>,
+}
+
+impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s, '_> {
+    fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
+        Box::new(Visitor { walk: self.walk, root: self.root, states: self.states, batch: Batch::new(), path: Vec::new() })
+    }
+}
+
+struct Visitor<'a, 'w> {
+    walk: &'a Walk<'w>,
+    root: &'a Root,
+    states: &'a RwLock<HashMap<PathBuf, DirState>>,
+    batch: Batch,
+    path: Vec<u8>,
+}
+
+impl Drop for Visitor<'_, '_> {
+    fn drop(&mut self) {
+        self.walk.printer.flush(&mut self.batch);
+    }
+}
+
+impl Visitor<'_, '_> {
+    fn state_of(&self, dir: &Path) -> Option<DirState> {
+        self.states.read().unwrap_or_else(|e| e.into_inner()).get(dir).cloned()
+    }
+
+    fn handle(&mut self, entry_path: &Path, kind: Kind, stat: Option<Stat>, is_loop: bool) -> WalkState {
+        let walk = self.walk;
+        let Some(parent) = entry_path.parent().and_then(|p| self.state_of(p)) else {
+            return WalkState::Skip;
+        };
+        display_path(&mut self.path, self.root, entry_path);
+        let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
+        let mut meta = MetaPath { path: entry_path, follow: walk.config.follow, stat: stat.map(Some) };
+        let (print, descend) = match walk.judge(&parent, &self.path, name, kind, &mut meta) {
+            Action::Skip => return WalkState::Skip,
+            Action::Visit { print, descend } => (print, descend),
+        };
+        if is_loop {
+            if descend {
+                walk.report.message(&self.path, LOOP_MESSAGE);
+            }
+            return WalkState::Skip;
+        }
+        if print && !walk.printer.push(&mut self.batch, &self.path) {
+            return WalkState::Quit;
+        }
+        if descend {
+            let stat = if walk.config.follow { meta.stat() } else { None };
+            let state = walk.enter_by_path(parent.below(), entry_path, stat.as_ref());
+            self.states.write().unwrap_or_else(|e| e.into_inner()).insert(entry_path.to_path_buf(), state);
+            walk.printer.directory_done(&mut self.batch);
+            WalkState::Continue
+        } else {
+            WalkState::Skip
+        }
+    }
+}
+
+impl ParallelVisitor for Visitor<'_, '_> {
+    fn visit(&mut self, result: Result<DirEntry, ::ignore::Error>) -> WalkState {
+        if self.walk.printer.stopped() {
+            return WalkState::Quit;
+        }
+        match result {
+            Ok(entry) if entry.depth() == 0 => WalkState::Continue,
+            Ok(entry) => {
+                let kind = entry.file_type().map_or(Kind::Unknown, Kind::from_file_type);
+                self.handle(entry.path(), kind, None, false)
+            }
+            Err(err) => {
+                let (path, io, is_loop) = unpack(&err);
+                match path {
+                    Some(p) if is_loop => self.handle(&p, Kind::Dir, None, true),
+                    Some(p) if is_dangling_link(&p, io) => self.handle(&p, Kind::Symlink, None, false),
+                    Some(p) => {
+                        display_path(&mut self.path, self.root, &p);
+                        report_io(self.walk, &self.path, io);
+                        WalkState::Continue
+                    }
+                    None => {
+                        self.walk.report.message(b"", &err.to_string());
+                        WalkState::Continue
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The path, I/O error and loop-ness inside the ignore crate's nested error.
+fn unpack(err: &::ignore::Error) -> (Option<PathBuf>, Option<&std::io::Error>, bool) {
+    match err {
+        ::ignore::Error::WithPath { path, err } => {
+            let (_, io, is_loop) = unpack(err);
+            (Some(path.clone()), io, is_loop)
+        }
+        ::ignore::Error::WithDepth { err, .. } | ::ignore::Error::WithLineNumber { err, .. } => unpack(err),
+        ::ignore::Error::Loop { child, .. } => (Some(child.clone()), None, true),
+        ::ignore::Error::Io(io) => (None, Some(io), false),
+        _ => (None, None, false),
+    }
+}

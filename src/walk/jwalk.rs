@@ -1,0 +1,122 @@
+//! `--method jwalk`: the jwalk crate (rayon underneath, results in order), for comparison.
+//!
+//! Decisions are made where jwalk reads each directory (`process_read_dir`, on its worker
+//! threads): entries that are hidden or ignored are dropped there and directories not to be
+//! descended are marked, with the per-directory state carried in jwalk's `ReadDirState`. The
+//! calling thread only prints what was marked.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use ::jwalk::{Parallelism, WalkDirGeneric};
+
+use crate::output::printer::Batch;
+use crate::walk::dir::{stat_path, Kind};
+use crate::walk::visit::{display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE};
+use crate::walk::walkdir::report_io;
+use crate::walk::Walk;
+
+/// Walks every root with jwalk.
+pub fn walk(walk: &Walk<'static>) {
+    let config = walk.config;
+    let mut batch = Batch::new();
+    let mut path = Vec::new();
+    for root in &config.roots {
+        let Some(root_state) = walk.root_state(root) else { continue };
+        let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
+        let w = *walk;
+        let root_for_cb = root.clone();
+        let mut builder = WalkDirGeneric::<(Option<DirState>, bool)>::new(&root_path)
+            .skip_hidden(false)
+            .sort(false)
+            .follow_links(config.follow)
+            .min_depth(1)
+            .parallelism(Parallelism::RayonNewPool(config.concurrency.max(1)))
+            .root_read_dir_state(Some(root_state))
+            .process_read_dir(move |depth, dir_path, state, children| {
+                if depth.is_none() {
+                    return;
+                }
+                let Some(inherited) = state.take() else { return };
+                let stat = if w.config.follow { stat_path(dir_path.as_os_str().as_bytes(), true).ok() } else { None };
+                let here = w.enter_by_path(inherited, dir_path, stat.as_ref());
+                let mut buf = Vec::new();
+                children.retain_mut(|child| {
+                    let (entry_path, kind, name) = match child {
+                        Ok(e) => (e.path(), Kind::from_file_type(e.file_type), e.file_name.as_bytes().to_vec()),
+                        Err(err) => match err.path() {
+                            Some(p) if err.loop_ancestor().is_some() || is_dangling_link(p, err.io_error()) => {
+                                let kind = if err.loop_ancestor().is_some() { Kind::Dir } else { Kind::Symlink };
+                                let name = p.file_name().map_or(Vec::new(), |n| n.as_bytes().to_vec());
+                                (p.to_path_buf(), kind, name)
+                            }
+                            // Reported by the iterator.
+                            _ => return true,
+                        },
+                    };
+                    display_path(&mut buf, &root_for_cb, &entry_path);
+                    let mut meta = MetaPath { path: &entry_path, follow: w.config.follow, stat: None };
+                    let action = w.judge(&here, &buf, &name, kind, &mut meta);
+                    match (child, action) {
+                        (_, Action::Skip) => false,
+                        (Err(err), Action::Visit { print, descend }) => {
+                            if err.loop_ancestor().is_some() {
+                                if descend {
+                                    w.report.message(&buf, LOOP_MESSAGE);
+                                }
+                                false
+                            } else {
+                                // A dangling link: kept as an error, printed by the iterator.
+                                print
+                            }
+                        }
+                        (Ok(e), Action::Visit { print, descend }) => {
+                            e.client_state = print;
+                            if !descend {
+                                e.read_children_path = None;
+                            }
+                            true
+                        }
+                    }
+                });
+                *state = Some(here.below());
+            });
+        if config.max_depth != usize::MAX {
+            builder = builder.max_depth(config.max_depth);
+        }
+        for next in builder {
+            if walk.printer.stopped() {
+                break;
+            }
+            match next {
+                Ok(e) => {
+                    if let Some(err) = &e.read_children_error {
+                        display_path(&mut path, root, &e.path());
+                        report_io(walk, &path, err.io_error());
+                    }
+                    if e.client_state {
+                        display_path(&mut path, root, &e.path());
+                        if !walk.printer.push(&mut batch, &path) {
+                            break;
+                        }
+                    }
+                }
+                Err(err) => {
+                    if let Some(p) = err.path() {
+                        display_path(&mut path, root, p);
+                        if is_dangling_link(p, err.io_error()) {
+                            if !walk.printer.push(&mut batch, &path) {
+                                break;
+                            }
+                        } else {
+                            report_io(walk, &path, err.io_error());
+                        }
+                    }
+                }
+            }
+        }
+        walk.printer.directory_done(&mut batch);
+    }
+    walk.printer.flush(&mut batch);
+}

@@ -1,0 +1,89 @@
+//! The traversal methods behind one contract, chosen once.
+//!
+//! Every method walks [`Config::roots`] and, for every entry, asks the shared decision in
+//! [`visit`] whether to print it and whether to descend; printing goes through the one
+//! [`Printer`] and problems through the [`Reporter`]. So all methods print the same set of
+//! entries for the same command line; they differ only in how directories are read and
+//! scheduled. `serial`, `queue` and `rayon` read directories with [`dir`] (raw `getdents64`);
+//! `walkdir`, `jwalk` and `ignore` use those crates, for comparison.
+
+pub mod dir;
+pub mod visit;
+
+mod ignore;
+mod jwalk;
+mod queue;
+mod rayon;
+mod serial;
+mod walkdir;
+
+use crate::config::Config;
+use crate::output::printer::Printer;
+use crate::report::Reporter;
+
+/// A traversal method (`--method`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// One thread, raw `getdents64`, depth first.
+    Serial,
+    /// The walkdir crate.
+    Walkdir,
+    /// A queue of directories served by `concurrency` workers.
+    Queue,
+    /// Rayon tasks per directory in a pool of `concurrency` threads.
+    Rayon,
+    /// The jwalk crate.
+    Jwalk,
+    /// The ignore crate's parallel walker.
+    Ignore,
+}
+
+impl Method {
+    /// Every method, in the order `--method` lists them.
+    pub const ALL: [Method; 6] =
+        [Method::Serial, Method::Walkdir, Method::Queue, Method::Rayon, Method::Jwalk, Method::Ignore];
+
+    /// The name `--method` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Serial => "serial",
+            Method::Walkdir => "walkdir",
+            Method::Queue => "queue",
+            Method::Rayon => "rayon",
+            Method::Jwalk => "jwalk",
+            Method::Ignore => "ignore",
+        }
+    }
+
+    /// Whether `--concurrency` changes anything for this method.
+    pub fn is_parallel(self) -> bool {
+        !matches!(self, Method::Serial | Method::Walkdir)
+    }
+}
+
+/// What every method is handed: the configuration, the writer and the error sink.
+#[derive(Clone, Copy)]
+pub struct Walk<'a> {
+    /// The resolved command line.
+    pub config: &'a Config,
+    /// The one writer.
+    pub printer: &'a Printer,
+    /// Where per-path errors go.
+    pub report: &'a Reporter,
+}
+
+/// Walks every root with the configured method.
+pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
+    // Keep the parents of queued directories open (openat relative to them) as far as the
+    // descriptor limit allows, leaving room for each worker's own descriptors.
+    dir::raise_fd_limit(64 + 4 * config.concurrency);
+    let walk = Walk { config, printer, report };
+    match config.method {
+        Method::Serial => serial::walk(&walk),
+        Method::Walkdir => walkdir::walk(&walk),
+        Method::Queue => queue::walk(&walk),
+        Method::Rayon => rayon::walk(&walk),
+        Method::Jwalk => jwalk::walk(&walk),
+        Method::Ignore => ignore::walk(&walk),
+    }
+}

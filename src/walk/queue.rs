@@ -1,0 +1,153 @@
+//! `--method queue`: a work queue of directories served by `--concurrency` workers.
+//!
+//! Each worker keeps its own LIFO deque (depth first: few directories in flight, parents'
+//! descriptors released early) and steals from the others when it runs dry
+//! (crossbeam-deque). A directory is the unit of work; files never enter the queue. Idle
+//! workers park on a condition variable instead of polling; the walk ends when the count of
+//! unfinished directories reaches zero, an atomic that is the only shared write per directory.
+//! Concurrency may be far above the core count: on slow (FUSE, network) file systems more
+//! reads in flight is what makes a walk fast.
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex};
+
+use crossbeam_deque::{Injector, Steal, Stealer, Worker};
+
+use crate::walk::visit::{DirJob, Scanner};
+use crate::walk::Walk;
+
+/// What all workers share.
+struct Shared {
+    injector: Injector<DirJob>,
+    stealers: Vec<Stealer<DirJob>>,
+    /// Directories queued or being read.
+    pending: AtomicUsize,
+    /// Workers waiting for work.
+    sleepers: AtomicUsize,
+    lock: Mutex<()>,
+    wake: Condvar,
+    done: AtomicBool,
+}
+
+impl Shared {
+    fn find_work(&self, local: &Worker<DirJob>, me: usize) -> Option<DirJob> {
+        if let Some(job) = local.pop() {
+            return Some(job);
+        }
+        loop {
+            let mut retry = false;
+            match self.injector.steal_batch_and_pop(local) {
+                Steal::Success(job) => return Some(job),
+                Steal::Retry => retry = true,
+                Steal::Empty => {}
+            }
+            let n = self.stealers.len();
+            for i in 1..n {
+                match self.stealers[(me + i) % n].steal() {
+                    Steal::Success(job) => return Some(job),
+                    Steal::Retry => retry = true,
+                    Steal::Empty => {}
+                }
+            }
+            if !retry {
+                return None;
+            }
+        }
+    }
+
+    fn has_visible_work(&self) -> bool {
+        !self.injector.is_empty() || self.stealers.iter().any(|s| !s.is_empty())
+    }
+
+    /// Parks until there may be work, or the walk is over. Returns false when it is over.
+    fn park(&self) -> bool {
+        let mut guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.sleepers.fetch_add(1, Ordering::SeqCst);
+        loop {
+            if self.done.load(Ordering::SeqCst) {
+                self.sleepers.fetch_sub(1, Ordering::SeqCst);
+                return false;
+            }
+            if self.has_visible_work() {
+                self.sleepers.fetch_sub(1, Ordering::SeqCst);
+                return true;
+            }
+            guard = self.wake.wait(guard).unwrap_or_else(|e| e.into_inner());
+        }
+    }
+
+    fn wake_one(&self) {
+        if self.sleepers.load(Ordering::SeqCst) > 0 {
+            let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+            self.wake.notify_one();
+        }
+    }
+
+    fn finish(&self) {
+        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        self.done.store(true, Ordering::SeqCst);
+        self.wake.notify_all();
+    }
+}
+
+/// Walks every root with `concurrency` workers.
+pub fn walk(walk: &Walk<'_>) {
+    let threads = walk.config.concurrency.max(1);
+    let workers: Vec<Worker<DirJob>> = (0..threads).map(|_| Worker::new_lifo()).collect();
+    let shared = Shared {
+        injector: Injector::new(),
+        stealers: workers.iter().map(Worker::stealer).collect(),
+        pending: AtomicUsize::new(0),
+        sleepers: AtomicUsize::new(0),
+        lock: Mutex::new(()),
+        wake: Condvar::new(),
+        done: AtomicBool::new(false),
+    };
+    for root in &walk.config.roots {
+        if let Some(state) = walk.root_state(root) {
+            shared.pending.fetch_add(1, Ordering::SeqCst);
+            shared.injector.push(DirJob::root(root, state));
+        }
+    }
+    if shared.pending.load(Ordering::SeqCst) == 0 {
+        return;
+    }
+    std::thread::scope(|scope| {
+        for (me, local) in workers.into_iter().enumerate() {
+            let shared = &shared;
+            std::thread::Builder::new()
+                .name(format!("ffind-queue-{me}"))
+                .spawn_scoped(scope, move || work(walk, shared, local, me))
+                .expect("cannot start a worker thread");
+        }
+    });
+}
+
+fn work(walk: &Walk<'_>, shared: &Shared, local: Worker<DirJob>, me: usize) {
+    let mut scanner = Scanner::new();
+    loop {
+        let Some(job) = shared.find_work(&local, me) else {
+            if shared.park() {
+                continue;
+            }
+            break;
+        };
+        let mut pushed = 0usize;
+        if !walk.printer.stopped() {
+            scanner.scan(walk, job, &mut |child| {
+                shared.pending.fetch_add(1, Ordering::SeqCst);
+                local.push(child);
+                pushed += 1;
+            });
+        } else {
+            drop(job);
+        }
+        if pushed > 1 || (pushed == 1 && !local.is_empty()) {
+            shared.wake_one();
+        }
+        if shared.pending.fetch_sub(1, Ordering::SeqCst) == 1 {
+            shared.finish();
+        }
+    }
+    walk.printer.flush(&mut scanner.batch);
+}

@@ -1,0 +1,466 @@
+//! The decision every method shares: for each entry, print it? descend into it? And the
+//! per-directory state ([`DirState`]) a directory hands to its children: its depth, the ignore
+//! rules in force, its ancestors (for loop detection with `-L`) and its search root.
+//!
+//! [`Scanner`] is the per-directory loop of the methods that read directories themselves
+//! (`serial`, `queue`, `rayon`): open relative to the parent, `getdents64`, judge each entry,
+//! print, and hand back the subdirectories as [`DirJob`]s for the method to schedule.
+
+use std::ffi::CStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::config::Root;
+use crate::filter::ignore::{FilesByPath, IgnoreFiles, IgnoreNode, Verdict};
+use crate::filter::{Entry, Meta};
+use crate::output::printer::Batch;
+use crate::walk::dir::{stat_path, Dir, Kind, Listing, SharedDir, Stat};
+use crate::walk::Walk;
+
+/// A directory's identity, linked to its parent's, for loop detection under `-L`.
+#[derive(Debug)]
+pub struct Ancestor {
+    dev: u64,
+    ino: u64,
+    parent: Option<Arc<Ancestor>>,
+}
+
+/// What a directory hands down to its children.
+#[derive(Debug, Clone)]
+pub struct DirState {
+    /// The directory's depth (a search root is 0; its children are at 1).
+    pub depth: usize,
+    /// The ignore rules in force for the directory's children.
+    pub ignore: Option<Arc<IgnoreNode>>,
+    /// With `-L`: this directory and its ancestors, by device and inode.
+    pub ancestors: Option<Arc<Ancestor>>,
+    /// Where the part of a display path below the search root starts.
+    pub root_base: usize,
+    /// The search root's device, for `--one-file-system`.
+    pub root_dev: u64,
+}
+
+/// What to do with one entry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Action {
+    /// Neither printed nor descended into (hidden, ignored, excluded).
+    Skip,
+    /// Passed the hiding rules.
+    Visit {
+        /// Print it.
+        print: bool,
+        /// Descend into it (a directory within the depth limit).
+        descend: bool,
+    },
+}
+
+/// Where children's names start in their display paths: after "dir/" ("" for an empty root).
+pub fn base_len(dir_path: &[u8]) -> usize {
+    if dir_path.is_empty() || dir_path.ends_with(b"/") {
+        dir_path.len()
+    } else {
+        dir_path.len() + 1
+    }
+}
+
+/// Appends "/name" (or "name" after an empty or "/"-ended path) to a directory's path.
+pub fn join_into(buf: &mut Vec<u8>, dir_path: &[u8], name: &[u8]) {
+    buf.clear();
+    buf.extend_from_slice(dir_path);
+    if base_len(dir_path) != dir_path.len() {
+        buf.push(b'/');
+    }
+    buf.extend_from_slice(name);
+}
+
+impl Walk<'_> {
+    /// Sets up a search root: checks it, and reads the ignore files above it. `None` (after a
+    /// message) when it cannot be searched.
+    pub fn root_state(&self, root: &Root) -> Option<DirState> {
+        let st = match stat_path(root.open_path(), true) {
+            Ok(st) => st,
+            Err(e) => {
+                self.report.path_error(root.open_path(), &e);
+                return None;
+            }
+        };
+        if st.kind() != Kind::Dir {
+            self.report.message(root.open_path(), "Not a directory");
+            return None;
+        }
+        let root_base = base_len(&root.display);
+        let ignore = match &self.config.ignore {
+            Some(opts) if self.config.ignore_parents => {
+                let mut node: Option<Arc<IgnoreNode>> = None;
+                // From "/" down to the root's parent; each sees paths below the search root
+                // prefixed with the way from itself to the root.
+                let ancestors: Vec<&Path> = root.absolute.ancestors().skip(1).collect();
+                for dir in ancestors.into_iter().rev() {
+                    let rel = root.absolute.strip_prefix(dir).unwrap_or(&root.absolute);
+                    let mut prefix = rel.as_os_str().as_bytes().to_vec();
+                    prefix.push(b'/');
+                    node = opts.for_dir(node.as_ref(), root_base, root_base, prefix, &mut FilesByPath { dir });
+                }
+                node
+            }
+            _ => None,
+        };
+        Some(DirState { depth: 0, ignore, ancestors: None, root_base, root_dev: st.dev })
+    }
+
+    /// The shared decision for one entry of a directory in state `parent`.
+    pub fn judge(&self, parent: &DirState, path: &[u8], name: &[u8], kind: Kind, meta: &mut dyn Meta) -> Action {
+        let config = self.config;
+        let is_dir = kind == Kind::Dir;
+        let hidden = !config.hidden && name.first() == Some(&b'.');
+        match &config.ignore {
+            Some(opts) => match opts.matched(parent.ignore.as_deref(), path, parent.root_base, is_dir) {
+                Verdict::Ignore => return Action::Skip,
+                Verdict::None if hidden => return Action::Skip,
+                Verdict::None | Verdict::Whitelist => {}
+            },
+            None if hidden => return Action::Skip,
+            None => {}
+        }
+        if let Some(excludes) = &config.excludes {
+            let below_root = Path::new(std::ffi::OsStr::from_bytes(&path[parent.root_base.min(path.len())..]));
+            if excludes.matched(below_root, is_dir).is_ignore() {
+                return Action::Skip;
+            }
+        }
+        let depth = parent.depth + 1;
+        let print = depth >= config.min_depth
+            && config.filters.matches(&mut Entry { path, name, kind, meta: &mut *meta });
+        let mut descend = is_dir && depth < config.max_depth && !(config.prune && print);
+        if descend && config.one_file_system {
+            descend = meta.stat().is_some_and(|st| st.dev == parent.root_dev);
+        }
+        Action::Visit { print, descend }
+    }
+
+    /// With `-L`: whether a directory reached through a link is one of its own ancestors. Says
+    /// so on stderr when it is.
+    pub fn is_loop(&self, parent: &DirState, path: &[u8], target: &Stat) -> bool {
+        let mut cur = parent.ancestors.as_deref();
+        while let Some(a) = cur {
+            if a.dev == target.dev && a.ino == target.ino {
+                self.report.message(path, LOOP_MESSAGE);
+                return true;
+            }
+            cur = a.parent.as_deref();
+        }
+        false
+    }
+
+    /// Enters a directory for the methods that read ignore files by path (the walker-crate
+    /// methods): `state` is the parent's state one level down (or a root's state), `stat` the
+    /// directory's own, needed with `-L`. Returns the state its entries are judged against.
+    pub fn enter_by_path(&self, state: DirState, path: &Path, stat: Option<&Stat>) -> DirState {
+        let ignore = match &self.config.ignore {
+            Some(opts) => {
+                let base = base_len(path.as_os_str().as_bytes());
+                let root_base = state.root_base;
+                opts.for_dir(state.ignore.as_ref(), base, root_base, Vec::new(), &mut FilesByPath { dir: path })
+            }
+            None => None,
+        };
+        self.entered(DirState { ignore, ..state }, stat)
+    }
+
+    /// Adds the directory itself to the ancestor chain under `-L`.
+    fn entered(&self, mut state: DirState, stat: Option<&Stat>) -> DirState {
+        if let (true, Some(st)) = (self.config.follow, stat) {
+            let parent = state.ancestors.take();
+            state.ancestors = Some(Arc::new(Ancestor { dev: st.dev, ino: st.ino, parent }));
+        }
+        state
+    }
+}
+
+impl DirState {
+    /// The state a subdirectory starts from: one level deeper, the same rules and ancestors.
+    pub fn below(&self) -> DirState {
+        DirState { depth: self.depth + 1, ..self.clone() }
+    }
+}
+
+/// Metadata of an entry, fetched relative to its open directory.
+struct MetaAt<'a> {
+    dir: &'a Dir,
+    name: &'a CStr,
+    follow: bool,
+    stat: Option<Option<Stat>>,
+}
+
+impl Meta for MetaAt<'_> {
+    fn stat(&mut self) -> Option<Stat> {
+        let (dir, name, follow) = (self.dir, self.name, self.follow);
+        *self.stat.get_or_insert_with(|| dir.stat_at(name, follow).ok())
+    }
+
+    fn executable(&mut self) -> bool {
+        self.dir.executable_at(self.name)
+    }
+
+    fn is_empty(&mut self, kind: Kind) -> bool {
+        match kind {
+            Kind::Dir => self.dir.is_empty_dir_at(self.name, self.follow).unwrap_or(false),
+            Kind::File => self.stat().is_some_and(|st| st.size == 0),
+            _ => false,
+        }
+    }
+}
+
+/// Metadata of an entry, fetched by path (walker-crate methods).
+pub struct MetaPath<'a> {
+    /// The entry's path.
+    pub path: &'a Path,
+    /// Follow a symlink.
+    pub follow: bool,
+    /// Metadata the walker already had, or what was fetched.
+    pub stat: Option<Option<Stat>>,
+}
+
+impl Meta for MetaPath<'_> {
+    fn stat(&mut self) -> Option<Stat> {
+        let (path, follow) = (self.path, self.follow);
+        *self.stat.get_or_insert_with(|| {
+            let md = if follow { std::fs::metadata(path) } else { std::fs::symlink_metadata(path) };
+            md.ok().map(|m| Stat::from_metadata(&m))
+        })
+    }
+
+    fn executable(&mut self) -> bool {
+        let mut c = self.path.as_os_str().as_bytes().to_vec();
+        c.push(0);
+        CStr::from_bytes_with_nul(&c)
+            .ok()
+            .and_then(|c| Dir::open_path(b".").ok().map(|d| d.executable_at(c)))
+            .unwrap_or(false)
+    }
+
+    fn is_empty(&mut self, kind: Kind) -> bool {
+        match kind {
+            Kind::Dir => std::fs::read_dir(self.path).is_ok_and(|mut d| d.next().is_none()),
+            Kind::File => self.stat().is_some_and(|st| st.size == 0),
+            _ => false,
+        }
+    }
+}
+
+/// A directory waiting to be read.
+#[derive(Debug)]
+pub struct DirJob {
+    /// The display path, followed by a NUL so that the name part is a `CStr`.
+    path: Vec<u8>,
+    /// Where the directory's own name starts in `path`.
+    name_start: usize,
+    /// The open parent, when the descriptor budget allowed keeping it.
+    parent: Option<Arc<SharedDir>>,
+    /// Reached through a symlink (`-L`): open it following the link.
+    via_link: bool,
+    /// The parent's state (its ignore rules become this directory's once it is read).
+    state: DirState,
+}
+
+impl DirJob {
+    /// The job for a search root.
+    pub fn root(root: &Root, state: DirState) -> DirJob {
+        let mut path = root.display.clone();
+        path.push(0);
+        DirJob { path, name_start: 0, parent: None, via_link: true, state }
+    }
+
+    /// The directory's display path.
+    pub fn path(&self) -> &[u8] {
+        &self.path[..self.path.len() - 1]
+    }
+
+    /// Its depth below the search root.
+    pub fn depth(&self) -> usize {
+        self.state.depth
+    }
+}
+
+/// The descriptor a scan holds: shared with children when the budget allows.
+enum Held {
+    Shared(Arc<SharedDir>),
+    Own(Dir),
+}
+
+impl Held {
+    fn dir(&self) -> &Dir {
+        match self {
+            Held::Shared(s) => s.dir(),
+            Held::Own(d) => d,
+        }
+    }
+}
+
+/// Per-worker buffers for reading directories: reused across every directory a worker reads.
+#[derive(Debug, Default)]
+pub struct Scanner {
+    listing: Listing,
+    /// Output waiting for the printer.
+    pub batch: Batch,
+    path: Vec<u8>,
+}
+
+/// The ignore files of a directory being scanned: presence from its listing, contents read
+/// relative to its descriptor.
+struct ListedFiles<'a> {
+    names: &'a [&'static str],
+    dir: &'a Dir,
+}
+
+impl IgnoreFiles for ListedFiles<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.names.contains(&name)
+    }
+
+    fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
+        self.dir.read_file_at(rel).ok()
+    }
+}
+
+/// The names that matter to ignore rules.
+const IGNORE_NAMES: [&str; 5] = [".git", ".gitignore", ".ignore", ".fdignore", ".ffindignore"];
+
+/// Above this, a worker's listing buffer is freed after use (one huge directory should not
+/// pin megabytes in every worker).
+const LISTING_KEEP_BYTES: usize = 1 << 20;
+
+impl Scanner {
+    /// A scanner with empty buffers.
+    pub fn new() -> Scanner {
+        Scanner::default()
+    }
+
+    /// Reads one directory: prints what passes, and gives each subdirectory to descend into
+    /// to `push` as a new job.
+    pub fn scan(&mut self, walk: &Walk<'_>, job: DirJob, push: &mut dyn FnMut(DirJob)) {
+        let config = walk.config;
+        let printer = walk.printer;
+        if printer.stopped() {
+            return;
+        }
+        let DirJob { path: job_path, name_start, parent, via_link, state } = job;
+        // `state` describes this directory: its depth, and (below) its ignore rules.
+        let dir_path = &job_path[..job_path.len() - 1];
+        let opened = match &parent {
+            Some(p) => match CStr::from_bytes_with_nul(&job_path[name_start..]) {
+                Ok(name) => p.dir().open_child(name, via_link),
+                Err(_) => Dir::open_path(dir_path),
+            },
+            None => Dir::open_path(dir_path),
+        };
+        drop(parent);
+        let dir = match opened {
+            Ok(d) => d,
+            Err(e) => return walk.report.path_error(dir_path, &e),
+        };
+        if let Err(e) = self.listing.read(&dir) {
+            return walk.report.path_error(dir_path, &e);
+        }
+        let dir_stat = if config.follow { dir.stat().ok() } else { None };
+        let mut state = walk.entered(state, dir_stat.as_ref());
+        if let Some(opts) = &config.ignore {
+            let mut present: Vec<&'static str> = Vec::new();
+            for (name, _, _) in self.listing.entries() {
+                let n = name.to_bytes();
+                if n.first() == Some(&b'.') {
+                    if let Some(known) = IGNORE_NAMES.iter().find(|k| k.as_bytes() == n) {
+                        present.push(known);
+                    }
+                }
+            }
+            if !present.is_empty() {
+                let files = &mut ListedFiles { names: &present, dir: &dir };
+                state.ignore = opts.for_dir(state.ignore.as_ref(), base_len(dir_path), state.root_base, Vec::new(), files);
+            }
+        }
+        let held = match SharedDir::keep(dir) {
+            Ok(shared) => Held::Shared(Arc::new(shared)),
+            Err(dir) => Held::Own(dir),
+        };
+        let child_base = base_len(dir_path);
+        for (name, dkind, _) in self.listing.entries() {
+            let name_bytes = name.to_bytes();
+            let mut kind = dkind;
+            let mut stat = None;
+            if kind == Kind::Unknown {
+                match held.dir().stat_at(name, false) {
+                    Ok(st) => {
+                        kind = st.kind();
+                        stat = Some(Some(st));
+                    }
+                    // Gone since it was listed: nothing to print.
+                    Err(e) if e.raw_os_error() == Some(libc::ENOENT) => continue,
+                    Err(e) => {
+                        join_into(&mut self.path, dir_path, name_bytes);
+                        walk.report.path_error(&self.path, &e);
+                        continue;
+                    }
+                }
+            }
+            let mut via_link = false;
+            if config.follow && kind == Kind::Symlink {
+                // A dangling link stays a link, as in fd and find -L.
+                if let Ok(st) = held.dir().stat_at(name, true) {
+                    kind = st.kind();
+                    stat = Some(Some(st));
+                    via_link = true;
+                }
+            }
+            join_into(&mut self.path, dir_path, name_bytes);
+            let mut meta = MetaAt { dir: held.dir(), name, follow: config.follow, stat };
+            let (print, descend) = match walk.judge(&state, &self.path, name_bytes, kind, &mut meta) {
+                Action::Skip => continue,
+                Action::Visit { print, descend } => (print, descend),
+            };
+            if via_link && descend {
+                if let Some(st) = meta.stat() {
+                    if walk.is_loop(&state, &self.path, &st) {
+                        continue;
+                    }
+                }
+            }
+            if print && !printer.push(&mut self.batch, &self.path) {
+                break;
+            }
+            if descend {
+                let mut path = Vec::with_capacity(self.path.len() + 1);
+                path.extend_from_slice(&self.path);
+                path.push(0);
+                let parent = match &held {
+                    Held::Shared(s) => Some(s.clone()),
+                    Held::Own(_) => None,
+                };
+                push(DirJob { path, name_start: child_base, parent, via_link, state: state.below() });
+            }
+        }
+        printer.directory_done(&mut self.batch);
+        if self.listing.capacity_bytes() > LISTING_KEEP_BYTES {
+            self.listing.release();
+        }
+    }
+}
+
+/// The message for a symlink that leads back to one of its ancestors under `-L`.
+pub const LOOP_MESSAGE: &str = "File system loop detected (the link leads to one of its own parent directories)";
+
+/// For the walker-crate methods: an entry's display path, from the path the crate built on
+/// the root's open path (so "./x" under an empty display root prints as "x").
+pub fn display_path(buf: &mut Vec<u8>, root: &Root, entry_path: &Path) {
+    let open = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
+    let rel = entry_path.strip_prefix(open).unwrap_or(entry_path);
+    join_into(buf, &root.display, rel.as_os_str().as_bytes());
+}
+
+/// Whether an error a walker crate gave for `path` is really a dangling symlink met while
+/// following links: such an entry is listed as a link, as the other methods do.
+pub fn is_dangling_link(path: &Path, err: Option<&std::io::Error>) -> bool {
+    err.is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
+        && path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink())
+}

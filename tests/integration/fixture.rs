@@ -1,0 +1,229 @@
+//! The test fixture: temporary trees, the real binary run in them, sorted output, diffs.
+//!
+//! Every run gets a clean environment: HOME and XDG_CONFIG_HOME point into the temporary
+//! directory (no global ignore files of the developer's leak in), LS_COLORS and NO_COLOR are
+//! unset, and the output is compared as a sorted set since threads finish in any order.
+
+use std::ffi::OsStr;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+/// The ffind binary cargo built for these tests.
+pub fn bin() -> PathBuf {
+    PathBuf::from(env!("CARGO_BIN_EXE_ffind"))
+}
+
+/// A temporary directory tree; `root()` is where ffind runs unless told otherwise.
+pub struct Tree {
+    tmp: tempfile::TempDir,
+}
+
+impl Tree {
+    /// An empty tree (with a `home/` beside `root/` for HOME and XDG_CONFIG_HOME).
+    pub fn new() -> Tree {
+        let tmp = tempfile::Builder::new().prefix("ffind-test").tempdir().unwrap();
+        fs::create_dir(tmp.path().join("root")).unwrap();
+        fs::create_dir_all(tmp.path().join("home/.config")).unwrap();
+        Tree { tmp }
+    }
+
+    /// The directory searched.
+    pub fn root(&self) -> PathBuf {
+        self.tmp.path().join("root")
+    }
+
+    /// The fake home directory.
+    pub fn home(&self) -> PathBuf {
+        self.tmp.path().join("home")
+    }
+
+    fn at(&self, rel: impl AsRef<Path>) -> PathBuf {
+        self.root().join(rel)
+    }
+
+    /// Creates empty files (and their parent directories).
+    pub fn files(&self, rels: &[&str]) -> &Tree {
+        for rel in rels {
+            self.write(rel, "");
+        }
+        self
+    }
+
+    /// Creates a file with contents.
+    pub fn write(&self, rel: impl AsRef<Path>, contents: &str) -> &Tree {
+        let p = self.at(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        fs::write(p, contents).unwrap();
+        self
+    }
+
+    /// Creates directories.
+    pub fn dirs(&self, rels: &[&str]) -> &Tree {
+        for rel in rels {
+            fs::create_dir_all(self.at(rel)).unwrap();
+        }
+        self
+    }
+
+    /// Creates a file whose name is raw bytes (not UTF-8, newlines...) in directory `dir`.
+    pub fn raw_file(&self, dir: &str, name: &[u8]) -> &Tree {
+        let d = self.at(dir);
+        fs::create_dir_all(&d).unwrap();
+        fs::write(d.join(OsStr::from_bytes(name)), "").unwrap();
+        self
+    }
+
+    /// Creates a symlink at `rel` pointing to `target` (as written).
+    pub fn link(&self, target: &str, rel: &str) -> &Tree {
+        let p = self.at(rel);
+        fs::create_dir_all(p.parent().unwrap()).unwrap();
+        symlink(target, p).unwrap();
+        self
+    }
+
+    /// Sets the permission bits of an entry.
+    pub fn chmod(&self, rel: &str, mode: u32) -> &Tree {
+        fs::set_permissions(self.at(rel), fs::Permissions::from_mode(mode)).unwrap();
+        self
+    }
+
+    /// Runs `git init` in `rel` (the tests that need git skip when it is missing).
+    pub fn git_init(&self, rel: &str) -> bool {
+        fs::create_dir_all(self.at(rel)).unwrap();
+        Command::new("git")
+            .args(["init", "-q"])
+            .current_dir(self.at(rel))
+            .env("HOME", self.home())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success())
+    }
+
+    /// A command running ffind in the tree's root with a clean environment.
+    pub fn cmd(&self, args: &[&str]) -> Command {
+        let mut c = Command::new(bin());
+        c.args(args).current_dir(self.root());
+        clean_env(&mut c, &self.home());
+        c
+    }
+
+    /// Runs ffind in the tree's root.
+    pub fn run(&self, args: &[&str]) -> Run {
+        Run::from(self.cmd(args).stdin(Stdio::null()).output().unwrap())
+    }
+}
+
+/// Points HOME and XDG_CONFIG_HOME at `home` and removes what could change output.
+pub fn clean_env(c: &mut Command, home: &Path) {
+    c.env("HOME", home)
+        .env("XDG_CONFIG_HOME", home.join(".config"))
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env_remove("LS_COLORS")
+        .env_remove("NO_COLOR")
+        .env_remove("GIT_DIR");
+}
+
+/// The outcome of one run.
+#[derive(Debug)]
+pub struct Run {
+    /// Raw stdout.
+    pub stdout: Vec<u8>,
+    /// stderr, lossily decoded.
+    pub stderr: String,
+    /// The exit code (-1 when killed by a signal).
+    pub code: i32,
+}
+
+impl From<Output> for Run {
+    fn from(o: Output) -> Run {
+        Run { stdout: o.stdout, stderr: String::from_utf8_lossy(&o.stderr).into_owned(), code: o.status.code().unwrap_or(-1) }
+    }
+}
+
+impl Run {
+    /// The results, split on `sep`, sorted, as raw bytes.
+    pub fn sorted_by(&self, sep: u8) -> Vec<Vec<u8>> {
+        let mut v: Vec<Vec<u8>> = self.stdout.split(|&b| b == sep).map(<[u8]>::to_vec).collect();
+        if v.last().is_some_and(Vec::is_empty) {
+            v.pop();
+        }
+        v.sort();
+        v
+    }
+
+    /// The results (newline-separated), sorted, as strings.
+    pub fn sorted(&self) -> Vec<String> {
+        self.sorted_by(b'\n').into_iter().map(|l| String::from_utf8_lossy(&l).into_owned()).collect()
+    }
+
+    /// Asserts exit code 0, no stderr, and exactly these results (any order).
+    pub fn assert_paths(&self, expected: &[&str]) {
+        assert_eq!(self.code, 0, "exit code {}; stderr:\n{}", self.code, self.stderr);
+        assert!(self.stderr.is_empty(), "unexpected stderr:\n{}", self.stderr);
+        self.assert_listing(expected);
+    }
+
+    /// Asserts exactly these results (any order), whatever the exit code.
+    pub fn assert_listing(&self, expected: &[&str]) {
+        let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        let got = self.sorted();
+        if got != want {
+            panic!("output differs\n{}\nstderr:\n{}", diff(&want, &got), self.stderr);
+        }
+    }
+}
+
+/// A line diff of two sorted lists: "-" expected but missing, "+" present but unexpected.
+pub fn diff(want: &[String], got: &[String]) -> String {
+    let mut out = String::new();
+    for w in want {
+        if !got.contains(w) {
+            out.push_str(&format!("- {w:?}\n"));
+        }
+    }
+    for g in got {
+        if !want.contains(g) {
+            out.push_str(&format!("+ {g:?}\n"));
+        }
+    }
+    if out.is_empty() {
+        out = format!("(same entries, different counts: want {}, got {})\n", want.len(), got.len());
+    }
+    out
+}
+
+/// Whether we run as root (then permission tests drop privileges with setpriv).
+pub fn is_root() -> bool {
+    // SAFETY: geteuid has no preconditions.
+    unsafe { libc::geteuid() == 0 }
+}
+
+/// Whether an external program is on PATH.
+pub fn have(program: &str) -> bool {
+    Command::new("sh").args(["-c", &format!("command -v {program}")]).stdout(Stdio::null()).status().is_ok_and(|s| s.success())
+}
+
+impl Tree {
+    /// Runs ffind as user and group 65534 (nobody) through `setpriv`, from a copy of the binary
+    /// inside the tree's temporary directory (the build directory may not be reachable by
+    /// nobody). `None` when not root or setpriv is missing: the caller skips.
+    pub fn run_unprivileged(&self, args: &[&str]) -> Option<Run> {
+        if !is_root() || !have("setpriv") {
+            return None;
+        }
+        let copy = self.tmp.path().join("ffind-copy");
+        if !copy.exists() {
+            fs::copy(bin(), &copy).unwrap();
+        }
+        fs::set_permissions(self.tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let mut c = Command::new("setpriv");
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(&copy).args(args).current_dir(self.root());
+        clean_env(&mut c, &self.home());
+        Some(Run::from(c.stdin(Stdio::null()).output().unwrap()))
+    }
+}

@@ -1,0 +1,4 @@
+//! ffind's integration tests: the real binary on temporary trees, one file per topic.
+
+mod fixture;
+mod walk;
