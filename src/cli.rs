@@ -93,7 +93,12 @@ pub struct Cli {
     pub ignore_case: bool,
 
     /// Treat the pattern as a glob ("*.rs") rather than a regular expression.
-    #[arg(short = 'g', long, conflicts_with = "fixed_strings", overrides_with = "regex")]
+    #[arg(
+        short = 'g',
+        long,
+        conflicts_with = "fixed_strings",
+        overrides_with = "regex"
+    )]
     pub glob: bool,
 
     /// Treat the pattern as a regular expression (the default; overrides --glob).
@@ -159,12 +164,22 @@ pub struct Cli {
 
     /// Only entries modified within this duration ("2weeks", "10h", "1d 2h") or since this
     /// date ("2024-06-01", "2024-06-01 12:00:00", "@1717200000").
-    #[arg(long, alias = "change-newer-than", alias = "newer", alias = "changed-after",
-          value_name = "DATE|DURATION")]
+    #[arg(
+        long,
+        alias = "change-newer-than",
+        alias = "newer",
+        alias = "changed-after",
+        value_name = "DATE|DURATION"
+    )]
     pub changed_within: Option<String>,
 
     /// Only entries modified before this date, or longer ago than this duration.
-    #[arg(long, alias = "change-older-than", alias = "older", value_name = "DATE|DURATION")]
+    #[arg(
+        long,
+        alias = "change-older-than",
+        alias = "older",
+        value_name = "DATE|DURATION"
+    )]
     pub changed_before: Option<String>,
 
     /// Only entries owned by this user and/or group: "user", "user:group", ":group", ids

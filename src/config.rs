@@ -86,8 +86,15 @@ fn current_dir() -> Result<PathBuf> {
 
 /// `cwd/path`, without "." components and trailing slashes (".." is kept: it may cross a link).
 fn absolute(cwd: &Path, path: &Path) -> PathBuf {
-    let joined = if path.is_absolute() { path.to_path_buf() } else { cwd.join(path) };
-    joined.components().filter(|c| !matches!(c, std::path::Component::CurDir)).collect()
+    let joined = if path.is_absolute() {
+        path.to_path_buf()
+    } else {
+        cwd.join(path)
+    };
+    joined
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect()
 }
 
 /// The display form of a given search path: as typed, without trailing slashes.
@@ -116,7 +123,10 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
         } else {
             b".".to_vec()
         };
-        return vec![Root { display, absolute: cwd.to_path_buf() }];
+        return vec![Root {
+            display,
+            absolute: cwd.to_path_buf(),
+        }];
     }
     given
         .into_iter()
@@ -168,7 +178,13 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
     } else {
         None
     };
-    let opts = IgnoreOptions { vcs, dot_ignore: use_files, require_git: !cli.no_require_git, global, explicit };
+    let opts = IgnoreOptions {
+        vcs,
+        dot_ignore: use_files,
+        require_git: !cli.no_require_git,
+        global,
+        explicit,
+    };
     Ok(opts.enabled().then_some(opts))
 }
 
@@ -183,7 +199,10 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     let mut sources: Vec<&str> = cli.pattern.iter().map(String::as_str).collect();
     sources.extend(cli.and.iter().map(String::as_str));
     if !cli.full_path {
-        if let Some(p) = sources.iter().find(|p| p.contains('/') && syntax != Syntax::Fixed) {
+        if let Some(p) = sources
+            .iter()
+            .find(|p| p.contains('/') && syntax != Syntax::Fixed)
+        {
             bail!(
                 "the search pattern '{p}' contains a path separator ('/') and would match no file \
                  name.\nTo search all entries below '{p}', use a match-all pattern: ffind . '{p}'\n\
@@ -216,9 +235,18 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
         full_path_base: cli.full_path.then(|| cwd.as_os_str().as_bytes().to_vec()),
         extensions: filter::compile_extensions(&cli.extension)?,
         types: TypeFilter::from_args(&cli.file_type),
-        sizes: cli.size.iter().map(|s| SizeFilter::parse(s)).collect::<Result<_>>()?,
+        sizes: cli
+            .size
+            .iter()
+            .map(|s| SizeFilter::parse(s))
+            .collect::<Result<_>>()?,
         times,
-        owner: cli.owner.as_deref().map(OwnerFilter::parse).transpose()?.flatten(),
+        owner: cli
+            .owner
+            .as_deref()
+            .map(OwnerFilter::parse)
+            .transpose()?
+            .flatten(),
     })
 }
 
@@ -229,7 +257,9 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
     // Root "/" never prefixes the relative paths matched against it (see filter/ignore.rs).
     let mut builder = OverrideBuilder::new("/");
     for glob in &cli.exclude {
-        builder.add(&format!("!{glob}")).map_err(|e| anyhow!("invalid exclude pattern '{glob}': {e}"))?;
+        builder
+            .add(&format!("!{glob}"))
+            .map_err(|e| anyhow!("invalid exclude pattern '{glob}': {e}"))?;
     }
     Ok(Some(builder.build()?))
 }
@@ -252,12 +282,21 @@ impl Config {
         let cwd = current_dir()?;
         let (min_depth, max_depth) = match cli.exact_depth {
             Some(d) => (d, d),
-            None => (cli.min_depth.unwrap_or(0), cli.max_depth.unwrap_or(usize::MAX)),
+            None => (
+                cli.min_depth.unwrap_or(0),
+                cli.max_depth.unwrap_or(usize::MAX),
+            ),
         };
         let quiet = cli.quiet;
-        let max_results = if quiet || cli.max_one_result { Some(1) } else { cli.max_results };
+        let max_results = if quiet || cli.max_one_result {
+            Some(1)
+        } else {
+            cli.max_results
+        };
         let concurrency = cli.concurrency.map(|n| n as usize).unwrap_or_else(|| {
-            std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1)
+            std::thread::available_parallelism()
+                .map(|n| n.get())
+                .unwrap_or(1)
         });
         Ok(Config {
             roots: resolve_roots(cli, &cwd),
@@ -295,8 +334,17 @@ mod tests {
 
     #[test]
     fn absolute_drops_dot_components() {
-        assert_eq!(absolute(Path::new("/h/u"), Path::new("./a/./b")), PathBuf::from("/h/u/a/b"));
-        assert_eq!(absolute(Path::new("/h/u"), Path::new("/x")), PathBuf::from("/x"));
-        assert_eq!(absolute(Path::new("/h/u"), Path::new(".")), PathBuf::from("/h/u"));
+        assert_eq!(
+            absolute(Path::new("/h/u"), Path::new("./a/./b")),
+            PathBuf::from("/h/u/a/b")
+        );
+        assert_eq!(
+            absolute(Path::new("/h/u"), Path::new("/x")),
+            PathBuf::from("/x")
+        );
+        assert_eq!(
+            absolute(Path::new("/h/u"), Path::new(".")),
+            PathBuf::from("/h/u")
+        );
     }
 }

@@ -30,7 +30,11 @@ fn run(args: Vec<OsString>) -> Outcome {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return if e.use_stderr() { Outcome::Usage } else { Outcome::Success };
+            return if e.use_stderr() {
+                Outcome::Usage
+            } else {
+                Outcome::Success
+            };
         }
     };
     if let Some(shell) = cli.gen_completions {
@@ -40,7 +44,11 @@ fn run(args: Vec<OsString>) -> Outcome {
     }
     if let Some(base) = &cli.base_directory {
         if let Err(e) = std::env::set_current_dir(base) {
-            eprintln!("ffind: {}: cannot use as base directory: {}", base.display(), describe(&e));
+            eprintln!(
+                "ffind: {}: cannot use as base directory: {}",
+                base.display(),
+                describe(&e)
+            );
             return Outcome::Usage;
         }
     }
@@ -65,7 +73,11 @@ fn run(args: Vec<OsString>) -> Outcome {
     walk::run(config, printer, report);
     if printer.why() == Stopped::WriteError {
         if let Some(e) = printer.take_error() {
-            let _ = writeln!(io::stderr(), "ffind: cannot write to standard output: {}", describe(&e));
+            let _ = writeln!(
+                io::stderr(),
+                "ffind: cannot write to standard output: {}",
+                describe(&e)
+            );
         }
         return Outcome::Errors;
     }

@@ -33,7 +33,11 @@ impl Reporter {
     /// Reports `what` about `path` and remembers it.
     pub fn message(&self, path: &[u8], what: &str) {
         self.errors.store(true, Ordering::Relaxed);
-        let shown = if path.is_empty() { ".".into() } else { String::from_utf8_lossy(path) };
+        let shown = if path.is_empty() {
+            ".".into()
+        } else {
+            String::from_utf8_lossy(path)
+        };
         let line = format!("ffind: {shown}: {what}\n");
         // One write per message, so that messages from different workers do not interleave.
         let _ = io::stderr().lock().write_all(line.as_bytes());

@@ -86,7 +86,10 @@ fn matcher(content: &[(&str, Vec<u8>)]) -> Option<Gitignore> {
         let text = String::from_utf8_lossy(bytes);
         for line in text.lines() {
             // A malformed line is skipped, as git does, rather than failing the walk.
-            if builder.add_line(Some(Path::new(origin).to_path_buf()), line).is_ok() {
+            if builder
+                .add_line(Some(Path::new(origin).to_path_buf()), line)
+                .is_ok()
+            {
                 any = true;
             }
         }
@@ -129,13 +132,22 @@ impl IgnoreOptions {
         };
         let (custom, dot_ignore) = if self.dot_ignore {
             let custom: Vec<_> = CUSTOM_FILES.iter().filter_map(|n| read(n)).collect();
-            (matcher(&custom), read(".ignore").and_then(|c| matcher(&[c])))
+            (
+                matcher(&custom),
+                read(".ignore").and_then(|c| matcher(&[c])),
+            )
         } else {
             (None, None)
         };
-        let git = if self.vcs { read(".gitignore").and_then(|c| matcher(&[c])) } else { None };
+        let git = if self.vcs {
+            read(".gitignore").and_then(|c| matcher(&[c]))
+        } else {
+            None
+        };
         let git_exclude = if has_git {
-            files.read(".git/info/exclude").and_then(|b| matcher(&[(".git/info/exclude", b)]))
+            files
+                .read(".git/info/exclude")
+                .and_then(|b| matcher(&[(".git/info/exclude", b)]))
         } else {
             None
         };
@@ -212,7 +224,13 @@ impl IgnoreOptions {
             }
             m_explicit = g.matched(below_root, is_dir).map(|_| ());
         }
-        match m_custom.or(m_ignore).or(m_git).or(m_exclude).or(m_global).or(m_explicit) {
+        match m_custom
+            .or(m_ignore)
+            .or(m_git)
+            .or(m_exclude)
+            .or(m_global)
+            .or(m_explicit)
+        {
             Match::None => Verdict::None,
             Match::Ignore(()) => Verdict::Ignore,
             Match::Whitelist(()) => Verdict::Whitelist,
@@ -253,7 +271,13 @@ mod tests {
     }
 
     fn opts() -> IgnoreOptions {
-        IgnoreOptions { vcs: true, dot_ignore: true, require_git: true, global: None, explicit: vec![] }
+        IgnoreOptions {
+            vcs: true,
+            dot_ignore: true,
+            require_git: true,
+            global: None,
+            explicit: vec![],
+        }
     }
 
     #[test]
@@ -266,8 +290,14 @@ mod tests {
         assert_eq!(o.matched(Some(&root), b"a.log", 0, false), Verdict::Ignore);
         assert_eq!(o.matched(Some(&root), b"build", 0, true), Verdict::Ignore);
         assert_eq!(o.matched(Some(&root), b"build", 0, false), Verdict::None);
-        assert_eq!(o.matched(Some(&sub), b"sub/keep.log", 0, false), Verdict::Whitelist);
-        assert_eq!(o.matched(Some(&sub), b"sub/other.log", 0, false), Verdict::Ignore);
+        assert_eq!(
+            o.matched(Some(&sub), b"sub/keep.log", 0, false),
+            Verdict::Whitelist
+        );
+        assert_eq!(
+            o.matched(Some(&sub), b"sub/other.log", 0, false),
+            Verdict::Ignore
+        );
     }
 
     #[test]
@@ -277,7 +307,10 @@ mod tests {
         let node = o.for_dir(None, 0, 0, vec![], &mut files);
         assert_eq!(o.matched(node.as_deref(), b"x.o", 0, false), Verdict::None);
         o.require_git = false;
-        assert_eq!(o.matched(node.as_deref(), b"x.o", 0, false), Verdict::Ignore);
+        assert_eq!(
+            o.matched(node.as_deref(), b"x.o", 0, false),
+            Verdict::Ignore
+        );
     }
 
     #[test]
@@ -285,8 +318,14 @@ mod tests {
         let o = opts();
         let mut files = Fake([(".git", ""), (".gitignore", "*.o\n"), (".ignore", "!x.o\n")].into());
         let node = o.for_dir(None, 0, 0, vec![], &mut files);
-        assert_eq!(o.matched(node.as_deref(), b"x.o", 0, false), Verdict::Whitelist);
-        assert_eq!(o.matched(node.as_deref(), b"y.o", 0, false), Verdict::Ignore);
+        assert_eq!(
+            o.matched(node.as_deref(), b"x.o", 0, false),
+            Verdict::Whitelist
+        );
+        assert_eq!(
+            o.matched(node.as_deref(), b"y.o", 0, false),
+            Verdict::Ignore
+        );
     }
 
     #[test]
@@ -296,8 +335,14 @@ mod tests {
         let root = o.for_dir(None, 4, 4, vec![], &mut top).unwrap();
         let mut sub = Fake([(".gitignore", "/only-here\n")].into());
         let sub = o.for_dir(Some(&root), 8, 4, vec![], &mut sub).unwrap();
-        assert_eq!(o.matched(Some(&sub), b"top/sub/only-here", 4, false), Verdict::Ignore);
-        assert_eq!(o.matched(Some(&sub), b"top/sub/x/only-here", 4, false), Verdict::None);
+        assert_eq!(
+            o.matched(Some(&sub), b"top/sub/only-here", 4, false),
+            Verdict::Ignore
+        );
+        assert_eq!(
+            o.matched(Some(&sub), b"top/sub/x/only-here", 4, false),
+            Verdict::None
+        );
     }
 
     #[test]

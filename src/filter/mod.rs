@@ -102,11 +102,6 @@ impl TypeFilter {
             && (!self.executables_only || meta.executable())
             && (!self.empty_only || meta.is_empty(kind))
     }
-
-    /// Whether any kind that needs no metadata to tell is excluded: lets the walk skip work.
-    pub fn shows_dirs(&self) -> bool {
-        self.dirs
-    }
 }
 
 /// Everything that decides whether an entry is printed, compiled once.
@@ -156,16 +151,22 @@ impl Filters {
         if self.owner.is_none() && self.sizes.is_empty() && self.times.is_empty() {
             return true;
         }
-        let Some(st) = e.meta.stat() else { return false };
+        let Some(st) = e.meta.stat() else {
+            return false;
+        };
         if let Some(owner) = &self.owner {
             if !owner.matches(st.uid, st.gid) {
                 return false;
             }
         }
-        if !self.sizes.is_empty() && (st.kind() != Kind::File || !self.sizes.iter().all(|s| s.is_within(st.size))) {
+        if !self.sizes.is_empty()
+            && (st.kind() != Kind::File || !self.sizes.iter().all(|s| s.is_within(st.size)))
+        {
             return false;
         }
-        self.times.iter().all(|t| t.applies_to(st.mtime, st.mtime_nsec))
+        self.times
+            .iter()
+            .all(|t| t.applies_to(st.mtime, st.mtime_nsec))
     }
 }
 
@@ -194,7 +195,12 @@ pub enum Syntax {
 
 /// Compiles one search pattern to a bytes regex. `case_insensitive` is already resolved
 /// (smart case). A glob matched against a full path keeps `*` from crossing `/`.
-pub fn compile_pattern(pattern: &str, syntax: Syntax, case_insensitive: bool, full_path: bool) -> Result<Regex> {
+pub fn compile_pattern(
+    pattern: &str,
+    syntax: Syntax,
+    case_insensitive: bool,
+    full_path: bool,
+) -> Result<Regex> {
     let source = match syntax {
         Syntax::Regex => pattern.to_owned(),
         Syntax::Fixed => regex::escape(pattern),
@@ -218,7 +224,9 @@ pub fn compile_pattern(pattern: &str, syntax: Syntax, case_insensitive: bool, fu
 /// Whether a pattern matches every name, so that matching can be skipped ("" and "." as a
 /// regex). "." is special-cased because a name of invalid UTF-8 alone would not match it.
 pub fn matches_everything(pattern: &str, syntax: Syntax) -> bool {
-    pattern.is_empty() || (syntax == Syntax::Regex && pattern == ".") || (syntax == Syntax::Glob && pattern == "*")
+    pattern.is_empty()
+        || (syntax == Syntax::Regex && pattern == ".")
+        || (syntax == Syntax::Glob && pattern == "*")
 }
 
 /// fd's smart case: a pattern with an uppercase letter (outside escapes) is case-sensitive.
@@ -265,7 +273,9 @@ pub fn compile_extensions(exts: &[String]) -> Result<Option<Regex>> {
         bail!("an empty extension matches nothing: give -e a value such as rs or tar.gz");
     }
     let source = format!(r"\.(?:{})$", alternatives.join("|"));
-    Ok(Some(RegexBuilder::new(&source).case_insensitive(true).build()?))
+    Ok(Some(
+        RegexBuilder::new(&source).case_insensitive(true).build()?,
+    ))
 }
 
 #[cfg(test)]
@@ -312,7 +322,9 @@ mod tests {
 
     #[test]
     fn extensions_are_case_insensitive_and_multi_part() {
-        let re = compile_extensions(&["rs".into(), ".tar.gz".into()]).unwrap().unwrap();
+        let re = compile_extensions(&["rs".into(), ".tar.gz".into()])
+            .unwrap()
+            .unwrap();
         assert!(re.is_match(b"main.RS"));
         assert!(re.is_match(b"a.b.c.tar.gz"));
         assert!(!re.is_match(b"rs"));

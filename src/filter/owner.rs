@@ -13,7 +13,9 @@ enum Check {
 
 impl Check {
     fn parse(part: Option<&str>, lookup: impl Fn(&str) -> Result<u32>) -> Result<Check> {
-        let Some(part) = part.filter(|p| !p.is_empty()) else { return Ok(Check::Any) };
+        let Some(part) = part.filter(|p| !p.is_empty()) else {
+            return Ok(Check::Any);
+        };
         let (negate, name) = match part.strip_prefix('!') {
             Some(rest) => (true, rest),
             None => (false, part),
@@ -22,7 +24,11 @@ impl Check {
             Ok(id) => id,
             Err(_) => lookup(name)?,
         };
-        Ok(if negate { Check::IsNot(id) } else { Check::Is(id) })
+        Ok(if negate {
+            Check::IsNot(id)
+        } else {
+            Check::Is(id)
+        })
     }
 
     fn check(self, id: u32) -> bool {
@@ -50,10 +56,14 @@ impl OwnerFilter {
             bail!("'{s}' has more than one ':': use user, user:group or :group");
         }
         let uid = Check::parse(user, |n| {
-            User::from_name(n)?.map(|u| u.uid.as_raw()).ok_or_else(|| anyhow!("'{n}' is not a known user"))
+            User::from_name(n)?
+                .map(|u| u.uid.as_raw())
+                .ok_or_else(|| anyhow!("'{n}' is not a known user"))
         })?;
         let gid = Check::parse(group, |n| {
-            Group::from_name(n)?.map(|g| g.gid.as_raw()).ok_or_else(|| anyhow!("'{n}' is not a known group"))
+            Group::from_name(n)?
+                .map(|g| g.gid.as_raw())
+                .ok_or_else(|| anyhow!("'{n}' is not a known group"))
         })?;
         let f = OwnerFilter { uid, gid };
         Ok((f.uid != Check::Any || f.gid != Check::Any).then_some(f))

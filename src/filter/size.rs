@@ -42,7 +42,9 @@ impl SizeFilter {
         let (Ok(n), Some(mult)) = (num.parse::<u64>(), unit_bytes(unit)) else {
             bail!("'{s}' is not a valid size: use [+-]NUMBER followed by b, k, m, g, t, ki, mi, gi or ti (e.g. +1M, -10k, 500b)");
         };
-        let Some(bytes) = n.checked_mul(mult) else { bail!("'{s}' is too large a size") };
+        let Some(bytes) = n.checked_mul(mult) else {
+            bail!("'{s}' is too large a size")
+        };
         Ok(match sign {
             Some('+') => SizeFilter::Min(bytes),
             Some(_) => SizeFilter::Max(bytes),
@@ -66,11 +68,17 @@ mod tests {
 
     #[test]
     fn parses_fd_units() {
-        assert_eq!(SizeFilter::parse("+1M").unwrap(), SizeFilter::Min(1_000_000));
+        assert_eq!(
+            SizeFilter::parse("+1M").unwrap(),
+            SizeFilter::Min(1_000_000)
+        );
         assert_eq!(SizeFilter::parse("-10k").unwrap(), SizeFilter::Max(10_000));
         assert_eq!(SizeFilter::parse("500b").unwrap(), SizeFilter::Equals(500));
         assert_eq!(SizeFilter::parse("+2Ki").unwrap(), SizeFilter::Min(2048));
-        assert_eq!(SizeFilter::parse("1gib").unwrap(), SizeFilter::Equals(1 << 30));
+        assert_eq!(
+            SizeFilter::parse("1gib").unwrap(),
+            SizeFilter::Equals(1 << 30)
+        );
         assert!(SizeFilter::parse("10").is_err());
         assert!(SizeFilter::parse("+1x").is_err());
         assert!(SizeFilter::parse("k").is_err());

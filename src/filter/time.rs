@@ -29,7 +29,10 @@ pub fn parse_instant(s: &str, now: &Zoned) -> Result<i128> {
         return Ok(ts.as_nanosecond());
     }
     if let Ok(dt) = s.parse::<DateTime>() {
-        let zoned = TimeZone::system().to_ambiguous_zoned(dt).later().map_err(|_| err())?;
+        let zoned = TimeZone::system()
+            .to_ambiguous_zoned(dt)
+            .later()
+            .map_err(|_| err())?;
         return Ok(zoned.timestamp().as_nanosecond());
     }
     if let Ok(date) = s.parse::<jiff::civil::Date>() {
@@ -39,7 +42,10 @@ pub fn parse_instant(s: &str, now: &Zoned) -> Result<i128> {
             .map_err(|_| err())?;
         return Ok(zoned.timestamp().as_nanosecond());
     }
-    let secs: i64 = s.strip_prefix('@').and_then(|n| n.parse().ok()).ok_or_else(err)?;
+    let secs: i64 = s
+        .strip_prefix('@')
+        .and_then(|n| n.parse().ok())
+        .ok_or_else(err)?;
     Ok(i128::from(secs) * 1_000_000_000)
 }
 
@@ -69,13 +75,19 @@ mod tests {
         let day = 86_400 * 1_000_000_000i128;
         assert_eq!(parse_instant("1d", &n).unwrap(), base - day);
         assert_eq!(parse_instant("2weeks", &n).unwrap(), base - 14 * day);
-        assert_eq!(parse_instant("1d 2h", &n).unwrap(), base - day - 2 * 3600 * 1_000_000_000);
+        assert_eq!(
+            parse_instant("1d 2h", &n).unwrap(),
+            base - day - 2 * 3600 * 1_000_000_000
+        );
     }
 
     #[test]
     fn dates_and_epoch_seconds() {
         let n = now();
-        assert_eq!(parse_instant("@1717200000", &n).unwrap(), 1_717_200_000 * 1_000_000_000);
+        assert_eq!(
+            parse_instant("@1717200000", &n).unwrap(),
+            1_717_200_000 * 1_000_000_000
+        );
         assert_eq!(
             parse_instant("2024-06-01T00:00:00Z", &n).unwrap(),
             1_717_200_000 * 1_000_000_000

@@ -65,13 +65,21 @@ pub struct Printer {
 
 impl std::fmt::Debug for Printer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Printer").field("why", &self.why()).finish_non_exhaustive()
+        f.debug_struct("Printer")
+            .field("why", &self.why())
+            .finish_non_exhaustive()
     }
 }
 
 impl Printer {
     /// A printer writing to `out` (normally stdout), results ended by `terminator`.
-    pub fn new(out: Box<dyn Write + Send>, terminator: u8, quiet: bool, limit: Option<usize>, eager: bool) -> Printer {
+    pub fn new(
+        out: Box<dyn Write + Send>,
+        terminator: u8,
+        quiet: bool,
+        limit: Option<usize>,
+        eager: bool,
+    ) -> Printer {
         Printer {
             out: Mutex::new(out),
             terminator,
@@ -105,7 +113,10 @@ impl Printer {
     #[inline]
     pub fn push(&self, batch: &mut Batch, path: &[u8]) -> bool {
         if let Some(remaining) = &self.remaining {
-            if remaining.fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1)).is_err() {
+            if remaining
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
+                .is_err()
+            {
                 self.halt(Stopped::Limit);
                 return false;
             }
@@ -119,7 +130,11 @@ impl Printer {
                 self.flush(batch);
             }
         }
-        if self.remaining.as_ref().is_some_and(|r| r.load(Ordering::Acquire) == 0) {
+        if self
+            .remaining
+            .as_ref()
+            .is_some_and(|r| r.load(Ordering::Acquire) == 0)
+        {
             self.flush(batch);
             self.halt(Stopped::Limit);
             return false;
@@ -158,12 +173,16 @@ impl Printer {
             out.write_all(&batch.buf).and_then(|()| out.flush())
         };
         batch.buf.clear();
-        self.last_write_ms.store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
+        self.last_write_ms
+            .store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
         if let Err(e) = result {
             if e.kind() == io::ErrorKind::BrokenPipe {
                 self.halt(Stopped::BrokenPipe);
             } else {
-                self.error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(e);
+                self.error
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .get_or_insert(e);
                 self.halt(Stopped::WriteError);
             }
         }
@@ -218,7 +237,11 @@ mod tests {
         p.flush(&mut b);
         let out = sink.0.lock().unwrap();
         assert_eq!(out.iter().filter(|&&c| c == b'\n').count(), 10_000);
-        assert!(sink.1.load(Ordering::Relaxed) < 10, "writes: {}", sink.1.load(Ordering::Relaxed));
+        assert!(
+            sink.1.load(Ordering::Relaxed) < 10,
+            "writes: {}",
+            sink.1.load(Ordering::Relaxed)
+        );
     }
 
     #[test]

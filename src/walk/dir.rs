@@ -132,7 +132,10 @@ static FD_BUDGET: AtomicUsize = AtomicUsize::new(0);
 /// may keep open for parents, leaving `reserve` for everything else (workers' own
 /// descriptors, stdio, the allocator, ignore files).
 pub fn raise_fd_limit(reserve: usize) -> usize {
-    let mut lim = libc::rlimit { rlim_cur: 0, rlim_max: 0 };
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
     // SAFETY: getrlimit writes into the struct we own; setrlimit only reads it.
     let soft = unsafe {
         if libc::getrlimit(libc::RLIMIT_NOFILE, &mut lim) != 0 {
@@ -141,7 +144,10 @@ pub fn raise_fd_limit(reserve: usize) -> usize {
             // More than a million descriptors buys nothing and costs kernel memory.
             let want = lim.rlim_max.min(1 << 20);
             if want > lim.rlim_cur {
-                let new = libc::rlimit { rlim_cur: want, rlim_max: lim.rlim_max };
+                let new = libc::rlimit {
+                    rlim_cur: want,
+                    rlim_max: lim.rlim_max,
+                };
                 if libc::setrlimit(libc::RLIMIT_NOFILE, &new) == 0 {
                     lim.rlim_cur = want;
                 }
@@ -154,8 +160,9 @@ pub fn raise_fd_limit(reserve: usize) -> usize {
     budget
 }
 
-/// Sets the number of descriptors walks may keep open (tests and `raise_fd_limit`).
-pub fn set_fd_budget(n: usize) {
+/// Sets the number of descriptors walks may keep open.
+#[cfg(test)]
+fn set_fd_budget(n: usize) {
     FD_BUDGET.store(n, Ordering::Relaxed);
 }
 
@@ -219,12 +226,24 @@ impl Dir {
     }
 
     fn open_cstr(base: RawFd, name: &CStr, flags: libc::c_int) -> io::Result<Dir> {
+        let mut waited_ms = 0;
         loop {
             // SAFETY: `name` is a valid NUL-terminated string; `base` is AT_FDCWD or a
             // descriptor owned by a live `Dir`.
             match cvt(unsafe { libc::openat(base, name.as_ptr(), flags) }) {
                 Ok(fd) => return Ok(Dir { fd }),
                 Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+                // Out of descriptors (a low `ulimit -n` with many workers): the others hold
+                // one each only while reading, so one is free again shortly. Wait for it,
+                // up to a few seconds, rather than lose the directory.
+                Err(e)
+                    if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+                        && waited_ms < 5000 =>
+                {
+                    let pause = if waited_ms < 20 { 1 } else { 10 };
+                    std::thread::sleep(std::time::Duration::from_millis(pause));
+                    waited_ms += pause;
+                }
                 Err(e) => return Err(e),
             }
         }
@@ -233,7 +252,11 @@ impl Dir {
     /// Opens the child directory `name`. Without `follow`, a symlink is refused (`ELOOP`)
     /// rather than followed: a directory that was swapped for a link mid-walk is not entered.
     pub fn open_child(&self, name: &CStr, follow: bool) -> io::Result<Dir> {
-        let flags = if follow { OPEN_DIR } else { OPEN_DIR | libc::O_NOFOLLOW };
+        let flags = if follow {
+            OPEN_DIR
+        } else {
+            OPEN_DIR | libc::O_NOFOLLOW
+        };
         Self::open_cstr(self.fd, name, flags)
     }
 
@@ -262,7 +285,11 @@ impl Dir {
     pub fn read_file_at(&self, rel: &str) -> io::Result<Vec<u8>> {
         use std::io::Read;
         use std::os::fd::FromRawFd;
-        let file = Self::open_raw(self.fd, rel.as_bytes(), libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOCTTY)?;
+        let file = Self::open_raw(
+            self.fd,
+            rel.as_bytes(),
+            libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOCTTY,
+        )?;
         let fd = file.fd;
         std::mem::forget(file);
         // SAFETY: `fd` was just opened and is owned by nothing else (the `Dir` was forgotten);
@@ -316,7 +343,8 @@ pub fn stat_path(path: &[u8], follow: bool) -> io::Result<Stat> {
     let mut buf = Vec::with_capacity(path.len() + 1);
     buf.extend_from_slice(path);
     buf.push(0);
-    let c = CStr::from_bytes_with_nul(&buf).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+    let c =
+        CStr::from_bytes_with_nul(&buf).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
     stat_at(libc::AT_FDCWD, c, follow)
 }
 
@@ -330,7 +358,8 @@ pub struct SharedDir {
 impl SharedDir {
     /// Keeps `dir` open if the budget allows, else hands it back to be closed.
     pub fn keep(dir: Dir) -> Result<SharedDir, Dir> {
-        let taken = FD_BUDGET.fetch_update(Ordering::AcqRel, Ordering::Acquire, |b| b.checked_sub(1));
+        let taken =
+            FD_BUDGET.fetch_update(Ordering::AcqRel, Ordering::Acquire, |b| b.checked_sub(1));
         match taken {
             Ok(_) => Ok(SharedDir { dir }),
             Err(_) => Err(dir),
@@ -362,11 +391,6 @@ pub struct Listing {
 }
 
 impl Listing {
-    /// An empty listing; its buffer grows on first use and is then reused.
-    pub fn new() -> Listing {
-        Listing::default()
-    }
-
     /// Reads every entry of `dir` into the buffer, replacing what was there.
     pub fn read(&mut self, dir: &Dir) -> io::Result<()> {
         self.len = 0;
@@ -461,15 +485,22 @@ mod tests {
     fn lists_every_entry_of_a_wide_directory() {
         let tmp = tempfile::tempdir().unwrap();
         for i in 0..5000 {
-            std::fs::write(tmp.path().join(format!("file-with-a-longish-name-{i:05}")), "").unwrap();
+            std::fs::write(
+                tmp.path().join(format!("file-with-a-longish-name-{i:05}")),
+                "",
+            )
+            .unwrap();
         }
         std::fs::create_dir(tmp.path().join("sub")).unwrap();
         let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
-        let mut listing = Listing::new();
+        let mut listing = Listing::default();
         listing.read(&dir).unwrap();
         let entries: Vec<_> = listing.entries().collect();
         assert_eq!(entries.len(), 5001);
-        assert!(listing.capacity_bytes() > GETDENTS_CHUNK, "needed more than one chunk");
+        assert!(
+            listing.capacity_bytes() > GETDENTS_CHUNK,
+            "needed more than one chunk"
+        );
         let sub = entries.iter().find(|e| e.0.to_bytes() == b"sub").unwrap();
         assert_eq!(sub.1, Kind::Dir);
     }

@@ -17,7 +17,9 @@ use crate::config::Root;
 use crate::filter::Meta;
 use crate::output::printer::Batch;
 use crate::walk::dir::{stat_path, Kind, Stat};
-use crate::walk::visit::{display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE};
+use crate::walk::visit::{
+    display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
+};
 use crate::walk::walkdir::report_io;
 use crate::walk::Walk;
 
@@ -25,9 +27,15 @@ use crate::walk::Walk;
 pub fn walk(walk: &Walk<'_>) {
     let config = walk.config;
     for root in &config.roots {
-        let Some(root_state) = walk.root_state(root) else { continue };
+        let Some(root_state) = walk.root_state(root) else {
+            continue;
+        };
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
-        let root_stat = if config.follow { stat_path(root.open_path(), true).ok() } else { None };
+        let root_stat = if config.follow {
+            stat_path(root.open_path(), true).ok()
+        } else {
+            None
+        };
         let entered = walk.enter_by_path(root_state, &root_path, root_stat.as_ref());
         let states = RwLock::new(HashMap::from([(root_path.clone(), entered)]));
         let mut builder = WalkBuilder::new(&root_path);
@@ -45,7 +53,11 @@ pub fn walk(walk: &Walk<'_>) {
         if config.max_depth != usize::MAX {
             builder.max_depth(Some(config.max_depth));
         }
-        let mut visitors = Visitors { walk, root, states: &states };
+        let mut visitors = Visitors {
+            walk,
+            root,
+            states: &states,
+        };
         builder.build_parallel().visit(&mut visitors);
         if walk.printer.stopped() {
             break;
@@ -61,7 +73,13 @@ struct Visitors<'a, 'w> {
 
 impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s, '_> {
     fn build(&mut self) -> Box<dyn ParallelVisitor + 's> {
-        Box::new(Visitor { walk: self.walk, root: self.root, states: self.states, batch: Batch::new(), path: Vec::new() })
+        Box::new(Visitor {
+            walk: self.walk,
+            root: self.root,
+            states: self.states,
+            batch: Batch::new(),
+            path: Vec::new(),
+        })
     }
 }
 
@@ -81,17 +99,31 @@ impl Drop for Visitor<'_, '_> {
 
 impl Visitor<'_, '_> {
     fn state_of(&self, dir: &Path) -> Option<DirState> {
-        self.states.read().unwrap_or_else(|e| e.into_inner()).get(dir).cloned()
+        self.states
+            .read()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(dir)
+            .cloned()
     }
 
-    fn handle(&mut self, entry_path: &Path, kind: Kind, stat: Option<Stat>, is_loop: bool) -> WalkState {
+    fn handle(
+        &mut self,
+        entry_path: &Path,
+        kind: Kind,
+        stat: Option<Stat>,
+        is_loop: bool,
+    ) -> WalkState {
         let walk = self.walk;
         let Some(parent) = entry_path.parent().and_then(|p| self.state_of(p)) else {
             return WalkState::Skip;
         };
         display_path(&mut self.path, self.root, entry_path);
         let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
-        let mut meta = MetaPath { path: entry_path, follow: walk.config.follow, stat: stat.map(Some) };
+        let mut meta = MetaPath {
+            path: entry_path,
+            follow: walk.config.follow,
+            stat: stat.map(Some),
+        };
         let (print, descend) = match walk.judge(&parent, &self.path, name, kind, &mut meta) {
             Action::Skip => return WalkState::Skip,
             Action::Visit { print, descend } => (print, descend),
@@ -106,9 +138,16 @@ impl Visitor<'_, '_> {
             return WalkState::Quit;
         }
         if descend {
-            let stat = if walk.config.follow { meta.stat() } else { None };
+            let stat = if walk.config.follow {
+                meta.stat()
+            } else {
+                None
+            };
             let state = walk.enter_by_path(parent.below(), entry_path, stat.as_ref());
-            self.states.write().unwrap_or_else(|e| e.into_inner()).insert(entry_path.to_path_buf(), state);
+            self.states
+                .write()
+                .unwrap_or_else(|e| e.into_inner())
+                .insert(entry_path.to_path_buf(), state);
             walk.printer.directory_done(&mut self.batch);
             WalkState::Continue
         } else {
@@ -125,14 +164,18 @@ impl ParallelVisitor for Visitor<'_, '_> {
         match result {
             Ok(entry) if entry.depth() == 0 => WalkState::Continue,
             Ok(entry) => {
-                let kind = entry.file_type().map_or(Kind::Unknown, Kind::from_file_type);
+                let kind = entry
+                    .file_type()
+                    .map_or(Kind::Unknown, Kind::from_file_type);
                 self.handle(entry.path(), kind, None, false)
             }
             Err(err) => {
                 let (path, io, is_loop) = unpack(&err);
                 match path {
                     Some(p) if is_loop => self.handle(&p, Kind::Dir, None, true),
-                    Some(p) if is_dangling_link(&p, io) => self.handle(&p, Kind::Symlink, None, false),
+                    Some(p) if is_dangling_link(&p, io) => {
+                        self.handle(&p, Kind::Symlink, None, false)
+                    }
                     Some(p) => {
                         display_path(&mut self.path, self.root, &p);
                         report_io(self.walk, &self.path, io);
@@ -155,7 +198,9 @@ fn unpack(err: &::ignore::Error) -> (Option<PathBuf>, Option<&std::io::Error>, b
             let (_, io, is_loop) = unpack(err);
             (Some(path.clone()), io, is_loop)
         }
-        ::ignore::Error::WithDepth { err, .. } | ::ignore::Error::WithLineNumber { err, .. } => unpack(err),
+        ::ignore::Error::WithDepth { err, .. } | ::ignore::Error::WithLineNumber { err, .. } => {
+            unpack(err)
+        }
         ::ignore::Error::Loop { child, .. } => (Some(child.clone()), None, true),
         ::ignore::Error::Io(io) => (None, Some(io), false),
         _ => (None, None, false),

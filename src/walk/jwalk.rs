@@ -11,9 +11,12 @@ use std::path::Path;
 
 use ::jwalk::{Parallelism, WalkDirGeneric};
 
+use crate::filter::Meta;
 use crate::output::printer::Batch;
 use crate::walk::dir::{stat_path, Kind};
-use crate::walk::visit::{display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE};
+use crate::walk::visit::{
+    display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
+};
 use crate::walk::walkdir::report_io;
 use crate::walk::Walk;
 
@@ -23,7 +26,9 @@ pub fn walk(walk: &Walk<'static>) {
     let mut batch = Batch::new();
     let mut path = Vec::new();
     for root in &config.roots {
-        let Some(root_state) = walk.root_state(root) else { continue };
+        let Some(root_state) = walk.root_state(root) else {
+            continue;
+        };
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
         let w = *walk;
         let root_for_cb = root.clone();
@@ -38,17 +43,35 @@ pub fn walk(walk: &Walk<'static>) {
                 if depth.is_none() {
                     return;
                 }
-                let Some(inherited) = state.take() else { return };
-                let stat = if w.config.follow { stat_path(dir_path.as_os_str().as_bytes(), true).ok() } else { None };
+                let Some(inherited) = state.take() else {
+                    return;
+                };
+                let stat = if w.config.follow {
+                    stat_path(dir_path.as_os_str().as_bytes(), true).ok()
+                } else {
+                    None
+                };
                 let here = w.enter_by_path(inherited, dir_path, stat.as_ref());
                 let mut buf = Vec::new();
                 children.retain_mut(|child| {
                     let (entry_path, kind, name) = match child {
-                        Ok(e) => (e.path(), Kind::from_file_type(e.file_type), e.file_name.as_bytes().to_vec()),
+                        Ok(e) => (
+                            e.path(),
+                            Kind::from_file_type(e.file_type),
+                            e.file_name.as_bytes().to_vec(),
+                        ),
                         Err(err) => match err.path() {
-                            Some(p) if err.loop_ancestor().is_some() || is_dangling_link(p, err.io_error()) => {
-                                let kind = if err.loop_ancestor().is_some() { Kind::Dir } else { Kind::Symlink };
-                                let name = p.file_name().map_or(Vec::new(), |n| n.as_bytes().to_vec());
+                            Some(p)
+                                if err.loop_ancestor().is_some()
+                                    || is_dangling_link(p, err.io_error()) =>
+                            {
+                                let kind = if err.loop_ancestor().is_some() {
+                                    Kind::Dir
+                                } else {
+                                    Kind::Symlink
+                                };
+                                let name =
+                                    p.file_name().map_or(Vec::new(), |n| n.as_bytes().to_vec());
                                 (p.to_path_buf(), kind, name)
                             }
                             // Reported by the iterator.
@@ -56,7 +79,11 @@ pub fn walk(walk: &Walk<'static>) {
                         },
                     };
                     display_path(&mut buf, &root_for_cb, &entry_path);
-                    let mut meta = MetaPath { path: &entry_path, follow: w.config.follow, stat: None };
+                    let mut meta = MetaPath {
+                        path: &entry_path,
+                        follow: w.config.follow,
+                        stat: None,
+                    };
                     let action = w.judge(&here, &buf, &name, kind, &mut meta);
                     match (child, action) {
                         (_, Action::Skip) => false,
@@ -72,6 +99,15 @@ pub fn walk(walk: &Walk<'static>) {
                             }
                         }
                         (Ok(e), Action::Visit { print, descend }) => {
+                            // jwalk only notices loops through links it followed by path; a
+                            // link to an ancestor ("../d") needs the identity check.
+                            if descend && w.config.follow {
+                                if let Some(st) = meta.stat() {
+                                    if w.is_loop(&here, &buf, &st) {
+                                        return false;
+                                    }
+                                }
+                            }
                             e.client_state = print;
                             if !descend {
                                 e.read_children_path = None;

@@ -40,8 +40,14 @@ pub enum Method {
 
 impl Method {
     /// Every method, in the order `--method` lists them.
-    pub const ALL: [Method; 6] =
-        [Method::Serial, Method::Walkdir, Method::Queue, Method::Rayon, Method::Jwalk, Method::Ignore];
+    pub const ALL: [Method; 6] = [
+        Method::Serial,
+        Method::Walkdir,
+        Method::Queue,
+        Method::Rayon,
+        Method::Jwalk,
+        Method::Ignore,
+    ];
 
     /// The name `--method` takes.
     pub fn name(self) -> &'static str {
@@ -77,7 +83,11 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
     // Keep the parents of queued directories open (openat relative to them) as far as the
     // descriptor limit allows, leaving room for each worker's own descriptors.
     dir::raise_fd_limit(64 + 4 * config.concurrency);
-    let walk = Walk { config, printer, report };
+    let walk = Walk {
+        config,
+        printer,
+        report,
+    };
     match config.method {
         Method::Serial => serial::walk(&walk),
         Method::Walkdir => walkdir::walk(&walk),

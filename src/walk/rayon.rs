@@ -16,7 +16,8 @@ pub fn walk(walk: &Walk<'_>) {
     {
         Ok(pool) => pool,
         Err(e) => {
-            walk.report.message(b"rayon", &format!("cannot start the thread pool: {e}"));
+            walk.report
+                .message(b"rayon", &format!("cannot start the thread pool: {e}"));
             return;
         }
     };
@@ -38,7 +39,12 @@ pub fn walk(walk: &Walk<'_>) {
     }
 }
 
-fn read<'s>(walk: &'s Walk<'_>, scanners: &'s [Mutex<Scanner>], scope: &::rayon::Scope<'s>, job: DirJob) {
+fn read<'s>(
+    walk: &'s Walk<'_>,
+    scanners: &'s [Mutex<Scanner>],
+    scope: &::rayon::Scope<'s>,
+    job: DirJob,
+) {
     if walk.printer.stopped() {
         return;
     }

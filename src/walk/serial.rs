@@ -11,7 +11,9 @@ pub fn walk(walk: &Walk<'_>) {
     let mut scanner = Scanner::new();
     let mut stack: Vec<DirJob> = Vec::new();
     for root in &walk.config.roots {
-        let Some(state) = walk.root_state(root) else { continue };
+        let Some(state) = walk.root_state(root) else {
+            continue;
+        };
         stack.push(DirJob::root(root, state));
         while let Some(job) = stack.pop() {
             if walk.printer.stopped() {

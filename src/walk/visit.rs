@@ -100,38 +100,67 @@ impl Walk<'_> {
                     let rel = root.absolute.strip_prefix(dir).unwrap_or(&root.absolute);
                     let mut prefix = rel.as_os_str().as_bytes().to_vec();
                     prefix.push(b'/');
-                    node = opts.for_dir(node.as_ref(), root_base, root_base, prefix, &mut FilesByPath { dir });
+                    node = opts.for_dir(
+                        node.as_ref(),
+                        root_base,
+                        root_base,
+                        prefix,
+                        &mut FilesByPath { dir },
+                    );
                 }
                 node
             }
             _ => None,
         };
-        Some(DirState { depth: 0, ignore, ancestors: None, root_base, root_dev: st.dev })
+        Some(DirState {
+            depth: 0,
+            ignore,
+            ancestors: None,
+            root_base,
+            root_dev: st.dev,
+        })
     }
 
     /// The shared decision for one entry of a directory in state `parent`.
-    pub fn judge(&self, parent: &DirState, path: &[u8], name: &[u8], kind: Kind, meta: &mut dyn Meta) -> Action {
+    pub fn judge(
+        &self,
+        parent: &DirState,
+        path: &[u8],
+        name: &[u8],
+        kind: Kind,
+        meta: &mut dyn Meta,
+    ) -> Action {
         let config = self.config;
         let is_dir = kind == Kind::Dir;
         let hidden = !config.hidden && name.first() == Some(&b'.');
         match &config.ignore {
-            Some(opts) => match opts.matched(parent.ignore.as_deref(), path, parent.root_base, is_dir) {
-                Verdict::Ignore => return Action::Skip,
-                Verdict::None if hidden => return Action::Skip,
-                Verdict::None | Verdict::Whitelist => {}
-            },
+            Some(opts) => {
+                match opts.matched(parent.ignore.as_deref(), path, parent.root_base, is_dir) {
+                    Verdict::Ignore => return Action::Skip,
+                    Verdict::None if hidden => return Action::Skip,
+                    Verdict::None | Verdict::Whitelist => {}
+                }
+            }
             None if hidden => return Action::Skip,
             None => {}
         }
         if let Some(excludes) = &config.excludes {
-            let below_root = Path::new(std::ffi::OsStr::from_bytes(&path[parent.root_base.min(path.len())..]));
+            let below_root = Path::new(std::ffi::OsStr::from_bytes(
+                &path[parent.root_base.min(path.len())..],
+            ));
             if excludes.matched(below_root, is_dir).is_ignore() {
                 return Action::Skip;
             }
         }
         let depth = parent.depth + 1;
         let print = depth >= config.min_depth
-            && config.filters.matches(&mut Entry { path, name, kind, meta: &mut *meta });
+            && depth <= config.max_depth
+            && config.filters.matches(&mut Entry {
+                path,
+                name,
+                kind,
+                meta: &mut *meta,
+            });
         let mut descend = is_dir && depth < config.max_depth && !(config.prune && print);
         if descend && config.one_file_system {
             descend = meta.stat().is_some_and(|st| st.dev == parent.root_dev);
@@ -161,7 +190,13 @@ impl Walk<'_> {
             Some(opts) => {
                 let base = base_len(path.as_os_str().as_bytes());
                 let root_base = state.root_base;
-                opts.for_dir(state.ignore.as_ref(), base, root_base, Vec::new(), &mut FilesByPath { dir: path })
+                opts.for_dir(
+                    state.ignore.as_ref(),
+                    base,
+                    root_base,
+                    Vec::new(),
+                    &mut FilesByPath { dir: path },
+                )
             }
             None => None,
         };
@@ -172,7 +207,11 @@ impl Walk<'_> {
     fn entered(&self, mut state: DirState, stat: Option<&Stat>) -> DirState {
         if let (true, Some(st)) = (self.config.follow, stat) {
             let parent = state.ancestors.take();
-            state.ancestors = Some(Arc::new(Ancestor { dev: st.dev, ino: st.ino, parent }));
+            state.ancestors = Some(Arc::new(Ancestor {
+                dev: st.dev,
+                ino: st.ino,
+                parent,
+            }));
         }
         state
     }
@@ -181,7 +220,10 @@ impl Walk<'_> {
 impl DirState {
     /// The state a subdirectory starts from: one level deeper, the same rules and ancestors.
     pub fn below(&self) -> DirState {
-        DirState { depth: self.depth + 1, ..self.clone() }
+        DirState {
+            depth: self.depth + 1,
+            ..self.clone()
+        }
     }
 }
 
@@ -196,7 +238,9 @@ struct MetaAt<'a> {
 impl Meta for MetaAt<'_> {
     fn stat(&mut self) -> Option<Stat> {
         let (dir, name, follow) = (self.dir, self.name, self.follow);
-        *self.stat.get_or_insert_with(|| dir.stat_at(name, follow).ok())
+        *self
+            .stat
+            .get_or_insert_with(|| dir.stat_at(name, follow).ok())
     }
 
     fn executable(&mut self) -> bool {
@@ -205,7 +249,10 @@ impl Meta for MetaAt<'_> {
 
     fn is_empty(&mut self, kind: Kind) -> bool {
         match kind {
-            Kind::Dir => self.dir.is_empty_dir_at(self.name, self.follow).unwrap_or(false),
+            Kind::Dir => self
+                .dir
+                .is_empty_dir_at(self.name, self.follow)
+                .unwrap_or(false),
             Kind::File => self.stat().is_some_and(|st| st.size == 0),
             _ => false,
         }
@@ -226,7 +273,11 @@ impl Meta for MetaPath<'_> {
     fn stat(&mut self) -> Option<Stat> {
         let (path, follow) = (self.path, self.follow);
         *self.stat.get_or_insert_with(|| {
-            let md = if follow { std::fs::metadata(path) } else { std::fs::symlink_metadata(path) };
+            let md = if follow {
+                std::fs::metadata(path)
+            } else {
+                std::fs::symlink_metadata(path)
+            };
             md.ok().map(|m| Stat::from_metadata(&m))
         })
     }
@@ -269,17 +320,13 @@ impl DirJob {
     pub fn root(root: &Root, state: DirState) -> DirJob {
         let mut path = root.display.clone();
         path.push(0);
-        DirJob { path, name_start: 0, parent: None, via_link: true, state }
-    }
-
-    /// The directory's display path.
-    pub fn path(&self) -> &[u8] {
-        &self.path[..self.path.len() - 1]
-    }
-
-    /// Its depth below the search root.
-    pub fn depth(&self) -> usize {
-        self.state.depth
+        DirJob {
+            path,
+            name_start: 0,
+            parent: None,
+            via_link: true,
+            state,
+        }
     }
 }
 
@@ -345,7 +392,13 @@ impl Scanner {
         if printer.stopped() {
             return;
         }
-        let DirJob { path: job_path, name_start, parent, via_link, state } = job;
+        let DirJob {
+            path: job_path,
+            name_start,
+            parent,
+            via_link,
+            state,
+        } = job;
         // `state` describes this directory: its depth, and (below) its ignore rules.
         let dir_path = &job_path[..job_path.len() - 1];
         let opened = match &parent {
@@ -376,8 +429,17 @@ impl Scanner {
                 }
             }
             if !present.is_empty() {
-                let files = &mut ListedFiles { names: &present, dir: &dir };
-                state.ignore = opts.for_dir(state.ignore.as_ref(), base_len(dir_path), state.root_base, Vec::new(), files);
+                let files = &mut ListedFiles {
+                    names: &present,
+                    dir: &dir,
+                };
+                state.ignore = opts.for_dir(
+                    state.ignore.as_ref(),
+                    base_len(dir_path),
+                    state.root_base,
+                    Vec::new(),
+                    files,
+                );
             }
         }
         let held = match SharedDir::keep(dir) {
@@ -414,8 +476,14 @@ impl Scanner {
                 }
             }
             join_into(&mut self.path, dir_path, name_bytes);
-            let mut meta = MetaAt { dir: held.dir(), name, follow: config.follow, stat };
-            let (print, descend) = match walk.judge(&state, &self.path, name_bytes, kind, &mut meta) {
+            let mut meta = MetaAt {
+                dir: held.dir(),
+                name,
+                follow: config.follow,
+                stat,
+            };
+            let (print, descend) = match walk.judge(&state, &self.path, name_bytes, kind, &mut meta)
+            {
                 Action::Skip => continue,
                 Action::Visit { print, descend } => (print, descend),
             };
@@ -437,7 +505,13 @@ impl Scanner {
                     Held::Shared(s) => Some(s.clone()),
                     Held::Own(_) => None,
                 };
-                push(DirJob { path, name_start: child_base, parent, via_link, state: state.below() });
+                push(DirJob {
+                    path,
+                    name_start: child_base,
+                    parent,
+                    via_link,
+                    state: state.below(),
+                });
             }
         }
         printer.directory_done(&mut self.batch);
@@ -448,7 +522,8 @@ impl Scanner {
 }
 
 /// The message for a symlink that leads back to one of its ancestors under `-L`.
-pub const LOOP_MESSAGE: &str = "File system loop detected (the link leads to one of its own parent directories)";
+pub const LOOP_MESSAGE: &str =
+    "File system loop detected (the link leads to one of its own parent directories)";
 
 /// For the walker-crate methods: an entry's display path, from the path the crate built on
 /// the root's open path (so "./x" under an empty display root prints as "x").
@@ -462,5 +537,7 @@ pub fn display_path(buf: &mut Vec<u8>, root: &Root, entry_path: &Path) {
 /// following links: such an entry is listed as a link, as the other methods do.
 pub fn is_dangling_link(path: &Path, err: Option<&std::io::Error>) -> bool {
     err.is_some_and(|e| e.kind() == std::io::ErrorKind::NotFound)
-        && path.symlink_metadata().is_ok_and(|m| m.file_type().is_symlink())
+        && path
+            .symlink_metadata()
+            .is_ok_and(|m| m.file_type().is_symlink())
 }

@@ -13,7 +13,9 @@ use ::walkdir::WalkDir;
 use crate::filter::Meta;
 use crate::output::printer::Batch;
 use crate::walk::dir::{stat_path, Kind};
-use crate::walk::visit::{display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE};
+use crate::walk::visit::{
+    display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
+};
 use crate::walk::Walk;
 
 /// Walks every root with walkdir.
@@ -22,11 +24,20 @@ pub fn walk(walk: &Walk<'_>) {
     let mut batch = Batch::new();
     let mut path = Vec::new();
     for root in &config.roots {
-        let Some(root_state) = walk.root_state(root) else { continue };
+        let Some(root_state) = walk.root_state(root) else {
+            continue;
+        };
         let root_path = Path::new(OsStr::from_bytes(root.open_path()));
-        let root_stat = if config.follow { stat_path(root.open_path(), true).ok() } else { None };
-        let mut states: Vec<DirState> = vec![walk.enter_by_path(root_state, root_path, root_stat.as_ref())];
-        let mut builder = WalkDir::new(root_path).follow_links(config.follow).min_depth(1);
+        let root_stat = if config.follow {
+            stat_path(root.open_path(), true).ok()
+        } else {
+            None
+        };
+        let mut states: Vec<DirState> =
+            vec![walk.enter_by_path(root_state, root_path, root_stat.as_ref())];
+        let mut builder = WalkDir::new(root_path)
+            .follow_links(config.follow)
+            .min_depth(1);
         if config.max_depth != usize::MAX {
             builder = builder.max_depth(config.max_depth);
         }
@@ -44,7 +55,9 @@ pub fn walk(walk: &Walk<'_>) {
                 }
                 Err(err) => match err.path() {
                     Some(p) if err.loop_ancestor().is_some() => (p, err.depth(), Kind::Dir, false),
-                    Some(p) if is_dangling_link(p, err.io_error()) => (p, err.depth(), Kind::Symlink, false),
+                    Some(p) if is_dangling_link(p, err.io_error()) => {
+                        (p, err.depth(), Kind::Symlink, false)
+                    }
                     Some(p) => {
                         display_path(&mut path, root, p);
                         report_io(walk, &path, err.io_error());
@@ -54,10 +67,16 @@ pub fn walk(walk: &Walk<'_>) {
                 },
             };
             states.truncate(depth);
-            let Some(parent) = states.last() else { continue };
+            let Some(parent) = states.last() else {
+                continue;
+            };
             display_path(&mut path, root, entry_path);
             let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
-            let mut meta = MetaPath { path: entry_path, follow: config.follow, stat: None };
+            let mut meta = MetaPath {
+                path: entry_path,
+                follow: config.follow,
+                stat: None,
+            };
             let action = walk.judge(parent, &path, name, kind, &mut meta);
             if next.as_ref().is_err_and(|e| e.loop_ancestor().is_some()) {
                 if let Action::Visit { descend: true, .. } = action {

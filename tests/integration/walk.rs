@@ -1,11 +1,165 @@
-//! The traversal core: listing, depth, types, hidden entries, methods.
+//! The traversal core: listing, roots, depth, types, hidden entries, raw names, output format.
 
 use crate::fixture::Tree;
 
 #[test]
 fn lists_everything_not_hidden_without_dot_slash() {
     let t = Tree::new();
-    t.files(&["a.txt", "dir/b.rs", ".hidden", "dir/.h2"]).dirs(&["empty"]);
-    t.run(&[]).assert_paths(&["a.txt", "dir", "dir/b.rs", "empty"]);
-    t.run(&["."]).assert_paths(&["a.txt", "dir", "dir/b.rs", "empty"]);
+    t.files(&["a.txt", "dir/b.rs", ".hidden", "dir/.h2"])
+        .dirs(&["empty"]);
+    t.run(&[])
+        .assert_paths(&["a.txt", "dir", "dir/b.rs", "empty"]);
+    t.run(&["."])
+        .assert_paths(&["a.txt", "dir", "dir/b.rs", "empty"]);
+}
+
+#[test]
+fn explicit_paths_prefix_results_as_given() {
+    let t = Tree::new();
+    t.files(&["dir/sub/x", "other/y"]);
+    t.run(&[".", "."])
+        .assert_paths(&["./dir", "./dir/sub", "./dir/sub/x", "./other", "./other/y"]);
+    t.run(&[".", "dir/"])
+        .assert_paths(&["dir/sub", "dir/sub/x"]);
+    t.run(&[".", "dir", "other"])
+        .assert_paths(&["dir/sub", "dir/sub/x", "other/y"]);
+    let abs = t.root().join("other");
+    let abs = abs.to_str().unwrap();
+    t.run(&[".", abs]).assert_paths(&[&format!("{abs}/y")]);
+}
+
+#[test]
+fn hidden_and_unrestricted() {
+    let t = Tree::new();
+    t.files(&["a", ".h/inner", "d/.x"]);
+    t.run(&["-H"])
+        .assert_paths(&["a", ".h", ".h/inner", "d", "d/.x"]);
+    t.run(&["-u"])
+        .assert_paths(&["a", ".h", ".h/inner", "d", "d/.x"]);
+    t.run(&["--hidden", "--no-hidden"])
+        .assert_paths(&["a", "d"]);
+}
+
+#[test]
+fn depth_limits() {
+    let t = Tree::new();
+    t.files(&["1/2/3/4"]);
+    t.run(&["-d", "2"]).assert_paths(&["1", "1/2"]);
+    t.run(&["--min-depth", "3"])
+        .assert_paths(&["1/2/3", "1/2/3/4"]);
+    t.run(&["--min-depth", "2", "--max-depth", "3"])
+        .assert_paths(&["1/2", "1/2/3"]);
+    t.run(&["-d", "0"]).assert_paths(&[]);
+}
+
+#[test]
+fn type_filter_basics() {
+    let t = Tree::new();
+    t.files(&["f", "d/g"]).link("f", "l");
+    t.run(&["-t", "f"]).assert_paths(&["f", "d/g"]);
+    t.run(&["-t", "d"]).assert_paths(&["d"]);
+    t.run(&["-t", "l"]).assert_paths(&["l"]);
+    t.run(&["-t", "l", "-t", "d"]).assert_paths(&["d", "l"]);
+}
+
+#[test]
+fn pattern_is_a_smart_case_regex_on_the_name() {
+    let t = Tree::new();
+    t.files(&["src/Main.rs", "src/lib.rs", "readme.md", "rs/x"]);
+    t.run(&[r"\.rs$"])
+        .assert_paths(&["src/Main.rs", "src/lib.rs"]);
+    t.run(&["main"]).assert_paths(&["src/Main.rs"]);
+    t.run(&["Main"]).assert_paths(&["src/Main.rs"]);
+    t.run(&["MAIN"]).assert_paths(&[]);
+    t.run(&["^rs$"]).assert_paths(&["rs"]);
+}
+
+#[test]
+fn raw_names_are_printed_byte_for_byte() {
+    let t = Tree::new();
+    t.raw_file("d", b"new\nline")
+        .raw_file("d", b"\xff\xfe-not-utf8")
+        .raw_file("d", b"tab\there");
+    let run = t.run(&["-0", "-t", "f"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let got = run.sorted_by(0);
+    let want: Vec<Vec<u8>> = vec![
+        b"./d/new\nline".to_vec(),
+        b"./d/tab\there".to_vec(),
+        b"./d/\xff\xfe-not-utf8".to_vec(),
+    ];
+    let mut want = want;
+    want.sort();
+    assert_eq!(got, want);
+    // Without -0 the bytes are the same, newline-terminated.
+    let plain = t.run(&["-t", "f"]);
+    let has = |needle: &[u8]| plain.stdout.windows(needle.len()).any(|w| w == needle);
+    assert!(has(b"d/new\nline\n"));
+    assert!(has(b"d/\xff\xfe-not-utf8\n"));
+}
+
+#[test]
+fn strip_cwd_prefix_follows_fd() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    assert_eq!(t.run(&["-0"]).stdout, b"./a\0");
+    assert_eq!(t.run(&["-0", "--strip-cwd-prefix"]).stdout, b"a\0");
+    assert_eq!(t.run(&["--strip-cwd-prefix=never"]).stdout, b"./a\n");
+}
+
+#[test]
+fn absolute_paths() {
+    let t = Tree::new();
+    t.files(&["d/a"]);
+    let root = t.root().canonicalize().unwrap();
+    let r = root.to_str().unwrap();
+    t.run(&["-a", "^a$"]).assert_paths(&[&format!("{r}/d/a")]);
+    t.run(&["-a", "^a$", "d"])
+        .assert_paths(&[&format!("{r}/d/a")]);
+}
+
+#[test]
+fn base_directory_changes_where_paths_are_relative_to() {
+    let t = Tree::new();
+    t.files(&["d/a", "e/b"]);
+    t.run(&["--base-directory", "d"]).assert_paths(&["a"]);
+}
+
+#[test]
+fn every_method_is_accepted_and_concurrency_is_validated() {
+    let t = Tree::new();
+    t.files(&["x/y"]);
+    for m in [
+        "auto", "serial", "walkdir", "queue", "rayon", "jwalk", "ignore",
+    ] {
+        t.run(&["--method", m]).assert_paths(&["x", "x/y"]);
+    }
+    t.run(&["--method=queue", "--concurrency=1024"])
+        .assert_paths(&["x", "x/y"]);
+    t.run(&["--threads", "3"]).assert_paths(&["x", "x/y"]);
+    let bad = t.run(&["-j", "0"]);
+    assert_eq!(bad.code, 2);
+    assert!(bad.stderr.contains("0"), "{}", bad.stderr);
+    let bad = t.run(&["--method", "nope"]);
+    assert_eq!(bad.code, 2);
+}
+
+#[test]
+fn help_and_version_exit_zero() {
+    let t = Tree::new();
+    let help = t.run(&["--help"]);
+    assert_eq!(help.code, 0);
+    let text = String::from_utf8_lossy(&help.stdout);
+    for word in [
+        "--method",
+        "--concurrency",
+        "--hidden",
+        "--print0",
+        "--max-depth",
+    ] {
+        assert!(text.contains(word), "--help lacks {word}");
+    }
+    let v = t.run(&["--version"]);
+    assert_eq!(v.code, 0);
+    assert!(String::from_utf8_lossy(&v.stdout).starts_with("ffind "));
 }

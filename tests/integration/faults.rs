@@ -1,0 +1,252 @@
+//! Bad input and faults: unreadable directories, loops, deep paths, closed or full stdout,
+//! a low descriptor limit, missing paths. Each: a message naming the path, the walk goes on,
+//! and the exit code says what happened.
+
+use std::ffi::CString;
+use std::io::{BufRead, BufReader};
+use std::process::Stdio;
+use std::time::{Duration, Instant};
+
+use crate::fixture::{have, Tree};
+
+const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
+
+#[test]
+fn unreadable_directory_is_reported_and_the_walk_goes_on() {
+    let t = Tree::new();
+    t.files(&["open/a", "locked/secret", "z/b"])
+        .chmod("locked", 0o000);
+    for m in METHODS {
+        let Some(run) = t.run_unprivileged(&["--method", m]) else {
+            if crate::fixture::is_root() {
+                panic!("running as root but setpriv is missing: this test must drop privileges");
+            }
+            let run = t.run(&["--method", m]);
+            assert_eq!(run.code, 1, "{m}: {}", run.stderr);
+            run.assert_listing(&["locked", "open", "open/a", "z", "z/b"]);
+            assert!(
+                run.stderr.contains("ffind: locked: Permission denied"),
+                "{m}: {}",
+                run.stderr
+            );
+            continue;
+        };
+        assert_eq!(run.code, 1, "{m}: {}", run.stderr);
+        run.assert_listing(&["locked", "open", "open/a", "z", "z/b"]);
+        assert_eq!(run.stderr, "ffind: locked: Permission denied\n", "{m}");
+    }
+    t.chmod("locked", 0o755);
+}
+
+#[test]
+fn missing_path_is_reported_and_others_are_searched() {
+    let t = Tree::new();
+    t.files(&["d/a"]);
+    for m in METHODS {
+        let run = t.run(&["--method", m, ".", "nope", "d"]);
+        assert_eq!(run.code, 1, "{m}");
+        run.assert_listing(&["d/a"]);
+        assert_eq!(
+            run.stderr, "ffind: nope: No such file or directory\n",
+            "{m}"
+        );
+    }
+    let run = t.run(&[".", "d/a"]);
+    assert_eq!(run.code, 1);
+    assert!(
+        run.stderr.contains("d/a: Not a directory"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn symlink_loops_with_follow_are_reported_once_and_end() {
+    let t = Tree::new();
+    t.files(&["d/f"])
+        .link(".", "d/loop")
+        .link("../d", "d/up")
+        .link("nowhere", "d/dangling");
+    for m in METHODS {
+        for j in ["1", "4"] {
+            let run = t.run(&["-L", "--method", m, "-j", j]);
+            assert_eq!(run.code, 1, "{m} -j{j}: {}", run.stderr);
+            run.assert_listing(&["d", "d/f", "d/dangling"]);
+            let lines: Vec<&str> = run.stderr.lines().collect();
+            assert_eq!(
+                lines.len(),
+                2,
+                "{m} -j{j}: one message per looping link:\n{}",
+                run.stderr
+            );
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("ffind: d/loop: File system loop")),
+                "{m}: {}",
+                run.stderr
+            );
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("ffind: d/up: File system loop")),
+                "{m}: {}",
+                run.stderr
+            );
+        }
+    }
+    // Without -L links are entries like any other.
+    t.run(&[])
+        .assert_paths(&["d", "d/f", "d/loop", "d/up", "d/dangling"]);
+}
+
+#[test]
+fn follow_lists_what_links_point_to() {
+    let t = Tree::new();
+    t.files(&["real/inside", "file"])
+        .link("real", "alias")
+        .link("file", "flink");
+    t.run(&["-L", "-t", "f"])
+        .assert_paths(&["alias/inside", "file", "flink", "real/inside"]);
+    t.run(&["-L", "-t", "d"]).assert_paths(&["alias", "real"]);
+    t.run(&["-t", "l"]).assert_paths(&["alias", "flink"]);
+}
+
+/// Builds `levels` nested directories of 200-byte names below `top`, a file in each, with
+/// mkdirat/openat so that the test itself never needs a path longer than PATH_MAX.
+fn make_deep(top: &std::path::Path, levels: usize) -> usize {
+    let name = CString::new("d".repeat(200)).unwrap();
+    let file = CString::new("f.txt").unwrap();
+    let top_c = CString::new(top.to_str().unwrap()).unwrap();
+    // SAFETY: plain syscalls on descriptors this function owns and closes.
+    unsafe {
+        let mut fd = libc::open(top_c.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+        assert!(fd >= 0);
+        for _ in 0..levels {
+            assert_eq!(libc::mkdirat(fd, name.as_ptr(), 0o755), 0);
+            let f = libc::openat(fd, file.as_ptr(), libc::O_CREAT | libc::O_WRONLY, 0o644);
+            assert!(f >= 0);
+            libc::close(f);
+            let next = libc::openat(fd, name.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+            assert!(next >= 0);
+            libc::close(fd);
+            fd = next;
+        }
+        libc::close(fd);
+    }
+    levels * 201
+}
+
+#[test]
+fn paths_longer_than_path_max_are_walked_in_full() {
+    let t = Tree::new();
+    let levels = 40; // 40 * 201 bytes: twice PATH_MAX
+    make_deep(&t.root(), levels);
+    for m in ["serial", "queue", "rayon"] {
+        for j in ["1", "8"] {
+            let run = t.run(&["--method", m, "-j", j]);
+            assert_eq!(run.code, 0, "{m}: {}", run.stderr);
+            let lines = run.sorted();
+            assert_eq!(lines.len(), 2 * levels, "{m}: every directory and file");
+            let longest = lines.iter().map(String::len).max().unwrap();
+            assert_eq!(
+                longest,
+                levels * 201 - 1,
+                "{m}: the deepest file's full path"
+            );
+            assert!(lines
+                .iter()
+                .any(|l| l.len() > 4096 && l.ends_with("/f.txt")));
+        }
+    }
+}
+
+#[test]
+fn closed_stdout_ends_quietly_and_fast() {
+    let t = Tree::new();
+    for i in 0..200 {
+        t.dirs(&[&format!("d{i}")]);
+        for j in 0..100 {
+            t.files(&[&format!("d{i}/file-{j}")]);
+        }
+    }
+    for m in ["serial", "queue", "rayon", "walkdir", "jwalk", "ignore"] {
+        let mut child = t
+            .cmd(&["--method", m])
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = BufReader::new(child.stdout.take().unwrap());
+        let mut first = String::new();
+        out.read_line(&mut first).unwrap();
+        assert!(!first.is_empty());
+        drop(out);
+        let start = Instant::now();
+        let status = child.wait().unwrap();
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{m} took long to notice"
+        );
+        let mut err = String::new();
+        std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
+        assert!(
+            err.is_empty(),
+            "{m}: no message on a closed pipe, got: {err}"
+        );
+        assert_eq!(status.code(), Some(0), "{m}");
+    }
+}
+
+#[test]
+fn full_stdout_is_an_error() {
+    if !std::path::Path::new("/dev/full").exists() {
+        return;
+    }
+    let t = Tree::new();
+    t.files(&["a", "b"]);
+    let full = std::fs::OpenOptions::new()
+        .write(true)
+        .open("/dev/full")
+        .unwrap();
+    let out = t.cmd(&[]).stdout(full).output().unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        err,
+        "ffind: cannot write to standard output: No space left on device\n"
+    );
+}
+
+#[test]
+fn low_open_file_limit_gives_the_same_results() {
+    if !have("sh") {
+        return;
+    }
+    let t = Tree::new();
+    // Deep and wide: 6 levels, 3 subdirectories each, a file in every directory.
+    fn grow(t: &Tree, prefix: String, depth: usize) {
+        t.files(&[&format!("{prefix}/file")]);
+        if depth > 0 {
+            for i in 0..3 {
+                grow(t, format!("{prefix}/s{i}"), depth - 1);
+            }
+        }
+    }
+    grow(&t, "top".into(), 6);
+    let bin = crate::fixture::bin();
+    let bin = bin.to_str().unwrap();
+    let normal = t.run(&["--method", "serial"]);
+    assert_eq!(normal.code, 0);
+    for m in ["serial", "queue", "rayon"] {
+        for j in ["1", "8", "64"] {
+            let script = format!("ulimit -n 32 && exec {bin} --method {m} -j {j}");
+            let mut c = std::process::Command::new("sh");
+            c.args(["-c", &script]).current_dir(t.root());
+            crate::fixture::clean_env(&mut c, &t.home());
+            let run = crate::fixture::Run::from(c.output().unwrap());
+            assert_eq!(run.code, 0, "{m} -j{j}: {}", run.stderr);
+            assert_eq!(run.sorted(), normal.sorted(), "{m} -j{j}");
+        }
+    }
+}
