@@ -511,7 +511,8 @@ mod tests {
         let mut dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
         let mut path = tmp.path().as_os_str().as_bytes().to_vec();
         let name = [b'd'; 200];
-        let cname = CStr::from_bytes_with_nul(b"dddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddddd\0").unwrap();
+        let owned = std::ffi::CString::new(name.to_vec()).unwrap();
+        let cname = owned.as_c_str();
         for _ in 0..30 {
             // SAFETY: test-only mkdirat with a valid descriptor and name.
             assert_eq!(unsafe { libc::mkdirat(dir.fd, cname.as_ptr(), 0o755) }, 0);

@@ -24,7 +24,10 @@ pub struct Tree {
 impl Tree {
     /// An empty tree (with a `home/` beside `root/` for HOME and XDG_CONFIG_HOME).
     pub fn new() -> Tree {
-        let tmp = tempfile::Builder::new().prefix("ffind-test").tempdir().unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("ffind-test")
+            .tempdir()
+            .unwrap();
         fs::create_dir(tmp.path().join("root")).unwrap();
         fs::create_dir_all(tmp.path().join("home/.config")).unwrap();
         Tree { tmp }
@@ -140,14 +143,22 @@ pub struct Run {
 
 impl From<Output> for Run {
     fn from(o: Output) -> Run {
-        Run { stdout: o.stdout, stderr: String::from_utf8_lossy(&o.stderr).into_owned(), code: o.status.code().unwrap_or(-1) }
+        Run {
+            stdout: o.stdout,
+            stderr: String::from_utf8_lossy(&o.stderr).into_owned(),
+            code: o.status.code().unwrap_or(-1),
+        }
     }
 }
 
 impl Run {
     /// The results, split on `sep`, sorted, as raw bytes.
     pub fn sorted_by(&self, sep: u8) -> Vec<Vec<u8>> {
-        let mut v: Vec<Vec<u8>> = self.stdout.split(|&b| b == sep).map(<[u8]>::to_vec).collect();
+        let mut v: Vec<Vec<u8>> = self
+            .stdout
+            .split(|&b| b == sep)
+            .map(<[u8]>::to_vec)
+            .collect();
         if v.last().is_some_and(Vec::is_empty) {
             v.pop();
         }
@@ -157,13 +168,24 @@ impl Run {
 
     /// The results (newline-separated), sorted, as strings.
     pub fn sorted(&self) -> Vec<String> {
-        self.sorted_by(b'\n').into_iter().map(|l| String::from_utf8_lossy(&l).into_owned()).collect()
+        self.sorted_by(b'\n')
+            .into_iter()
+            .map(|l| String::from_utf8_lossy(&l).into_owned())
+            .collect()
     }
 
     /// Asserts exit code 0, no stderr, and exactly these results (any order).
     pub fn assert_paths(&self, expected: &[&str]) {
-        assert_eq!(self.code, 0, "exit code {}; stderr:\n{}", self.code, self.stderr);
-        assert!(self.stderr.is_empty(), "unexpected stderr:\n{}", self.stderr);
+        assert_eq!(
+            self.code, 0,
+            "exit code {}; stderr:\n{}",
+            self.code, self.stderr
+        );
+        assert!(
+            self.stderr.is_empty(),
+            "unexpected stderr:\n{}",
+            self.stderr
+        );
         self.assert_listing(expected);
     }
 
@@ -173,7 +195,11 @@ impl Run {
         want.sort();
         let got = self.sorted();
         if got != want {
-            panic!("output differs\n{}\nstderr:\n{}", diff(&want, &got), self.stderr);
+            panic!(
+                "output differs\n{}\nstderr:\n{}",
+                diff(&want, &got),
+                self.stderr
+            );
         }
     }
 }
@@ -192,7 +218,11 @@ pub fn diff(want: &[String], got: &[String]) -> String {
         }
     }
     if out.is_empty() {
-        out = format!("(same entries, different counts: want {}, got {})\n", want.len(), got.len());
+        out = format!(
+            "(same entries, different counts: want {}, got {})\n",
+            want.len(),
+            got.len()
+        );
     }
     out
 }
@@ -205,7 +235,11 @@ pub fn is_root() -> bool {
 
 /// Whether an external program is on PATH.
 pub fn have(program: &str) -> bool {
-    Command::new("sh").args(["-c", &format!("command -v {program}")]).stdout(Stdio::null()).status().is_ok_and(|s| s.success())
+    Command::new("sh")
+        .args(["-c", &format!("command -v {program}")])
+        .stdout(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
 }
 
 impl Tree {
@@ -222,7 +256,10 @@ impl Tree {
         }
         fs::set_permissions(self.tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
         let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"]).arg(&copy).args(args).current_dir(self.root());
+        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
+            .arg(&copy)
+            .args(args)
+            .current_dir(self.root());
         clean_env(&mut c, &self.home());
         Some(Run::from(c.stdin(Stdio::null()).output().unwrap()))
     }
