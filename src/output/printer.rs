@@ -109,9 +109,10 @@ impl Printer {
         self.stop.store(true, Ordering::Relaxed);
     }
 
-    /// Adds one result; returns false when the walk should stop.
+    /// Adds one result; returns false when the walk should stop. Directories get a trailing
+    /// "/", as fd prints them.
     #[inline]
-    pub fn push(&self, batch: &mut Batch, path: &[u8]) -> bool {
+    pub fn push(&self, batch: &mut Batch, path: &[u8], is_dir: bool) -> bool {
         if let Some(remaining) = &self.remaining {
             if remaining
                 .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
@@ -123,8 +124,11 @@ impl Printer {
         }
         self.matched.store(true, Ordering::Relaxed);
         if !self.quiet {
-            batch.buf.reserve(path.len() + 1);
+            batch.buf.reserve(path.len() + 2);
             batch.buf.extend_from_slice(path);
+            if is_dir {
+                batch.buf.push(b'/');
+            }
             batch.buf.push(self.terminator);
             if batch.buf.len() >= BATCH_BYTES {
                 self.flush(batch);
@@ -232,7 +236,7 @@ mod tests {
         let p = Printer::new(Box::new(sink.clone()), b'\n', false, None, false);
         let mut b = Batch::new();
         for i in 0..10_000 {
-            assert!(p.push(&mut b, format!("dir/file{i}").as_bytes()));
+            assert!(p.push(&mut b, format!("dir/file{i}").as_bytes(), false));
         }
         p.flush(&mut b);
         let out = sink.0.lock().unwrap();
@@ -249,12 +253,12 @@ mod tests {
         let sink = Sink::default();
         let p = Printer::new(Box::new(sink.clone()), 0, false, Some(3), false);
         let mut b = Batch::new();
-        assert!(p.push(&mut b, b"a"));
-        assert!(p.push(&mut b, b"b"));
-        assert!(!p.push(&mut b, b"c"));
-        assert!(!p.push(&mut b, b"d"));
+        assert!(p.push(&mut b, b"a", false));
+        assert!(p.push(&mut b, b"b", true));
+        assert!(!p.push(&mut b, b"c", false));
+        assert!(!p.push(&mut b, b"d", false));
         p.flush(&mut b);
-        assert_eq!(&*sink.0.lock().unwrap(), b"a\0b\0c\0");
+        assert_eq!(&*sink.0.lock().unwrap(), b"a\0b/\0c\0");
         assert_eq!(p.why(), Stopped::Limit);
     }
 
@@ -272,7 +276,7 @@ mod tests {
     fn write_errors_stop_the_walk_and_are_kept() {
         let p = Printer::new(Box::new(Full), b'\n', false, None, false);
         let mut b = Batch::new();
-        p.push(&mut b, b"x");
+        p.push(&mut b, b"x", false);
         p.flush(&mut b);
         assert!(p.stopped());
         assert_eq!(p.why(), Stopped::WriteError);

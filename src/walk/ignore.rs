@@ -134,7 +134,11 @@ impl Visitor<'_, '_> {
             }
             return WalkState::Skip;
         }
-        if print && !walk.printer.push(&mut self.batch, &self.path) {
+        if print
+            && !walk
+                .printer
+                .push(&mut self.batch, &self.path, kind == Kind::Dir)
+        {
             return WalkState::Quit;
         }
         if descend {

@@ -133,7 +133,7 @@ pub fn walk(walk: &Walk<'static>) {
                     }
                     if e.client_state {
                         display_path(&mut path, root, &e.path());
-                        if !walk.printer.push(&mut batch, &path) {
+                        if !walk.printer.push(&mut batch, &path, e.file_type.is_dir()) {
                             break;
                         }
                     }
@@ -142,7 +142,7 @@ pub fn walk(walk: &Walk<'static>) {
                     if let Some(p) = err.path() {
                         display_path(&mut path, root, p);
                         if is_dangling_link(p, err.io_error()) {
-                            if !walk.printer.push(&mut batch, &path) {
+                            if !walk.printer.push(&mut batch, &path, false) {
                                 break;
                             }
                         } else {

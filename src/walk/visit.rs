@@ -494,7 +494,7 @@ impl Scanner {
                     }
                 }
             }
-            if print && !printer.push(&mut self.batch, &self.path) {
+            if print && !printer.push(&mut self.batch, &self.path, kind == Kind::Dir) {
                 break;
             }
             if descend {

@@ -87,7 +87,7 @@ pub fn walk(walk: &Walk<'_>) {
             let descend = match action {
                 Action::Skip => false,
                 Action::Visit { print, descend } => {
-                    if print && !walk.printer.push(&mut batch, &path) {
+                    if print && !walk.printer.push(&mut batch, &path, kind == Kind::Dir) {
                         break;
                     }
                     descend

@@ -23,7 +23,7 @@ fn unreadable_directory_is_reported_and_the_walk_goes_on() {
             }
             let run = t.run(&["--method", m]);
             assert_eq!(run.code, 1, "{m}: {}", run.stderr);
-            run.assert_listing(&["locked", "open", "open/a", "z", "z/b"]);
+            run.assert_listing(&["locked/", "open/", "open/a", "z/", "z/b"]);
             assert!(
                 run.stderr.contains("ffind: locked: Permission denied"),
                 "{m}: {}",
@@ -32,7 +32,7 @@ fn unreadable_directory_is_reported_and_the_walk_goes_on() {
             continue;
         };
         assert_eq!(run.code, 1, "{m}: {}", run.stderr);
-        run.assert_listing(&["locked", "open", "open/a", "z", "z/b"]);
+        run.assert_listing(&["locked/", "open/", "open/a", "z/", "z/b"]);
         assert_eq!(run.stderr, "ffind: locked: Permission denied\n", "{m}");
     }
     t.chmod("locked", 0o755);
@@ -71,7 +71,7 @@ fn symlink_loops_with_follow_are_reported_once_and_end() {
         for j in ["1", "4"] {
             let run = t.run(&["-L", "--method", m, "-j", j]);
             assert_eq!(run.code, 1, "{m} -j{j}: {}", run.stderr);
-            run.assert_listing(&["d", "d/f", "d/dangling"]);
+            run.assert_listing(&["d/", "d/f", "d/dangling"]);
             let lines: Vec<&str> = run.stderr.lines().collect();
             assert_eq!(
                 lines.len(),
@@ -97,7 +97,7 @@ fn symlink_loops_with_follow_are_reported_once_and_end() {
     }
     // Without -L links are entries like any other.
     t.run(&[])
-        .assert_paths(&["d", "d/f", "d/loop", "d/up", "d/dangling"]);
+        .assert_paths(&["d/", "d/f", "d/loop", "d/up", "d/dangling"]);
 }
 
 #[test]
@@ -108,7 +108,7 @@ fn follow_lists_what_links_point_to() {
         .link("file", "flink");
     t.run(&["-L", "-t", "f"])
         .assert_paths(&["alias/inside", "file", "flink", "real/inside"]);
-    t.run(&["-L", "-t", "d"]).assert_paths(&["alias", "real"]);
+    t.run(&["-L", "-t", "d"]).assert_paths(&["alias/", "real/"]);
     t.run(&["-t", "l"]).assert_paths(&["alias", "flink"]);
 }
 
@@ -151,8 +151,8 @@ fn paths_longer_than_path_max_are_walked_in_full() {
             let longest = lines.iter().map(String::len).max().unwrap();
             assert_eq!(
                 longest,
-                levels * 201 - 1,
-                "{m}: the deepest file's full path"
+                levels * 201,
+                "{m}: the deepest directory's full path, with its slash"
             );
             assert!(lines
                 .iter()

@@ -136,8 +136,20 @@ fn all_methods_agree_with_find() {
     let t = hostile_tree();
     let want = assert_all_equal(&run_all(&t, &["-u", ".", "."], false));
     let mut c = Command::new("find");
-    c.args([".", "-mindepth", "1", "-print0"])
-        .current_dir(t.root());
+    // Directories with a trailing slash, as ffind (and fd) print them.
+    c.args([
+        ".",
+        "-mindepth",
+        "1",
+        "-type",
+        "d",
+        "-printf",
+        "%p/\\0",
+        "-o",
+        "-printf",
+        "%p\\0",
+    ]);
+    c.current_dir(t.root());
     clean_env(&mut c, &t.home());
     let find = Run::from(c.output().unwrap());
     assert_eq!(find.code, 0, "{}", find.stderr);
@@ -160,10 +172,12 @@ fn all_methods_agree_when_a_directory_is_unreadable() {
     let listed = assert_all_equal(&runs);
     t.chmod("locked", 0o755);
     assert!(
-        listed.iter().any(|p| p == b"./locked"),
+        listed.iter().any(|p| p == b"./locked/"),
         "-0 prints ./ as fd does"
     );
-    assert!(!listed.iter().any(|p| p.starts_with(b"./locked/")));
+    assert!(!listed
+        .iter()
+        .any(|p| p.starts_with(b"./locked/") && p.len() > 9));
     for (name, run) in &runs {
         assert_eq!(run.code, 1, "{name}");
         assert_eq!(run.stderr, "ffind: ./locked: Permission denied\n", "{name}");

@@ -8,21 +8,26 @@ fn lists_everything_not_hidden_without_dot_slash() {
     t.files(&["a.txt", "dir/b.rs", ".hidden", "dir/.h2"])
         .dirs(&["empty"]);
     t.run(&[])
-        .assert_paths(&["a.txt", "dir", "dir/b.rs", "empty"]);
+        .assert_paths(&["a.txt", "dir/", "dir/b.rs", "empty/"]);
     t.run(&["."])
-        .assert_paths(&["a.txt", "dir", "dir/b.rs", "empty"]);
+        .assert_paths(&["a.txt", "dir/", "dir/b.rs", "empty/"]);
 }
 
 #[test]
 fn explicit_paths_prefix_results_as_given() {
     let t = Tree::new();
     t.files(&["dir/sub/x", "other/y"]);
-    t.run(&[".", "."])
-        .assert_paths(&["./dir", "./dir/sub", "./dir/sub/x", "./other", "./other/y"]);
+    t.run(&[".", "."]).assert_paths(&[
+        "./dir/",
+        "./dir/sub/",
+        "./dir/sub/x",
+        "./other/",
+        "./other/y",
+    ]);
     t.run(&[".", "dir/"])
-        .assert_paths(&["dir/sub", "dir/sub/x"]);
+        .assert_paths(&["dir/sub/", "dir/sub/x"]);
     t.run(&[".", "dir", "other"])
-        .assert_paths(&["dir/sub", "dir/sub/x", "other/y"]);
+        .assert_paths(&["dir/sub/", "dir/sub/x", "other/y"]);
     let abs = t.root().join("other");
     let abs = abs.to_str().unwrap();
     t.run(&[".", abs]).assert_paths(&[&format!("{abs}/y")]);
@@ -33,22 +38,22 @@ fn hidden_and_unrestricted() {
     let t = Tree::new();
     t.files(&["a", ".h/inner", "d/.x"]);
     t.run(&["-H"])
-        .assert_paths(&["a", ".h", ".h/inner", "d", "d/.x"]);
+        .assert_paths(&["a", ".h/", ".h/inner", "d/", "d/.x"]);
     t.run(&["-u"])
-        .assert_paths(&["a", ".h", ".h/inner", "d", "d/.x"]);
+        .assert_paths(&["a", ".h/", ".h/inner", "d/", "d/.x"]);
     t.run(&["--hidden", "--no-hidden"])
-        .assert_paths(&["a", "d"]);
+        .assert_paths(&["a", "d/"]);
 }
 
 #[test]
 fn depth_limits() {
     let t = Tree::new();
     t.files(&["1/2/3/4"]);
-    t.run(&["-d", "2"]).assert_paths(&["1", "1/2"]);
+    t.run(&["-d", "2"]).assert_paths(&["1/", "1/2/"]);
     t.run(&["--min-depth", "3"])
-        .assert_paths(&["1/2/3", "1/2/3/4"]);
+        .assert_paths(&["1/2/3/", "1/2/3/4"]);
     t.run(&["--min-depth", "2", "--max-depth", "3"])
-        .assert_paths(&["1/2", "1/2/3"]);
+        .assert_paths(&["1/2/", "1/2/3/"]);
     t.run(&["-d", "0"]).assert_paths(&[]);
 }
 
@@ -57,9 +62,9 @@ fn type_filter_basics() {
     let t = Tree::new();
     t.files(&["f", "d/g"]).link("f", "l");
     t.run(&["-t", "f"]).assert_paths(&["f", "d/g"]);
-    t.run(&["-t", "d"]).assert_paths(&["d"]);
+    t.run(&["-t", "d"]).assert_paths(&["d/"]);
     t.run(&["-t", "l"]).assert_paths(&["l"]);
-    t.run(&["-t", "l", "-t", "d"]).assert_paths(&["d", "l"]);
+    t.run(&["-t", "l", "-t", "d"]).assert_paths(&["d/", "l"]);
 }
 
 #[test]
@@ -71,7 +76,7 @@ fn pattern_is_a_smart_case_regex_on_the_name() {
     t.run(&["main"]).assert_paths(&["src/Main.rs"]);
     t.run(&["Main"]).assert_paths(&["src/Main.rs"]);
     t.run(&["MAIN"]).assert_paths(&[]);
-    t.run(&["^rs$"]).assert_paths(&["rs"]);
+    t.run(&["^rs$"]).assert_paths(&["rs/"]);
 }
 
 #[test]
@@ -96,6 +101,15 @@ fn raw_names_are_printed_byte_for_byte() {
     let has = |needle: &[u8]| plain.stdout.windows(needle.len()).any(|w| w == needle);
     assert!(has(b"d/new\nline\n"));
     assert!(has(b"d/\xff\xfe-not-utf8\n"));
+}
+
+#[test]
+fn directories_end_with_a_slash_as_in_fd() {
+    let t = Tree::new();
+    t.files(&["d/f"]).link("d", "l");
+    assert_eq!(t.run(&["-0", "-t", "d"]).stdout, b"./d/\0");
+    assert_eq!(t.run(&["-t", "l"]).stdout, b"l\n");
+    assert_eq!(t.run(&["-L", "^l$"]).stdout, b"l/\n");
 }
 
 #[test]
@@ -132,11 +146,11 @@ fn every_method_is_accepted_and_concurrency_is_validated() {
     for m in [
         "auto", "serial", "walkdir", "queue", "rayon", "jwalk", "ignore",
     ] {
-        t.run(&["--method", m]).assert_paths(&["x", "x/y"]);
+        t.run(&["--method", m]).assert_paths(&["x/", "x/y"]);
     }
     t.run(&["--method=queue", "--concurrency=1024"])
-        .assert_paths(&["x", "x/y"]);
-    t.run(&["--threads", "3"]).assert_paths(&["x", "x/y"]);
+        .assert_paths(&["x/", "x/y"]);
+    t.run(&["--threads", "3"]).assert_paths(&["x/", "x/y"]);
     let bad = t.run(&["-j", "0"]);
     assert_eq!(bad.code, 2);
     assert!(bad.stderr.contains("0"), "{}", bad.stderr);
