@@ -36,7 +36,7 @@ pub fn walk(walk: &Walk<'_>) {
         } else {
             None
         };
-        let entered = walk.enter_by_path(root_state, &root_path, root_stat.as_ref());
+        let entered = walk.enter_by_path(root_state, root, &root_path, root_stat.as_ref());
         let states = RwLock::new(HashMap::from([(root_path.clone(), entered)]));
         let mut builder = WalkBuilder::new(&root_path);
         builder
@@ -147,7 +147,7 @@ impl Visitor<'_, '_> {
             } else {
                 None
             };
-            let state = walk.enter_by_path(parent.below(), entry_path, stat.as_ref());
+            let state = walk.enter_by_path(parent.below(), self.root, entry_path, stat.as_ref());
             self.states
                 .write()
                 .unwrap_or_else(|e| e.into_inner())

@@ -51,7 +51,7 @@ pub fn walk(walk: &Walk<'static>) {
                 } else {
                     None
                 };
-                let here = w.enter_by_path(inherited, dir_path, stat.as_ref());
+                let here = w.enter_by_path(inherited, &root_for_cb, dir_path, stat.as_ref());
                 let mut buf = Vec::new();
                 children.retain_mut(|child| {
                     let (entry_path, kind, name) = match child {

@@ -185,18 +185,16 @@ impl Walk<'_> {
     /// Enters a directory for the methods that read ignore files by path (the walker-crate
     /// methods): `state` is the parent's state one level down (or a root's state), `stat` the
     /// directory's own, needed with `-L`. Returns the state its entries are judged against.
-    pub fn enter_by_path(&self, state: DirState, path: &Path, stat: Option<&Stat>) -> DirState {
+    pub fn enter_by_path(&self, state: DirState, root: &Root, path: &Path, stat: Option<&Stat>) -> DirState {
         let ignore = match &self.config.ignore {
             Some(opts) => {
-                let base = base_len(path.as_os_str().as_bytes());
+                // Matching works on display paths: where this directory's children start in
+                // theirs (the crate's path may carry a "./" the display path does not).
+                let mut display = Vec::new();
+                display_path(&mut display, root, path);
+                let base = base_len(&display);
                 let root_base = state.root_base;
-                opts.for_dir(
-                    state.ignore.as_ref(),
-                    base,
-                    root_base,
-                    Vec::new(),
-                    &mut FilesByPath { dir: path },
-                )
+                opts.for_dir(state.ignore.as_ref(), base, root_base, Vec::new(), &mut FilesByPath { dir: path })
             }
             None => None,
         };
@@ -530,7 +528,12 @@ pub const LOOP_MESSAGE: &str =
 pub fn display_path(buf: &mut Vec<u8>, root: &Root, entry_path: &Path) {
     let open = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
     let rel = entry_path.strip_prefix(open).unwrap_or(entry_path);
-    join_into(buf, &root.display, rel.as_os_str().as_bytes());
+    if rel.as_os_str().is_empty() {
+        buf.clear();
+        buf.extend_from_slice(&root.display);
+    } else {
+        join_into(buf, &root.display, rel.as_os_str().as_bytes());
+    }
 }
 
 /// Whether an error a walker crate gave for `path` is really a dangling symlink met while

@@ -34,7 +34,7 @@ pub fn walk(walk: &Walk<'_>) {
             None
         };
         let mut states: Vec<DirState> =
-            vec![walk.enter_by_path(root_state, root_path, root_stat.as_ref())];
+            vec![walk.enter_by_path(root_state, root, root_path, root_stat.as_ref())];
         let mut builder = WalkDir::new(root_path)
             .follow_links(config.follow)
             .min_depth(1);
@@ -95,7 +95,7 @@ pub fn walk(walk: &Walk<'_>) {
             };
             if descend {
                 let stat = if config.follow { meta.stat() } else { None };
-                let child = walk.enter_by_path(parent.below(), entry_path, stat.as_ref());
+                let child = walk.enter_by_path(parent.below(), root, entry_path, stat.as_ref());
                 states.push(child);
             } else if pushed {
                 it.skip_current_dir();
