@@ -24,12 +24,18 @@ const MAX_DELAY_MS: u64 = 100;
 #[derive(Debug, Default)]
 pub struct Batch {
     buf: Vec<u8>,
+    /// Something was pushed: told to the printer at the next flush, so that workers do not
+    /// all write one shared flag per result.
+    matched: bool,
 }
 
 impl Batch {
     /// An empty batch.
     pub fn new() -> Batch {
-        Batch { buf: Vec::new() }
+        Batch {
+            buf: Vec::new(),
+            matched: false,
+        }
     }
 }
 
@@ -122,7 +128,7 @@ impl Printer {
                 return false;
             }
         }
-        self.matched.store(true, Ordering::Relaxed);
+        batch.matched = true;
         if !self.quiet {
             batch.buf.reserve(path.len() + 2);
             batch.buf.extend_from_slice(path);
@@ -165,6 +171,9 @@ impl Printer {
 
     /// Writes the batch out (one write) and empties it.
     pub fn flush(&self, batch: &mut Batch) {
+        if std::mem::take(&mut batch.matched) {
+            self.matched.store(true, Ordering::Relaxed);
+        }
         if batch.buf.is_empty() {
             return;
         }

@@ -348,6 +348,37 @@ pub fn stat_path(path: &[u8], follow: bool) -> io::Result<Stat> {
     stat_at(libc::AT_FDCWD, c, follow)
 }
 
+/// File systems where every operation is a round trip (network, FUSE): reads in flight, not
+/// cores, bound the speed there, so the default concurrency is raised on them.
+const SLOW_FS_MAGICS: [i64; 9] = [
+    0x6573_5546, // FUSE (sshfs, bindfs, rclone, s3fs, ...)
+    0x6969,      // NFS
+    0x517B,      // SMB
+    0xFE53_4D42, // SMB2
+    0xFF53_4D42, // CIFS
+    0x00C3_6400, // Ceph
+    0x0102_1997, // 9P (virtiofs-like shares, WSL)
+    0x5346_414F, // AFS
+    0x0BD0_0BD0, // Lustre
+];
+
+/// Whether `path` lives on a network or FUSE file system (by `statfs` magic).
+pub fn is_slow_filesystem(path: &[u8]) -> bool {
+    let path = if path.is_empty() { &b"."[..] } else { path };
+    let Ok(c) = std::ffi::CString::new(path) else {
+        return false;
+    };
+    let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: statfs fills the struct on success, and we read it only then.
+    unsafe {
+        if libc::statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
+            return false;
+        }
+        let magic = fs.assume_init().f_type as i64;
+        SLOW_FS_MAGICS.contains(&magic)
+    }
+}
+
 /// A directory kept open so that its subdirectories open relative to it; it counts against
 /// the descriptor budget while alive.
 #[derive(Debug)]
@@ -391,21 +422,38 @@ pub struct Listing {
 }
 
 impl Listing {
-    /// Reads every entry of `dir` into the buffer, replacing what was there.
-    pub fn read(&mut self, dir: &Dir) -> io::Result<()> {
-        self.len = 0;
-        loop {
-            let want = (self.len + GETDENTS_CHUNK).div_ceil(8);
-            if self.buf.len() < want {
-                self.buf.resize(want, 0);
-            }
-            let bytes = bytemuck_u8(&mut self.buf);
-            let n = getdents(dir.fd, &mut bytes[self.len..])?;
-            if n == 0 {
-                return Ok(());
-            }
-            self.len += n;
+    /// Makes room for `extra` more bytes after what was read.
+    fn reserve_bytes(&mut self, extra: usize) {
+        let want = (self.len + extra).div_ceil(8);
+        if self.buf.capacity() < want {
+            self.buf.reserve(want - self.buf.len());
         }
+    }
+
+    /// One `getdents64` into the buffer after `self.len` bytes; returns the bytes read.
+    fn fill(&mut self, dir: &Dir) -> io::Result<usize> {
+        self.reserve_bytes(GETDENTS_CHUNK);
+        let spare = self.buf.capacity() * 8 - self.len;
+        // SAFETY: the pointer is within the Vec's allocation (capacity, not length: the
+        // kernel initializes what it writes, and only the `len` bytes it reports are read).
+        let start = unsafe { self.buf.as_mut_ptr().cast::<u8>().add(self.len) };
+        let n = getdents_raw(dir.fd, start, spare)?;
+        self.len += n;
+        Ok(n)
+    }
+
+    /// Reads every entry of `dir` into the buffer, replacing what was there.
+    pub fn read_all(&mut self, dir: &Dir) -> io::Result<()> {
+        self.len = 0;
+        while self.fill(dir)? > 0 {}
+        Ok(())
+    }
+
+    /// Reads the next chunk of `dir`'s entries (64 KiB at most), replacing what was there.
+    /// False at the end of the directory.
+    pub fn read_next(&mut self, dir: &Dir) -> io::Result<bool> {
+        self.len = 0;
+        Ok(self.fill(dir)? > 0)
     }
 
     /// The entries read, without `.` and `..`: (name, kind from d_type, inode).
@@ -417,7 +465,7 @@ impl Listing {
 
     /// Bytes the buffer holds now (the walk shrinks oversized buffers after a huge directory).
     pub fn capacity_bytes(&self) -> usize {
-        self.buf.len() * 8
+        self.buf.capacity() * 8
     }
 
     /// Frees the buffer (after a huge directory, to keep memory bounded across workers).
@@ -437,9 +485,14 @@ fn bytemuck_u8(buf: &mut [u64]) -> &mut [u8] {
 }
 
 fn getdents(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+    getdents_raw(fd, buf.as_mut_ptr(), buf.len())
+}
+
+/// `getdents64` into `len` writable bytes at `buf`.
+fn getdents_raw(fd: RawFd, buf: *mut u8, len: usize) -> io::Result<usize> {
     loop {
-        // SAFETY: the kernel writes at most buf.len() bytes into buf, which we own mutably.
-        let n = unsafe { libc::syscall(libc::SYS_getdents64, fd, buf.as_mut_ptr(), buf.len()) };
+        // SAFETY: callers pass `len` writable bytes at `buf`; the kernel writes at most that.
+        let n = unsafe { libc::syscall(libc::SYS_getdents64, fd, buf, len) };
         if n < 0 {
             let e = io::Error::last_os_error();
             if e.kind() == io::ErrorKind::Interrupted {
@@ -494,7 +547,7 @@ mod tests {
         std::fs::create_dir(tmp.path().join("sub")).unwrap();
         let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
         let mut listing = Listing::default();
-        listing.read(&dir).unwrap();
+        listing.read_all(&dir).unwrap();
         let entries: Vec<_> = listing.entries().collect();
         assert_eq!(entries.len(), 5001);
         assert!(

@@ -185,7 +185,13 @@ impl Walk<'_> {
     /// Enters a directory for the methods that read ignore files by path (the walker-crate
     /// methods): `state` is the parent's state one level down (or a root's state), `stat` the
     /// directory's own, needed with `-L`. Returns the state its entries are judged against.
-    pub fn enter_by_path(&self, state: DirState, root: &Root, path: &Path, stat: Option<&Stat>) -> DirState {
+    pub fn enter_by_path(
+        &self,
+        state: DirState,
+        root: &Root,
+        path: &Path,
+        stat: Option<&Stat>,
+    ) -> DirState {
         let ignore = match &self.config.ignore {
             Some(opts) => {
                 // Matching works on display paths: where this directory's children start in
@@ -194,7 +200,13 @@ impl Walk<'_> {
                 display_path(&mut display, root, path);
                 let base = base_len(&display);
                 let root_base = state.root_base;
-                opts.for_dir(state.ignore.as_ref(), base, root_base, Vec::new(), &mut FilesByPath { dir: path })
+                opts.for_dir(
+                    state.ignore.as_ref(),
+                    base,
+                    root_base,
+                    Vec::new(),
+                    &mut FilesByPath { dir: path },
+                )
             }
             None => None,
         };
@@ -411,8 +423,14 @@ impl Scanner {
             Ok(d) => d,
             Err(e) => return walk.report.path_error(dir_path, &e),
         };
-        if let Err(e) = self.listing.read(&dir) {
-            return walk.report.path_error(dir_path, &e);
+        // With ignore rules, a directory's own ignore files must be read before any of its
+        // entries is judged: read the whole listing first. Without, stream it 64 KiB at a time
+        // (a 200,000-entry directory needs no 6 MB buffer).
+        let whole = config.ignore.is_some();
+        if whole {
+            if let Err(e) = self.listing.read_all(&dir) {
+                return walk.report.path_error(dir_path, &e);
+            }
         }
         let dir_stat = if config.follow { dir.stat().ok() } else { None };
         let mut state = walk.entered(state, dir_stat.as_ref());
@@ -444,72 +462,39 @@ impl Scanner {
             Ok(shared) => Held::Shared(Arc::new(shared)),
             Err(dir) => Held::Own(dir),
         };
-        let child_base = base_len(dir_path);
-        for (name, dkind, _) in self.listing.entries() {
-            let name_bytes = name.to_bytes();
-            let mut kind = dkind;
-            let mut stat = None;
-            if kind == Kind::Unknown {
-                match held.dir().stat_at(name, false) {
-                    Ok(st) => {
-                        kind = st.kind();
-                        stat = Some(Some(st));
-                    }
-                    // Gone since it was listed: nothing to print.
-                    Err(e) if e.raw_os_error() == Some(libc::ENOENT) => continue,
+        let here = Here {
+            held: &held,
+            state: &state,
+            child_base: base_len(dir_path),
+        };
+        // Entries' paths are built on this prefix: "dir/" once, then only the name per entry.
+        join_into(&mut self.path, dir_path, b"");
+        let mut first = true;
+        'chunks: loop {
+            if !whole {
+                match self.listing.read_next(held.dir()) {
+                    Ok(true) => {}
+                    Ok(false) => break,
                     Err(e) => {
-                        join_into(&mut self.path, dir_path, name_bytes);
-                        walk.report.path_error(&self.path, &e);
-                        continue;
+                        walk.report.path_error(dir_path, &e);
+                        break;
                     }
                 }
-            }
-            let mut via_link = false;
-            if config.follow && kind == Kind::Symlink {
-                // A dangling link stays a link, as in fd and find -L.
-                if let Ok(st) = held.dir().stat_at(name, true) {
-                    kind = st.kind();
-                    stat = Some(Some(st));
-                    via_link = true;
-                }
-            }
-            join_into(&mut self.path, dir_path, name_bytes);
-            let mut meta = MetaAt {
-                dir: held.dir(),
-                name,
-                follow: config.follow,
-                stat,
-            };
-            let (print, descend) = match walk.judge(&state, &self.path, name_bytes, kind, &mut meta)
-            {
-                Action::Skip => continue,
-                Action::Visit { print, descend } => (print, descend),
-            };
-            if via_link && descend {
-                if let Some(st) = meta.stat() {
-                    if walk.is_loop(&state, &self.path, &st) {
-                        continue;
-                    }
-                }
-            }
-            if print && !printer.push(&mut self.batch, &self.path, kind == Kind::Dir) {
+            } else if !std::mem::take(&mut first) {
                 break;
             }
-            if descend {
-                let mut path = Vec::with_capacity(self.path.len() + 1);
-                path.extend_from_slice(&self.path);
-                path.push(0);
-                let parent = match &held {
-                    Held::Shared(s) => Some(s.clone()),
-                    Held::Own(_) => None,
-                };
-                push(DirJob {
-                    path,
-                    name_start: child_base,
-                    parent,
-                    via_link,
-                    state: state.below(),
-                });
+            for (name, kind, _) in self.listing.entries() {
+                if !visit_entry(
+                    walk,
+                    &here,
+                    name,
+                    kind,
+                    &mut self.path,
+                    &mut self.batch,
+                    push,
+                ) {
+                    break 'chunks;
+                }
             }
         }
         printer.directory_done(&mut self.batch);
@@ -517,6 +502,92 @@ impl Scanner {
             self.listing.release();
         }
     }
+}
+
+/// The directory a scan is reading, as its entries need it.
+struct Here<'a> {
+    held: &'a Held,
+    state: &'a DirState,
+    child_base: usize,
+}
+
+/// Judges one entry of the directory being scanned, prints it and queues it. `path` holds the
+/// directory's prefix ("dir/") on entry and is left with it. False when the walk must stop.
+fn visit_entry(
+    walk: &Walk<'_>,
+    here: &Here<'_>,
+    name: &CStr,
+    listed: Kind,
+    path: &mut Vec<u8>,
+    batch: &mut Batch,
+    push: &mut dyn FnMut(DirJob),
+) -> bool {
+    let config = walk.config;
+    let name_bytes = name.to_bytes();
+    path.truncate(here.child_base);
+    path.extend_from_slice(name_bytes);
+    let mut kind = listed;
+    let mut stat = None;
+    if kind == Kind::Unknown {
+        match here.held.dir().stat_at(name, false) {
+            Ok(st) => {
+                kind = st.kind();
+                stat = Some(Some(st));
+            }
+            // Gone since it was listed: nothing to print.
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => return true,
+            Err(e) => {
+                walk.report.path_error(path, &e);
+                return true;
+            }
+        }
+    }
+    let mut via_link = false;
+    if config.follow && kind == Kind::Symlink {
+        // A dangling link stays a link, as in fd and find -L.
+        if let Ok(st) = here.held.dir().stat_at(name, true) {
+            kind = st.kind();
+            stat = Some(Some(st));
+            via_link = true;
+        }
+    }
+    let mut meta = MetaAt {
+        dir: here.held.dir(),
+        name,
+        follow: config.follow,
+        stat,
+    };
+    let (print, descend) = match walk.judge(here.state, path, name_bytes, kind, &mut meta) {
+        Action::Skip => return true,
+        Action::Visit { print, descend } => (print, descend),
+    };
+    if via_link && descend {
+        if let Some(st) = meta.stat() {
+            if walk.is_loop(here.state, path, &st) {
+                return true;
+            }
+        }
+    }
+    if print && !walk.printer.push(batch, path, kind == Kind::Dir) {
+        return false;
+    }
+    if descend {
+        let mut child = Vec::with_capacity(path.len() + 1);
+        child.extend_from_slice(path);
+        child.push(0);
+        let parent = match here.held {
+            Held::Shared(s) => Some(s.clone()),
+            Held::Own(_) => None,
+        };
+        push(DirJob {
+            path: child,
+            name_start: here.child_base,
+            parent,
+            via_link,
+            state: here.state.below(),
+        });
+    }
+    true
 }
 
 /// The message for a symlink that leads back to one of its ancestors under `-L`.
