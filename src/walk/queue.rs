@@ -43,7 +43,8 @@ impl Shared {
             }
             let n = self.stealers.len();
             for i in 1..n {
-                match self.stealers[(me + i) % n].steal() {
+                // Half of a victim's queue at once: fewer steals when work is scarce.
+                match self.stealers[(me + i) % n].steal_batch_and_pop(local) {
                     Steal::Success(job) => return Some(job),
                     Steal::Retry => retry = true,
                     Steal::Empty => {}
@@ -76,10 +77,19 @@ impl Shared {
         }
     }
 
-    fn wake_one(&self) {
-        if self.sleepers.load(Ordering::SeqCst) > 0 {
-            let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
-            self.wake.notify_one();
+    /// Wakes up to `n` parked workers (as many as there are jobs for them to steal).
+    fn wake(&self, n: usize) {
+        let sleeping = self.sleepers.load(Ordering::SeqCst);
+        if sleeping == 0 || n == 0 {
+            return;
+        }
+        let _guard = self.lock.lock().unwrap_or_else(|e| e.into_inner());
+        if n >= sleeping {
+            self.wake.notify_all();
+        } else {
+            for _ in 0..n {
+                self.wake.notify_one();
+            }
         }
     }
 
@@ -132,19 +142,16 @@ fn work(walk: &Walk<'_>, shared: &Shared, local: Worker<DirJob>, me: usize) {
             }
             break;
         };
-        let mut pushed = 0usize;
         if !walk.printer.stopped() {
             scanner.scan(walk, job, &mut |child| {
                 shared.pending.fetch_add(1, Ordering::SeqCst);
                 local.push(child);
-                pushed += 1;
             });
         } else {
             drop(job);
         }
-        if pushed > 1 || (pushed == 1 && !local.is_empty()) {
-            shared.wake_one();
-        }
+        // This worker takes the next job itself; the rest are for sleepers to steal.
+        shared.wake(local.len().saturating_sub(1));
         if shared.pending.fetch_sub(1, Ordering::SeqCst) == 1 {
             shared.finish();
         }
