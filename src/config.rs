@@ -199,14 +199,27 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     let mut sources: Vec<&str> = cli.pattern.iter().map(String::as_str).collect();
     sources.extend(cli.and.iter().map(String::as_str));
     if !cli.full_path {
-        if let Some(p) = sources
-            .iter()
-            .find(|p| p.contains('/') && syntax != Syntax::Fixed)
-        {
+        // A file name never holds a '/', whatever the syntax.
+        if let Some(p) = sources.iter().find(|p| p.contains('/')) {
             bail!(
                 "the search pattern '{p}' contains a path separator ('/') and would match no file \
                  name.\nTo search all entries below '{p}', use a match-all pattern: ffind . '{p}'\n\
                  To match the pattern against the full path, use: ffind --full-path '{p}'"
+            );
+        }
+    }
+    let regexes = sources
+        .iter()
+        .map(|p| Ok((*p, filter::pattern_regex(p, syntax, cli.full_path)?)))
+        .collect::<Result<Vec<_>>>()?;
+    if !(cli.hidden || cli.unrestricted > 0) {
+        if let Some((p, _)) = regexes
+            .iter()
+            .find(|(_, re)| filter::only_matches_hidden(re))
+        {
+            bail!(
+                "the pattern '{p}' only matches names that start with a dot, but hidden entries \
+                 are skipped by default.\nAdd -H/--hidden to search them, or change the pattern."
             );
         }
     }
@@ -215,12 +228,12 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     } else if cli.ignore_case {
         true
     } else {
-        !sources.iter().any(|p| filter::has_uppercase(p, syntax))
+        !regexes.iter().any(|(_, re)| filter::has_uppercase(re))
     };
-    let patterns = sources
+    let patterns = regexes
         .iter()
-        .filter(|p| !filter::matches_everything(p, syntax))
-        .map(|p| filter::compile_pattern(p, syntax, case_insensitive, cli.full_path))
+        .filter(|(p, _)| !filter::matches_everything(p, syntax))
+        .map(|(_, re)| filter::compile_pattern(re, case_insensitive))
         .collect::<Result<Vec<_>>>()?;
     let now = jiff::Zoned::now();
     let mut times = Vec::new();

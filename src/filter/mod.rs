@@ -12,6 +12,8 @@ pub mod time;
 
 use anyhow::{bail, Context as _, Result};
 use regex::bytes::{Regex, RegexBuilder};
+use regex_syntax::ast;
+use regex_syntax::hir::{Hir, HirKind, Literal, Look};
 
 use crate::walk::dir::{Kind, Stat};
 use owner::OwnerFilter;
@@ -188,20 +190,18 @@ fn absolute(base: &[u8], path: &[u8]) -> Vec<u8> {
 /// How the search pattern is written.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Syntax {
+    /// A regular expression (the default).
     Regex,
+    /// A glob (`--glob`).
     Glob,
+    /// A literal string (`--fixed-strings`).
     Fixed,
 }
 
-/// Compiles one search pattern to a bytes regex. `case_insensitive` is already resolved
-/// (smart case). A glob matched against a full path keeps `*` from crossing `/`.
-pub fn compile_pattern(
-    pattern: &str,
-    syntax: Syntax,
-    case_insensitive: bool,
-    full_path: bool,
-) -> Result<Regex> {
-    let source = match syntax {
+/// A search pattern in regex syntax: a regex as it is, a fixed string escaped, a glob translated
+/// (on a full path, a glob's `*` does not cross `/`).
+pub fn pattern_regex(pattern: &str, syntax: Syntax, full_path: bool) -> Result<String> {
+    Ok(match syntax {
         Syntax::Regex => pattern.to_owned(),
         Syntax::Fixed => regex::escape(pattern),
         Syntax::Glob => globset::GlobBuilder::new(pattern)
@@ -210,13 +210,21 @@ pub fn compile_pattern(
             .with_context(|| format!("invalid glob '{pattern}'"))?
             .regex()
             .to_owned(),
-    };
-    RegexBuilder::new(&source)
+    })
+}
+
+/// Compiles a pattern's regex (from [`pattern_regex`]) to match names or paths as bytes.
+/// `case_insensitive` is already resolved (smart case).
+pub fn compile_pattern(source: &str, case_insensitive: bool) -> Result<Regex> {
+    RegexBuilder::new(source)
         .case_insensitive(case_insensitive)
         .dot_matches_new_line(true)
         .build()
         .map_err(|e| match e {
-            regex::Error::Syntax(msg) => anyhow::anyhow!("invalid regular expression:\n{msg}"),
+            regex::Error::Syntax(msg) => anyhow::anyhow!(
+                "invalid regular expression:\n{msg}\nTo search for a literal string, use \
+                 --fixed-strings; for a glob such as '*.rs', use --glob."
+            ),
             other => anyhow::anyhow!("invalid regular expression: {other}"),
         })
 }
@@ -229,38 +237,94 @@ pub fn matches_everything(pattern: &str, syntax: Syntax) -> bool {
         || (syntax == Syntax::Glob && pattern == "*")
 }
 
-/// fd's smart case: a pattern with an uppercase letter (outside escapes) is case-sensitive.
-pub fn has_uppercase(pattern: &str, syntax: Syntax) -> bool {
-    if syntax != Syntax::Regex {
-        return pattern.chars().any(char::is_uppercase);
-    }
-    // Walk the regex source, skipping escapes such as \S or \W, which are classes, not letters.
-    let mut chars = pattern.chars();
-    while let Some(c) = chars.next() {
-        if c == '\\' {
-            match chars.next() {
-                // \p{Lu} and friends name a class.
-                Some('p') | Some('P') => {
-                    if chars.clone().next() == Some('{') {
-                        for c in chars.by_ref() {
-                            if c == '}' {
-                                break;
-                            }
-                        }
-                    } else {
-                        chars.next();
-                    }
-                }
-                _ => {}
-            }
-        } else if c.is_uppercase() {
-            return true;
-        }
-    }
-    false
+/// fd's smart case: a pattern's regex (from [`pattern_regex`]) makes the search case-sensitive
+/// when it spells an uppercase letter: a literal, however escaped (`F`, `\x46`), a range end in
+/// a class (`[A-Z]`), or a class that means "uppercase" (`[[:upper:]]`, `\p{Lu}`). fd reads the
+/// compiled form instead, where `\W` and `\D` become ranges that happen to end on uppercase
+/// letters and so turn `foo\Wbar` case-sensitive; reading what was written avoids that.
+pub fn has_uppercase(source: &str) -> bool {
+    let Ok(ast) = regex_syntax::ast::parse::Parser::new().parse(source) else {
+        return false;
+    };
+    regex_syntax::ast::visit(&ast, UppercaseFinder(false)).unwrap_or(false)
 }
 
-/// `-e` values to one regex: `(?i)\.(?:rs|tar\.gz)$`.
+/// Walks a pattern's syntax tree for [`has_uppercase`].
+struct UppercaseFinder(bool);
+
+/// Whether a Unicode class such as `\p{Lu}` names the uppercase (or titlecase) letters.
+fn names_uppercase(class: &ast::ClassUnicode) -> bool {
+    let is_upper = |name: &str| {
+        let norm: String = name
+            .chars()
+            .filter(|c| !matches!(c, ' ' | '_' | '-'))
+            .flat_map(char::to_lowercase)
+            .collect();
+        matches!(
+            norm.as_str(),
+            "lu" | "uppercaseletter" | "lt" | "titlecaseletter" | "upper" | "uppercase"
+        )
+    };
+    !class.is_negated()
+        && match &class.kind {
+            ast::ClassUnicodeKind::OneLetter(_) => false,
+            ast::ClassUnicodeKind::Named(name) => is_upper(name),
+            ast::ClassUnicodeKind::NamedValue { value, .. } => is_upper(value),
+        }
+}
+
+impl ast::Visitor for UppercaseFinder {
+    type Output = bool;
+    type Err = ();
+
+    fn finish(self) -> Result<bool, ()> {
+        Ok(self.0)
+    }
+
+    fn visit_pre(&mut self, node: &ast::Ast) -> Result<(), ()> {
+        match node {
+            ast::Ast::Literal(l) => self.0 |= l.c.is_uppercase(),
+            ast::Ast::ClassUnicode(c) => self.0 |= names_uppercase(c),
+            _ => {}
+        }
+        Ok(())
+    }
+
+    fn visit_class_set_item_pre(&mut self, item: &ast::ClassSetItem) -> Result<(), ()> {
+        self.0 |= match item {
+            ast::ClassSetItem::Literal(l) => l.c.is_uppercase(),
+            ast::ClassSetItem::Range(r) => r.start.c.is_uppercase() || r.end.c.is_uppercase(),
+            ast::ClassSetItem::Ascii(a) => a.kind == ast::ClassAsciiKind::Upper && !a.negated,
+            ast::ClassSetItem::Unicode(c) => names_uppercase(c),
+            _ => false,
+        };
+        Ok(())
+    }
+}
+
+/// Whether a pattern's regex can only match names that start with a dot (`^\.`), which are
+/// hidden unless `--hidden` is given: fd refuses such a search rather than find nothing.
+pub fn only_matches_hidden(source: &str) -> bool {
+    // Parsed as fd does; a pattern that does not parse is reported when it is compiled.
+    let parsed = regex_syntax::ParserBuilder::new()
+        .utf8(false)
+        .build()
+        .parse(source);
+    let Ok(hir) = parsed else {
+        return false;
+    };
+    let HirKind::Concat(subs) = hir.kind() else {
+        return false;
+    };
+    matches!(
+        subs.first().map(Hir::kind),
+        Some(HirKind::Look(Look::Start))
+    ) && matches!(subs.get(1).map(Hir::kind), Some(HirKind::Literal(Literal(b))) if b.starts_with(b"."))
+}
+
+/// `-e` values to one regex: `(?i)(?s-u:.)\.(?:rs|tar\.gz)$`. As in fd, the extension must
+/// follow at least one character: a file named ".rs" has no extension. Unlike fd's, that
+/// character may be any byte, so that "caf\xe9.txt" (Latin-1) is a txt file.
 pub fn compile_extensions(exts: &[String]) -> Result<Option<Regex>> {
     if exts.is_empty() {
         return Ok(None);
@@ -272,7 +336,7 @@ pub fn compile_extensions(exts: &[String]) -> Result<Option<Regex>> {
     if alternatives.iter().any(String::is_empty) {
         bail!("an empty extension matches nothing: give -e a value such as rs or tar.gz");
     }
-    let source = format!(r"\.(?:{})$", alternatives.join("|"));
+    let source = format!(r"(?s-u:.)\.(?:{})$", alternatives.join("|"));
     Ok(Some(
         RegexBuilder::new(&source).case_insensitive(true).build()?,
     ))
@@ -282,42 +346,81 @@ pub fn compile_extensions(exts: &[String]) -> Result<Option<Regex>> {
 mod tests {
     use super::*;
 
+    fn compile(pattern: &str, syntax: Syntax, full_path: bool) -> Regex {
+        compile_pattern(&pattern_regex(pattern, syntax, full_path).unwrap(), false).unwrap()
+    }
+
     #[test]
-    fn smart_case_ignores_escapes() {
-        assert!(has_uppercase("Foo", Syntax::Regex));
-        assert!(!has_uppercase(r"\S+\.rs", Syntax::Regex));
-        assert!(!has_uppercase(r"\p{Lu}x", Syntax::Regex));
-        assert!(has_uppercase(r"\p{Lu}X", Syntax::Regex));
-        assert!(has_uppercase("*.RS", Syntax::Glob));
+    fn smart_case_looks_at_literals_and_classes_like_fd() {
+        assert!(has_uppercase("Foo"));
+        assert!(!has_uppercase(r"\S+\.rs"));
+        assert!(!has_uppercase(r"\Acargo"));
+        assert!(!has_uppercase(r"\W"));
+        assert!(!has_uppercase(r"\D"));
+        assert!(has_uppercase(r"\x46"));
+        assert!(has_uppercase("[[:upper:]]"));
+        assert!(has_uppercase(r"\p{Lu}"));
+        assert!(has_uppercase(r"\p{gc=Uppercase_Letter}"));
+        assert!(!has_uppercase(r"\P{Lu}"));
+        assert!(!has_uppercase(r"\pL"));
+        assert!(!has_uppercase("[[:^upper:]]"));
+        assert!(has_uppercase(r"[\x41-\x5a]"));
+        assert!(has_uppercase(r"\u{C9}"));
+        assert!(has_uppercase("foo.[a-zA-Z]"));
+        assert!(!has_uppercase("foo.[a-z]"));
+        assert!(!has_uppercase("("));
+        assert!(has_uppercase(
+            &pattern_regex("*.RS", Syntax::Glob, false).unwrap()
+        ));
+        assert!(!has_uppercase(
+            &pattern_regex("*.rs", Syntax::Glob, false).unwrap()
+        ));
+        assert!(has_uppercase(
+            &pattern_regex("A.b", Syntax::Fixed, false).unwrap()
+        ));
+    }
+
+    #[test]
+    fn leading_dot_patterns_are_recognised() {
+        assert!(only_matches_hidden(r"^\.git"));
+        assert!(only_matches_hidden(
+            &pattern_regex(".*", Syntax::Glob, false).unwrap()
+        ));
+        assert!(!only_matches_hidden("^.git"));
+        assert!(!only_matches_hidden(r"\.git"));
+        assert!(!only_matches_hidden("^git"));
+        assert!(!only_matches_hidden(
+            &pattern_regex(".git", Syntax::Fixed, false).unwrap()
+        ));
     }
 
     #[test]
     fn globs_respect_separators_only_on_full_paths() {
-        let name = compile_pattern("*.rs", Syntax::Glob, false, false).unwrap();
+        let name = compile("*.rs", Syntax::Glob, false);
         assert!(name.is_match(b"main.rs"));
         assert!(!name.is_match(b"main.rsx"));
-        let full = compile_pattern("/src/*.rs", Syntax::Glob, false, true).unwrap();
+        let full = compile("/src/*.rs", Syntax::Glob, true);
         assert!(full.is_match(b"/src/main.rs"));
         assert!(!full.is_match(b"/src/a/main.rs"));
-        let full_any = compile_pattern("**/walk/*.rs", Syntax::Glob, false, true).unwrap();
+        let full_any = compile("**/walk/*.rs", Syntax::Glob, true);
         assert!(full_any.is_match(b"/x/y/walk/dir.rs"));
     }
 
     #[test]
     fn fixed_strings_are_literal_and_regex_matches_raw_bytes() {
-        let fixed = compile_pattern("a.b", Syntax::Fixed, false, false).unwrap();
+        let fixed = compile("a.b", Syntax::Fixed, false);
         assert!(fixed.is_match(b"xa.by"));
         assert!(!fixed.is_match(b"axb"));
-        let re = compile_pattern("not-utf8", Syntax::Regex, true, false).unwrap();
+        let re = compile_pattern("not-utf8", true).unwrap();
         assert!(re.is_match(b"\xff\xfeNOT-UTF8"));
-        let nl = compile_pattern("new.line", Syntax::Regex, false, false).unwrap();
+        let nl = compile("new.line", Syntax::Regex, false);
         assert!(nl.is_match(b"new\nline"));
     }
 
     #[test]
     fn invalid_patterns_are_errors() {
-        assert!(compile_pattern("(", Syntax::Regex, false, false).is_err());
-        assert!(compile_pattern("[", Syntax::Glob, false, false).is_err());
+        assert!(compile_pattern("(", false).is_err());
+        assert!(pattern_regex("[", Syntax::Glob, false).is_err());
     }
 
     #[test]
@@ -329,6 +432,14 @@ mod tests {
         assert!(re.is_match(b"a.b.c.tar.gz"));
         assert!(!re.is_match(b"rs"));
         assert!(!re.is_match(b"x.gz"));
+    }
+
+    #[test]
+    fn an_extension_needs_a_name_before_it() {
+        let re = compile_extensions(&["txt".into()]).unwrap().unwrap();
+        assert!(!re.is_match(b".txt"));
+        assert!(re.is_match(b"caf\xe9.txt"));
+        assert!(re.is_match(b"new\n.txt"));
     }
 
     #[test]
