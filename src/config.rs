@@ -53,7 +53,9 @@ pub struct Config {
     pub hidden: bool,
     /// Which ignore files apply; `None` when none are read (`-I`, `-u`).
     pub ignore: Option<IgnoreOptions>,
-    /// Read ignore files in the directories above each search path.
+    /// Look at the directories above each search path for ignore rules and repositories. Always
+    /// set now that `IgnoreOptions::parents` says whether their rules apply; the walk still
+    /// reads it.
     pub ignore_parents: bool,
     /// Follow symbolic links.
     pub follow: bool,
@@ -182,6 +184,7 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
         vcs,
         dot_ignore: use_files,
         require_git: !cli.no_require_git,
+        parents: !cli.no_ignore_parent,
         global,
         explicit,
     };
@@ -317,7 +320,9 @@ impl Config {
             concurrency,
             hidden: cli.hidden || cli.unrestricted > 0,
             ignore: resolve_ignore(cli)?,
-            ignore_parents: !cli.no_ignore_parent,
+            // Even with --no-ignore-parent: the directories above a root say whether it is in a
+            // repository (`IgnoreOptions::parents` decides whether their rules apply).
+            ignore_parents: true,
             follow: cli.follow,
             min_depth,
             max_depth,

@@ -31,6 +31,10 @@ pub struct IgnoreOptions {
     pub dot_ignore: bool,
     /// `.gitignore` rules apply only inside a git work tree.
     pub require_git: bool,
+    /// Apply the ignore files of the directories above a search root (not `--no-ignore-parent`).
+    /// Those directories are looked at either way: whether a root lies inside a git work tree
+    /// decides whether its own `.gitignore` applies, as in fd.
+    pub parents: bool,
     /// The global git excludes file (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`).
     pub global: Option<Arc<Gitignore>>,
     /// `--ignore-file` files and ffind's global ignore file, last added first.
@@ -123,8 +127,11 @@ impl IgnoreOptions {
         files: &mut dyn IgnoreFiles,
     ) -> Option<Arc<IgnoreNode>> {
         let has_git = self.vcs && files.has(".git");
+        // A directory above the search root sees the root's entries through `prefix`; with
+        // --no-ignore-parent it only tells whether the root is inside a repository.
+        let rules = prefix.is_empty() || self.parents;
         let mut read = |name: &'static str| -> Option<(&'static str, Vec<u8>)> {
-            if files.has(name) {
+            if rules && files.has(name) {
                 files.read(name).map(|b| (name, b))
             } else {
                 None
@@ -144,7 +151,7 @@ impl IgnoreOptions {
         } else {
             None
         };
-        let git_exclude = if has_git {
+        let git_exclude = if has_git && rules {
             files
                 .read(".git/info/exclude")
                 .and_then(|b| matcher(&[(".git/info/exclude", b)]))
@@ -275,6 +282,7 @@ mod tests {
             vcs: true,
             dot_ignore: true,
             require_git: true,
+            parents: true,
             global: None,
             explicit: vec![],
         }
@@ -342,6 +350,21 @@ mod tests {
         assert_eq!(
             o.matched(Some(&sub), b"top/sub/x/only-here", 4, false),
             Verdict::None
+        );
+    }
+
+    #[test]
+    fn without_parent_rules_a_parent_still_marks_the_repository() {
+        let mut o = opts();
+        o.parents = false;
+        let mut above = Fake([(".git", ""), (".gitignore", "*.o\n")].into());
+        let parent = o.for_dir(None, 0, 0, b"src/".to_vec(), &mut above);
+        let mut root = Fake([(".gitignore", "*.a\n")].into());
+        let root = o.for_dir(parent.as_ref(), 0, 0, vec![], &mut root);
+        assert_eq!(o.matched(root.as_deref(), b"x.o", 0, false), Verdict::None);
+        assert_eq!(
+            o.matched(root.as_deref(), b"x.a", 0, false),
+            Verdict::Ignore
         );
     }
 
