@@ -11,8 +11,8 @@ use clap::{ArgAction, Parser, ValueEnum};
 /// A parallel file finder with fd's command line.
 ///
 /// Lists the entries below each PATH whose file name matches PATTERN (a regular expression,
-/// case-insensitive unless it contains an uppercase letter). Hidden entries and those named in
-/// .gitignore, .ignore and .fdignore files are skipped unless asked for.
+/// case-insensitive unless it contains an uppercase letter). Hidden entries and those that
+/// .gitignore, .ignore, .fdignore and .ffindignore files name are skipped unless asked for.
 ///
 /// `ffind bench [PATH] ...` times the traversal methods instead; see `ffind bench --help`.
 /// To search for a file named "bench", write `ffind -- bench` or `ffind '^bench'`.
@@ -29,6 +29,9 @@ pub struct Cli {
     /// The search pattern: a regular expression matched against the file name (or the whole
     /// path with --full-path), unless --glob or --fixed-strings is given. Omitted or "", it
     /// matches everything.
+    ///
+    /// Smart case: the search ignores case unless the pattern spells an uppercase letter (see
+    /// -s, -i). A pattern that starts with '-' goes after '--': ffind -- '-foo'.
     #[arg(value_name = "PATTERN")]
     pub pattern: Option<String>,
 
@@ -37,11 +40,17 @@ pub struct Cli {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    /// Another pattern every result must match as well (repeatable).
+    /// Another pattern that every result must match too (repeatable).
+    ///
+    /// Written like PATTERN: a regular expression, or a glob or literal string with --glob or
+    /// --fixed-strings; an uppercase letter in any pattern makes them all case-sensitive.
     #[arg(long = "and", value_name = "PATTERN", action = ArgAction::Append)]
     pub and: Vec<String>,
 
     /// Include hidden files and directories (names starting with a dot).
+    ///
+    /// Entries that ignore files hide stay hidden (see -I, -u); a "!" rule in an ignore file
+    /// shows a hidden entry even without -H. Overridden by --no-hidden.
     #[arg(short = 'H', long, overrides_with = "no_hidden")]
     pub hidden: bool,
 
@@ -49,8 +58,11 @@ pub struct Cli {
     #[arg(long, hide = true, overrides_with = "hidden")]
     pub no_hidden: bool,
 
-    /// Show entries that .gitignore, .ignore, .fdignore, .ffindignore and the global ignore
-    /// files would hide.
+    /// Show entries that ignore files would hide.
+    ///
+    /// That is .gitignore, .git/info/exclude, the global git excludes, .ignore, .fdignore,
+    /// .ffindignore and ffind's global ignore file; files given with --ignore-file still apply.
+    /// Hidden entries stay hidden (see -H, -u). Overridden by --ignore.
     #[arg(short = 'I', long, overrides_with = "ignore")]
     pub no_ignore: bool,
 
@@ -58,16 +70,39 @@ pub struct Cli {
     #[arg(long, hide = true, overrides_with = "no_ignore")]
     pub ignore: bool,
 
-    /// Show entries that version-control ignore files (.gitignore, .git/info/exclude, the
-    /// global git excludes file) would hide; .ignore and .fdignore still apply.
-    #[arg(long)]
+    /// Show entries that git's ignore files would hide.
+    ///
+    /// That is .gitignore, .git/info/exclude and the global git excludes (core.excludesFile,
+    /// by default $XDG_CONFIG_HOME/git/ignore); .ignore, .fdignore, .ffindignore and ffind's
+    /// global ignore file still apply. Overridden by --ignore-vcs.
+    #[arg(long, overrides_with = "ignore_vcs")]
     pub no_ignore_vcs: bool,
 
-    /// Do not apply ignore files found in the parent directories of a search path.
-    #[arg(long)]
+    /// Respect git's ignore files (the default; overrides --no-ignore-vcs).
+    #[arg(long, hide = true, overrides_with = "no_ignore_vcs")]
+    pub ignore_vcs: bool,
+
+    /// Do not apply the ignore files of the directories above a search path.
+    ///
+    /// Those in the search path and below it still apply, and a search path inside a git
+    /// repository is still treated as inside it. Overridden by --ignore-parent.
+    #[arg(long, overrides_with = "ignore_parent")]
     pub no_ignore_parent: bool,
 
-    /// Apply .gitignore files even outside a git work tree.
+    /// Apply the ignore files above a search path (the default; overrides --no-ignore-parent).
+    #[arg(long, hide = true, overrides_with = "no_ignore_parent")]
+    pub ignore_parent: bool,
+
+    /// Do not read ffind's global ignore file, $XDG_CONFIG_HOME/ffind/ignore (by default
+    /// ~/.config/ffind/ignore).
+    #[arg(long)]
+    pub no_global_ignore_file: bool,
+
+    /// Apply git's ignore files even outside a git repository.
+    ///
+    /// By default .gitignore files, .git/info/exclude and the global git excludes apply only
+    /// inside a git repository. Either way a nested repository is not subject to the rules of
+    /// the one around it. Overridden by --require-git.
     #[arg(long, overrides_with = "require_git")]
     pub no_require_git: bool,
 
@@ -75,24 +110,39 @@ pub struct Cli {
     #[arg(long, hide = true, overrides_with = "no_require_git")]
     pub require_git: bool,
 
-    /// Add an ignore file in .gitignore format, with the lowest precedence (repeatable).
+    /// Add an ignore file in .gitignore format (repeatable).
+    ///
+    /// Its patterns are relative to each search path. It has the lowest precedence: any other
+    /// ignore file overrides it, and of two --ignore-file the later wins. It applies even with
+    /// -I and -u.
     #[arg(long, value_name = "FILE", action = ArgAction::Append)]
     pub ignore_file: Vec<PathBuf>,
 
     /// Unrestricted: search hidden and ignored entries too (an alias for -HI; may be repeated,
     /// as -uu, for fd compatibility).
+    ///
+    /// Files given with --ignore-file still apply.
     #[arg(short = 'u', long = "unrestricted", action = ArgAction::Count)]
     pub unrestricted: u8,
 
-    /// Case-sensitive search (default: smart case).
+    /// Match case-sensitively.
+    ///
+    /// By default the search ignores case unless a pattern spells an uppercase letter: a
+    /// literal ("Foo", "\x46") or a class ("[A-Z]", "[[:upper:]]", "\p{Lu}"), but not an escape
+    /// such as "\S" or "\W" (smart case). Overrides -i given before it.
     #[arg(short = 's', long, overrides_with = "ignore_case")]
     pub case_sensitive: bool,
 
-    /// Case-insensitive search (default: smart case).
+    /// Match case-insensitively, even when a pattern holds an uppercase letter.
+    ///
+    /// Overrides -s given before it.
     #[arg(short = 'i', long, overrides_with = "case_sensitive")]
     pub ignore_case: bool,
 
     /// Treat the pattern as a glob ("*.rs") rather than a regular expression.
+    ///
+    /// The glob must match the whole file name; with --full-path, the whole absolute path,
+    /// where "*" stops at "/" and "**" does not ("**/src/*.rs").
     #[arg(
         short = 'g',
         long,
@@ -105,15 +155,22 @@ pub struct Cli {
     #[arg(long, overrides_with = "glob")]
     pub regex: bool,
 
-    /// Treat the pattern as a literal string.
+    /// Treat the pattern as a literal string, found anywhere in the name, instead of a regular
+    /// expression.
     #[arg(short = 'F', long, alias = "literal")]
     pub fixed_strings: bool,
 
-    /// Match the pattern against the whole path, not just the file name.
+    /// Match the pattern against the full absolute path, not just the file name.
+    ///
+    /// Relative search paths are made absolute first. Example: ffind -p -g '**/.git/config'.
     #[arg(short = 'p', long)]
     pub full_path: bool,
 
     /// Follow symbolic links: list what they point to and descend into linked directories.
+    ///
+    /// Links then count as what they point to for --type, --size and the other filters; a
+    /// link that points nowhere stays a link, and one that leads back to its own parent is
+    /// reported and not entered. Overridden by --no-follow.
     #[arg(short = 'L', long, alias = "dereference", overrides_with = "no_follow")]
     pub follow: bool,
 
@@ -121,30 +178,47 @@ pub struct Cli {
     #[arg(long, hide = true, overrides_with = "follow")]
     pub no_follow: bool,
 
-    /// Show only entries at most this many levels below the search path.
+    /// Descend at most this many levels below the search path (its entries are at level 1).
+    ///
+    /// By default there is no limit.
     #[arg(short = 'd', long, value_name = "DEPTH", alias = "maxdepth")]
     pub max_depth: Option<usize>,
 
     /// Show only entries at least this many levels below the search path.
+    ///
+    /// Shallower directories are still searched. See also --max-depth and --exact-depth.
     #[arg(long, value_name = "DEPTH")]
     pub min_depth: Option<usize>,
 
     /// Show only entries exactly this many levels below the search path.
+    ///
+    /// The same as --min-depth N --max-depth N.
     #[arg(long, value_name = "DEPTH", conflicts_with_all = ["max_depth", "min_depth"])]
     pub exact_depth: Option<usize>,
 
-    /// Exclude entries matching this glob, and everything below them (repeatable). A glob
-    /// containing "/" is matched against the path relative to the search path; a leading
-    /// "/" anchors it there.
+    /// Exclude entries that match this glob, and everything below them (repeatable).
+    ///
+    /// This overrides every other option. The glob is read as a .gitignore line: without "/",
+    /// it matches the name at any depth ("*.pyc", "node_modules"); with "/" (leading or in the
+    /// middle), the path below the search path ("/build", "src/gen"); "**/" matches any number
+    /// of directories; a trailing "/" matches directories only ("cache/").
     #[arg(short = 'E', long, value_name = "GLOB", action = ArgAction::Append)]
     pub exclude: Vec<String>,
 
     /// Do not descend into directories that match the search.
+    ///
+    /// They are printed; what they hold is not searched. To skip directories without printing
+    /// them, use --exclude.
     #[arg(long)]
     pub prune: bool,
 
     /// Filter by type (repeatable): f/file, d/dir/directory, l/symlink, x/executable,
     /// e/empty, s/socket, p/pipe, b/block-device, c/char-device.
+    ///
+    /// Entries of any type given are shown: -t f -t l shows files and symbolic links. Two
+    /// types narrow the others instead: x (files we may execute) implies f, and e shows empty
+    /// files and directories, or only the empty files (or directories) when -t f (or -t d) is
+    /// given too. With -L, a link counts as what it points to.
     #[arg(short = 't', long = "type", value_name = "TYPE", action = ArgAction::Append,
           value_parser = ["f", "file", "d", "dir", "directory", "l", "symlink", "x", "executable",
                           "e", "empty", "s", "socket", "p", "pipe", "b", "block-device",
@@ -152,18 +226,27 @@ pub struct Cli {
           hide_possible_values = true)]
     pub file_type: Vec<String>,
 
-    /// Filter by file extension (repeatable, case-insensitive; "tar.gz" works).
+    /// Filter by extension (repeatable, case-insensitive; "tar.gz" and ".rs" work).
+    ///
+    /// Directories whose names end with the extension match too; add -t f for files only. A
+    /// name that is only an extension, such as ".rs", has none.
     #[arg(short = 'e', long, value_name = "EXT", action = ArgAction::Append)]
     pub extension: Vec<String>,
 
     /// Filter by size: +N at least, -N at most, N exactly; units b, k, m, g, t (powers of
     /// 1000) and ki, mi, gi, ti (powers of 1024), e.g. +1M, -10k, 500b (repeatable).
+    ///
+    /// Units are case-insensitive and may end in "b" (kb, KiB). Only files pass: directories,
+    /// links (unless followed with -L) and special files never do. Each -S given must hold.
     #[arg(short = 'S', long, value_name = "SIZE", allow_hyphen_values = true,
           action = ArgAction::Append)]
     pub size: Vec<String>,
 
     /// Only entries modified within this duration ("2weeks", "10h", "1d 2h") or since this
     /// date ("2024-06-01", "2024-06-01 12:00:00", "@1717200000").
+    ///
+    /// Dates are local time, midnight when no time is given; RFC 3339 timestamps work too.
+    /// Aliases: --change-newer-than, --newer, --changed-after.
     #[arg(
         long,
         alias = "change-newer-than",
@@ -174,6 +257,9 @@ pub struct Cli {
     pub changed_within: Option<String>,
 
     /// Only entries modified before this date, or longer ago than this duration.
+    ///
+    /// The same formats as --changed-within ("2weeks", "2024-06-01 12:00:00", "@1717200000").
+    /// Aliases: --change-older-than, --older.
     #[arg(
         long,
         alias = "change-older-than",
@@ -184,10 +270,14 @@ pub struct Cli {
 
     /// Only entries owned by this user and/or group: "user", "user:group", ":group", ids
     /// accepted; "!" negates a part ("!root", ":!wheel").
+    ///
+    /// Examples: --owner john, --owner :students, --owner '!john:students', --owner 1000.
     #[arg(short = 'o', long, value_name = "USER:GROUP")]
     pub owner: Option<String>,
 
-    /// Do not descend into other file systems.
+    /// Do not descend into directories on another file system than the search path's.
+    ///
+    /// Mount points are listed but not entered, as with find -xdev. Aliases: --mount, --xdev.
     #[arg(long, aliases = ["mount", "xdev"])]
     pub one_file_system: bool,
 
@@ -214,6 +304,8 @@ pub struct Cli {
     pub max_one_result: bool,
 
     /// Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match.
+    ///
+    /// Alias: --has-results.
     #[arg(short = 'q', long, alias = "has-results")]
     pub quiet: bool,
 

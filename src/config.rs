@@ -157,7 +157,7 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
     let use_files = !cli.no_ignore && !unrestricted;
     let vcs = use_files && !cli.no_ignore_vcs;
     let mut explicit: Vec<Arc<Gitignore>> = Vec::new();
-    if use_files {
+    if use_files && !cli.no_global_ignore_file {
         if let Some(global) = config_home().map(|c| c.join("ffind").join("ignore")) {
             if let Some(m) = matcher_from_file(&global) {
                 explicit.push(Arc::new(m));
