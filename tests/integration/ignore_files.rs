@@ -1,0 +1,521 @@
+//! Hidden entries and ignore files (issue 3): `-H`, `-I`, `-u`, `--no-ignore-vcs`,
+//! `--no-ignore-parent`, `--no-require-git`, `--ignore-file`; `.gitignore` inside and outside a
+//! repository, `.git/info/exclude`, the global git excludes, `.ignore`, `.fdignore`,
+//! `.ffindignore`, ffind's global ignore file; rules from above the search path; negation,
+//! anchoring, `**`, directory-only patterns and the precedence between files. Every check runs
+//! under every method at `-j 1` and `-j 8`.
+
+use std::fs;
+
+use crate::fd_parity::{assert_everywhere, assert_listing};
+use crate::fixture::Tree;
+
+/// Writes a file below the fake home directory (the tests' `$HOME`; `$XDG_CONFIG_HOME` is its
+/// `.config`).
+fn home_file(t: &Tree, rel: &str, contents: &str) {
+    let p = t.home().join(rel);
+    fs::create_dir_all(p.parent().unwrap()).unwrap();
+    fs::write(p, contents).unwrap();
+}
+
+fn git_init(t: &Tree, rel: &str) {
+    assert!(
+        t.git_init(rel),
+        "git init {rel} failed (these tests need git)"
+    );
+}
+
+#[test]
+fn hidden_entries_need_hidden() {
+    let t = Tree::new();
+    t.files(&["visible", ".dotfile", ".dotdir/inner", "dir/.nested"]);
+    assert_everywhere(&t, &[], &["visible", "dir"]);
+    assert_everywhere(
+        &t,
+        &["-H"],
+        &[
+            "visible",
+            ".dotfile",
+            ".dotdir",
+            ".dotdir/inner",
+            "dir",
+            "dir/.nested",
+        ],
+    );
+    assert_everywhere(&t, &["--hidden", "inner"], &[".dotdir/inner"]);
+    assert_everywhere(&t, &["-H", "--no-hidden"], &["visible", "dir"]);
+    // A hidden search path is searched; only what is below it counts as hidden or not.
+    assert_everywhere(&t, &[".", ".dotdir"], &[".dotdir/inner"]);
+}
+
+#[test]
+fn a_whitelisted_hidden_entry_is_shown_as_in_fd() {
+    let t = Tree::new();
+    t.files(&[".env", ".other", "x"])
+        .write(".ignore", "!.env\n");
+    assert_everywhere(&t, &[], &[".env", "x"]);
+}
+
+#[test]
+fn no_ignore_and_unrestricted() {
+    let t = Tree::new();
+    git_init(&t, "");
+    t.files(&["kept", "ignored.o", ".hidden", "build/out"])
+        .write(".gitignore", "*.o\nbuild/\n");
+    assert_everywhere(&t, &[], &["kept"]);
+    assert_everywhere(&t, &["-I"], &["kept", "ignored.o", "build", "build/out"]);
+    assert_everywhere(&t, &["--no-ignore", "--ignore"], &["kept"]);
+    assert_everywhere(
+        &t,
+        &["-H", "-E", ".git"],
+        &["kept", ".hidden", ".gitignore"],
+    );
+    for u in ["-u", "-uu", "--unrestricted"] {
+        let run = crate::fd_parity::methods_agree(&t, &[u, "-E", ".git"])
+            .unwrap_or_else(|e| panic!("{e}"));
+        assert_listing(
+            &run,
+            &[u],
+            &[
+                "kept",
+                "ignored.o",
+                ".hidden",
+                ".gitignore",
+                "build",
+                "build/out",
+            ],
+        );
+    }
+}
+
+#[test]
+fn gitignore_applies_inside_a_repository_only() {
+    let t = Tree::new();
+    git_init(&t, "repo");
+    t.files(&["repo/a.o", "repo/a.c", "plain/b.o", "plain/b.c"])
+        .write("repo/.gitignore", "*.o\n")
+        .write("plain/.gitignore", "*.o\n");
+    assert_everywhere(&t, &["-t", "f"], &["repo/a.c", "plain/b.o", "plain/b.c"]);
+    assert_everywhere(
+        &t,
+        &["--no-require-git", "-t", "f"],
+        &["repo/a.c", "plain/b.c"],
+    );
+    assert_everywhere(
+        &t,
+        &["--no-require-git", "--require-git", "-t", "f"],
+        &["repo/a.c", "plain/b.o", "plain/b.c"],
+    );
+    assert_everywhere(
+        &t,
+        &["--no-ignore-vcs", "-t", "f"],
+        &["repo/a.o", "repo/a.c", "plain/b.o", "plain/b.c"],
+    );
+    // A ".git" file (a worktree or submodule) marks a repository too.
+    t.write("plain/.git", "gitdir: /nonexistent\n");
+    assert_everywhere(&t, &["-t", "f"], &["repo/a.c", "plain/b.c"]);
+}
+
+#[test]
+fn git_info_exclude_and_global_git_excludes() {
+    let t = Tree::new();
+    git_init(&t, "repo");
+    t.files(&[
+        "repo/secret",
+        "repo/x.bak",
+        "repo/x.swp",
+        "repo/keep",
+        "plain/y.bak",
+    ])
+    .write("repo/.git/info/exclude", "secret\n");
+    home_file(&t, ".config/git/ignore", "*.bak\n");
+    // Inside the repository only, as for .gitignore.
+    assert_everywhere(
+        &t,
+        &["-t", "f"],
+        &["repo/x.swp", "repo/keep", "plain/y.bak"],
+    );
+    assert_everywhere(
+        &t,
+        &["--no-ignore-vcs", "-t", "f"],
+        &[
+            "repo/secret",
+            "repo/x.bak",
+            "repo/x.swp",
+            "repo/keep",
+            "plain/y.bak",
+        ],
+    );
+    assert_everywhere(
+        &t,
+        &["--no-require-git", "-t", "f"],
+        &["repo/x.swp", "repo/keep"],
+    );
+    // core.excludesFile names another global file.
+    home_file(&t, "my-excludes", "*.swp\n");
+    let excludes = t.home().join("my-excludes");
+    home_file(
+        &t,
+        ".gitconfig",
+        &format!("[core]\n\texcludesFile = {}\n", excludes.display()),
+    );
+    assert_everywhere(
+        &t,
+        &["-t", "f"],
+        &["repo/x.bak", "repo/keep", "plain/y.bak"],
+    );
+}
+
+#[test]
+fn dot_ignore_fdignore_and_ffindignore_need_no_repository() {
+    let t = Tree::new();
+    t.files(&["a.tmp", "b.fd", "c.ffind", "sub/d.tmp", "sub/e.fd", "keep"])
+        .write(".ignore", "*.tmp\n")
+        .write(".fdignore", "*.fd\n")
+        .write("sub/.ffindignore", "*.ffind\ne.fd\n")
+        .files(&["sub/f.ffind"]);
+    assert_everywhere(&t, &["-t", "f"], &["c.ffind", "keep"]);
+    // Not version control: --no-ignore-vcs keeps them; -I drops them.
+    assert_everywhere(&t, &["--no-ignore-vcs", "-t", "f"], &["c.ffind", "keep"]);
+    assert_everywhere(
+        &t,
+        &["-I", "-t", "f"],
+        &[
+            "a.tmp",
+            "b.fd",
+            "c.ffind",
+            "sub/d.tmp",
+            "sub/e.fd",
+            "sub/f.ffind",
+            "keep",
+        ],
+    );
+}
+
+#[test]
+fn precedence_between_ignore_files() {
+    let t = Tree::new();
+    git_init(&t, "");
+    t.files(&[
+        "a.log", "b.log", "c.log", "d.log", "x.txt", "y.txt", "one.md", "keep.md",
+    ])
+    .write(".gitignore", "*.log\n!x.txt\n!keep.md\n")
+    .write(".ignore", "!b.log\n!c.log\n!d.log\n")
+    .write(".fdignore", "c.log\nd.log\n")
+    .write(".ffindignore", "!d.log\n")
+    .write(".git/info/exclude", "x.txt\ny.txt\n!z.txt\n")
+    .write("extra-ignore", "*.md\n");
+    home_file(&t, ".config/git/ignore", "y.txt\nz.txt\n");
+    t.files(&["z.txt"]);
+    // .ffindignore over .fdignore over .ignore over .gitignore over .git/info/exclude over the
+    // global excludes over --ignore-file.
+    assert_everywhere(
+        &t,
+        &["--ignore-file", "extra-ignore", "-t", "f"],
+        &[
+            "b.log",
+            "d.log",
+            "x.txt",
+            "z.txt",
+            "keep.md",
+            "extra-ignore",
+        ],
+    );
+}
+
+#[test]
+fn nested_gitignores_deeper_rules_win() {
+    let t = Tree::new();
+    git_init(&t, "");
+    t.files(&[
+        "x.tmp",
+        "sub/x.tmp",
+        "sub/deeper/x.tmp",
+        "sub/deeper/y.tmp",
+        "build/keep",
+        "build/other",
+    ])
+    .write(".gitignore", "*.tmp\nbuild/\n!build/keep\n")
+    .write("sub/.gitignore", "!*.tmp\n")
+    .write("sub/deeper/.gitignore", "x.tmp\n");
+    // A file cannot be brought back from inside an ignored directory (as in git).
+    assert_everywhere(&t, &["-t", "f"], &["sub/x.tmp", "sub/deeper/y.tmp"]);
+}
+
+#[test]
+fn gitignore_pattern_syntax() {
+    let t = Tree::new();
+    git_init(&t, "");
+    t.write(
+        ".gitignore",
+        "# a comment, not a pattern\n\
+         /root-only\n\
+         docs/*.md\n\
+         **/gen\n\
+         a/**/z\n\
+         cache/\n\
+         *.o\n\
+         !keep.o\n\
+         \\!bang\n\
+         \\#hash\n\
+         spaces\\ \n",
+    )
+    .files(&[
+        "# a comment, not a pattern",
+        "root-only",
+        "sub/root-only",
+        "docs/a.md",
+        "docs/deep/b.md",
+        "sub/docs/c.md",
+        "gen/g1",
+        "sub/gen/g2",
+        "a/z",
+        "a/b/z",
+        "a/b/c/z",
+        "a/zz",
+        "cache/c1",
+        "sub/cache",
+        "x.o",
+        "keep.o",
+        "!bang",
+        "#hash",
+        "spaces ",
+        "spaces",
+    ]);
+    assert_everywhere(
+        &t,
+        &["-t", "f"],
+        &[
+            "# a comment, not a pattern",
+            "sub/root-only",
+            "docs/deep/b.md",
+            "sub/docs/c.md",
+            "a/zz",
+            "sub/cache",
+            "keep.o",
+            "spaces",
+        ],
+    );
+}
+
+#[test]
+fn rules_above_the_search_path_apply() {
+    let t = Tree::new();
+    git_init(&t, "repo");
+    t.write("repo/.gitignore", "*.log\n/sub/top-anchored\n")
+        .write("repo/sub/.gitignore", "*.tmp\n")
+        .write("repo/.ignore", "*.bak\n")
+        .files(&[
+            "repo/sub/x.log",
+            "repo/sub/x.tmp",
+            "repo/sub/x.bak",
+            "repo/sub/top-anchored",
+            "repo/sub/deeper/top-anchored",
+            "repo/sub/keep",
+        ]);
+    let all = [
+        "repo/sub/deeper",
+        "repo/sub/deeper/top-anchored",
+        "repo/sub/keep",
+    ];
+    assert_everywhere(&t, &[".", "repo/sub"], &all);
+    assert_everywhere(&t, &[".", "repo/sub/"], &all);
+    // From inside the repository, results relative to it.
+    assert_everywhere(
+        &t,
+        &["--base-directory", "repo/sub"],
+        &["deeper", "deeper/top-anchored", "keep"],
+    );
+    let abs = t.root().join("repo/sub");
+    let abs = abs.to_str().unwrap();
+    let with_abs: Vec<String> = ["deeper", "deeper/top-anchored", "keep"]
+        .iter()
+        .map(|p| format!("{abs}/{p}"))
+        .collect();
+    let with_abs: Vec<&str> = with_abs.iter().map(String::as_str).collect();
+    assert_everywhere(&t, &[".", abs], &with_abs);
+    // --no-ignore-parent drops the rules above, but the search path is still in a
+    // repository: its own .gitignore applies.
+    assert_everywhere(
+        &t,
+        &["--no-ignore-parent", ".", "repo/sub"],
+        &[
+            "repo/sub/x.log",
+            "repo/sub/x.bak",
+            "repo/sub/top-anchored",
+            "repo/sub/deeper",
+            "repo/sub/deeper/top-anchored",
+            "repo/sub/keep",
+        ],
+    );
+}
+
+#[test]
+fn dot_ignore_above_the_search_path_applies_outside_repositories() {
+    let t = Tree::new();
+    t.write(".ignore", "*.tmp\n")
+        .write(".gitignore", "*.o\n")
+        .files(&["sub/a.tmp", "sub/b.o", "sub/c"]);
+    assert_everywhere(&t, &[".", "sub"], &["sub/b.o", "sub/c"]);
+    assert_everywhere(&t, &["--no-require-git", ".", "sub"], &["sub/c"]);
+    assert_everywhere(
+        &t,
+        &["--no-ignore-parent", ".", "sub"],
+        &["sub/a.tmp", "sub/b.o", "sub/c"],
+    );
+}
+
+#[test]
+fn gitignore_rules_stop_at_a_repository_root() {
+    let t = Tree::new();
+    git_init(&t, "outer");
+    git_init(&t, "outer/inner");
+    t.write(".gitignore", "*.c\n")
+        .write("outer/.gitignore", "*.tmp\n")
+        .files(&[
+            "outer/a.tmp",
+            "outer/a.c",
+            "outer/inner/b.tmp",
+            "outer/inner/b.c",
+        ]);
+    // Neither the .gitignore above the outer repository nor the outer one reach into the
+    // inner repository.
+    assert_everywhere(
+        &t,
+        &["-t", "f"],
+        &["outer/a.c", "outer/inner/b.tmp", "outer/inner/b.c"],
+    );
+    // The same with --no-require-git, where fd lets the outer rules in (the ignore crate only
+    // looks for repositories when it requires one).
+    assert_everywhere(
+        &t,
+        &["--no-require-git", "-t", "f"],
+        &["outer/a.c", "outer/inner/b.tmp", "outer/inner/b.c"],
+    );
+}
+
+#[test]
+fn ignored_directories_are_not_entered() {
+    let t = Tree::new();
+    t.write(".ignore", "node_modules/\n")
+        .write("node_modules/.ignore", "!*\n")
+        .files(&["node_modules/pkg/index.js", "src/index.js"]);
+    assert_everywhere(&t, &["index"], &["src/index.js"]);
+    assert_everywhere(
+        &t,
+        &["-I", "index"],
+        &["node_modules/pkg/index.js", "src/index.js"],
+    );
+}
+
+#[test]
+fn ignore_file_option() {
+    let t = Tree::new();
+    t.files(&["a.txt", "b.txt", "c.md", "sub/a.txt"])
+        .write("ignore-a", "a.txt\n")
+        .write("unignore-a", "!a.txt\n")
+        .write("ignore-md", "*.md\n");
+    assert_everywhere(&t, &["--ignore-file", "ignore-a", "-e", "txt"], &["b.txt"]);
+    assert_everywhere(
+        &t,
+        &[
+            "--ignore-file",
+            "ignore-a",
+            "--ignore-file",
+            "ignore-md",
+            "-t",
+            "f",
+            "-E",
+            "*ignore*",
+        ],
+        &["b.txt"],
+    );
+    // The last one given wins.
+    assert_everywhere(
+        &t,
+        &[
+            "--ignore-file",
+            "ignore-a",
+            "--ignore-file",
+            "unignore-a",
+            "-e",
+            "txt",
+        ],
+        &["a.txt", "b.txt", "sub/a.txt"],
+    );
+    assert_everywhere(
+        &t,
+        &[
+            "--ignore-file",
+            "unignore-a",
+            "--ignore-file",
+            "ignore-a",
+            "-e",
+            "txt",
+        ],
+        &["b.txt"],
+    );
+    // As in fd, an explicit ignore file applies even with -I and -u.
+    assert_everywhere(&t, &["-u", "--ignore-file", "ignore-md", "-e", "md"], &[]);
+    // Lowest precedence: any ignore file in the tree overrides it.
+    t.write(".ignore", "!c.md\n");
+    assert_everywhere(&t, &["--ignore-file", "ignore-md", "-e", "md"], &["c.md"]);
+    let run = t.run(&["--ignore-file", "no-such-file"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert!(run.stderr.contains("no-such-file"), "{}", run.stderr);
+}
+
+#[test]
+fn ffind_global_ignore_file() {
+    let t = Tree::new();
+    t.files(&["a.log", "b.txt", "sub/c.log"]);
+    home_file(&t, ".config/ffind/ignore", "*.log\n");
+    assert_everywhere(&t, &["-t", "f"], &["b.txt"]);
+    assert_everywhere(&t, &["-I", "-t", "f"], &["a.log", "b.txt", "sub/c.log"]);
+    assert_everywhere(&t, &["--no-ignore-vcs", "-t", "f"], &["b.txt"]);
+    // The last applies: .ignore files override it.
+    t.write("sub/.ignore", "!c.log\n");
+    assert_everywhere(&t, &["-t", "f"], &["b.txt", "sub/c.log"]);
+    // $HOME/.config when XDG_CONFIG_HOME is not set.
+    let mut c = t.cmd(&["-t", "f"]);
+    c.env_remove("XDG_CONFIG_HOME");
+    let run = crate::fixture::Run::from(c.output().unwrap());
+    assert_listing(&run, &["-t", "f"], &["b.txt", "sub/c.log"]);
+    // Elsewhere when XDG_CONFIG_HOME says so.
+    let mut c = t.cmd(&["-t", "f"]);
+    c.env("XDG_CONFIG_HOME", t.root().join("sub"));
+    let run = crate::fixture::Run::from(c.output().unwrap());
+    assert_listing(&run, &["-t", "f"], &["a.log", "b.txt", "sub/c.log"]);
+}
+
+#[test]
+fn overriding_flags_take_back_the_defaults() {
+    let t = Tree::new();
+    git_init(&t, "repo");
+    t.write("repo/.gitignore", "*.o\n")
+        .write(".ignore", "*.tmp\n")
+        .files(&["repo/a.o", "repo/b.tmp", "repo/c"]);
+    home_file(&t, ".config/ffind/ignore", "c\n");
+    assert_everywhere(&t, &["-t", "f"], &[]);
+    assert_everywhere(&t, &["--no-global-ignore-file", "-t", "f"], &["repo/c"]);
+    assert_everywhere(&t, &["--no-ignore-vcs", "-t", "f"], &["repo/a.o"]);
+    assert_everywhere(&t, &["--no-ignore-vcs", "--ignore-vcs", "-t", "f"], &[]);
+    assert_everywhere(
+        &t,
+        &["--no-ignore-parent", "-t", "f", ".", "repo"],
+        &["repo/b.tmp"],
+    );
+    assert_everywhere(
+        &t,
+        &[
+            "--no-ignore-parent",
+            "--ignore-parent",
+            "-t",
+            "f",
+            ".",
+            "repo",
+        ],
+        &[],
+    );
+}
