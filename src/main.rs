@@ -3,6 +3,7 @@
 //! argv → clap ([`cli`]) → one resolved [`config::Config`] → a traversal method ([`walk`]) →
 //! filters ([`filter`]) → the one writer ([`output::printer`]) → an exit code ([`exit`]).
 
+mod bench;
 mod cli;
 mod config;
 mod exit;
@@ -26,6 +27,9 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Vec<OsString>) -> Outcome {
+    if args.get(1).is_some_and(|a| a == "bench") {
+        return bench::main(args);
+    }
     let cli = match cli::parse(args) {
         Ok(cli) => cli,
         Err(e) => {

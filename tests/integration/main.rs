@@ -1,5 +1,6 @@
 //! ffind's integration tests: the real binary on temporary trees, one file per topic.
 
+mod bench;
 mod faults;
 mod fd_parity;
 mod filters;

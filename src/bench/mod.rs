@@ -1,0 +1,235 @@
+//! `ffind bench`: times the traversal methods at several concurrency levels, the way hyperfine
+//! times commands, and exports what hyperfine exports (issue 5).
+//!
+//! ffind is a black box here: every run is a fresh process of this very binary, started with
+//! `--method M --concurrency N` and the user's filters, so a benchmark's `command` can be
+//! rerun on its own or under hyperfine. The pieces: [`args`] (bench's options), [`split`]
+//! (telling them from the pass-through filters), [`plan`] (the benchmarks and their command
+//! lines), [`runner`] (spawning and measuring), [`result`] and [`stats`] (the numbers),
+//! [`report`] (the terminal) and [`export`] (the files).
+
+mod args;
+mod export;
+mod format;
+mod plan;
+mod report;
+mod result;
+mod runner;
+mod split;
+mod stats;
+
+use std::ffi::OsString;
+use std::io::{self, Write};
+use std::path::{Path, PathBuf};
+
+use anyhow::{bail, Context, Result};
+use clap::{CommandFactory, Parser};
+
+use crate::cli::{self, Cli};
+use crate::exit::Outcome;
+use args::BenchArgs;
+use export::{Caption, Format};
+use plan::Search;
+use result::BenchmarkResult;
+use runner::Runner;
+
+/// Runs `ffind bench`; `argv` is the whole command line, program name and `bench` included.
+pub fn main(argv: Vec<OsString>) -> Outcome {
+    let (args, search, terminator) = match parse(argv) {
+        Ok(parsed) => parsed,
+        Err(outcome) => return outcome,
+    };
+    match run(&args, &search, terminator) {
+        Ok(outcome) => outcome,
+        Err(e) => {
+            eprintln!("ffind bench: {e:#}");
+            Outcome::Errors
+        }
+    }
+}
+
+/// Parses both halves of the command line; on an error (or --help) prints and gives the outcome.
+fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
+    let mut argv = argv.into_iter();
+    let program = argv.next().unwrap_or_else(|| "ffind".into());
+    argv.next(); // "bench"
+    let mut bench_cmd = BenchArgs::command();
+    bench_cmd.build();
+    let mut search_cmd = Cli::command();
+    search_cmd.build();
+    let parts = split::split(argv, &bench_cmd, &search_cmd);
+
+    let bench_argv = std::iter::once(OsString::from("ffind bench"))
+        .chain(parts.bench)
+        .chain(std::iter::once("--".into()))
+        .chain(parts.paths.iter().cloned());
+    let args = BenchArgs::try_parse_from(bench_argv).map_err(print_clap_error)?;
+    let search_argv = std::iter::once(program.clone()).chain(parts.search.iter().cloned());
+    let cli = cli::parse(search_argv).map_err(|e| {
+        let outcome = print_clap_error(e);
+        if outcome == Outcome::Usage {
+            eprintln!(
+                "(ffind bench passes the options it does not know to each run: see ffind --help)"
+            );
+        }
+        outcome
+    })?;
+    if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
+        eprintln!("ffind bench: {e:#}");
+        return Err(Outcome::Usage);
+    }
+    let match_all = if cli.glob {
+        "*"
+    } else if cli.fixed_strings {
+        ""
+    } else {
+        "."
+    };
+    let search = Search {
+        program,
+        options: parts.search,
+        paths: parts.paths,
+        match_all,
+    };
+    Ok((args, search, if cli.print0 { 0 } else { b'\n' }))
+}
+
+fn print_clap_error(e: clap::Error) -> Outcome {
+    let _ = e.print();
+    if e.use_stderr() {
+        Outcome::Usage
+    } else {
+        Outcome::Success
+    }
+}
+
+/// Bench takes only PATHs, so a pattern given where ffind takes one would be timed as a
+/// missing directory: say so before spending any time.
+fn check_paths(paths: &[PathBuf], base: Option<&Path>) -> Result<()> {
+    for path in paths {
+        let full = base.map_or_else(|| path.clone(), |b| b.join(path));
+        if let Err(e) = std::fs::metadata(&full) {
+            bail!(
+                "{}: {e}\n(bench takes only directories; to time a pattern search, pass the \
+                 pattern with --and PATTERN)",
+                path.display()
+            );
+        }
+    }
+    Ok(())
+}
+
+fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
+    let cpus = std::thread::available_parallelism().map_or(1, usize::from);
+    let benchmarks = plan::benchmarks(&args.methods(), &args.levels(cpus), search);
+    let exe = std::env::current_exe().context("cannot find the ffind binary to run")?;
+    let runner = Runner::new(exe, terminator);
+    let mut stdout = io::stdout();
+    let mut results: Vec<BenchmarkResult> = Vec::new();
+    let mut warned = false;
+    for (i, benchmark) in benchmarks.iter().enumerate() {
+        write!(stdout, "{}", report::header(i + 1, &benchmark.command))?;
+        stdout.flush()?;
+        let count = runner
+            .count(&benchmark.args)
+            .with_context(|| format!("cannot run {}", benchmark.command))?;
+        match count.exit_code {
+            Some(0) => {}
+            Some(1) if !warned => {
+                // Unreadable entries: every method meets the same ones, so the timings still
+                // compare; hyperfine would stop here, but a system tree rarely reads cleanly.
+                warned = true;
+                eprintln!("ffind bench: warning: the search reported errors (exit code 1); first:");
+                eprintln!("  {}", count.stderr.lines().next().unwrap_or(""));
+            }
+            Some(1) => {}
+            code => {
+                let how = code.map_or("was killed by a signal".to_owned(), |c| {
+                    format!("exited with {c}")
+                });
+                bail!("{} {how}:\n{}", benchmark.command, count.stderr.trim_end());
+            }
+        }
+        if let Some(complaint) = disagreement(results.first(), &benchmark.command, count.entries) {
+            eprintln!("ffind bench: {complaint}");
+            return Ok(Outcome::Errors);
+        }
+        let runs = runner.measure(benchmark, args.warmup, args.runs)?;
+        let result = BenchmarkResult::new(benchmark, count.entries, &runs);
+        write!(stdout, "{}", report::benchmark(&result))?;
+        results.push(result);
+    }
+    result::set_parameters(&mut results);
+    write!(stdout, "{}", report::summary(&results))?;
+    let caption = caption(args, search, &results);
+    let exports = [
+        (Format::Json, &args.export_json),
+        (Format::Markdown, &args.export_markdown),
+        (Format::Csv, &args.export_csv),
+        (Format::Svg, &args.export_svg),
+    ];
+    for (format, path) in exports {
+        if let Some(path) = path {
+            format.write(path, &results, &caption)?;
+        }
+    }
+    Ok(Outcome::Success)
+}
+
+/// Every benchmark must list as many entries as the first: otherwise a method is wrong, and
+/// its speed means nothing. Says which disagreed.
+fn disagreement(first: Option<&BenchmarkResult>, command: &str, entries: u64) -> Option<String> {
+    let first = first.filter(|first| first.entries != entries)?;
+    Some(format!(
+        "{command} listed {entries} entries, but {} listed {}: the methods disagree.",
+        first.command, first.entries
+    ))
+}
+
+/// The chart's title and conditions: what was searched, how often, how many entries.
+fn caption(args: &BenchArgs, search: &Search, results: &[BenchmarkResult]) -> Caption {
+    let words: Vec<String> = search
+        .options
+        .iter()
+        .chain(&search.paths)
+        .map(|w| plan::shell_quote(w))
+        .collect();
+    let target = if words.is_empty() {
+        ".".to_owned()
+    } else {
+        words.join(" ")
+    };
+    let entries = results.first().map_or(0, |r| r.entries);
+    Caption {
+        title: format!("ffind bench {target}"),
+        subtitle: format!(
+            "mean ± σ of {} timed runs each, caches warm ({} warm-up run{} + a counting run); \
+             {entries} entries; {} CPUs",
+            args.runs,
+            args.warmup,
+            if args.warmup == 1 { "" } else { "s" },
+            std::thread::available_parallelism().map_or(1, usize::from)
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bench::result::tests::sample;
+    use crate::walk::Method;
+
+    #[test]
+    fn a_different_entry_count_is_named() {
+        let first = sample(Method::Serial, 1, &[0.1]);
+        assert_eq!(disagreement(None, "ffind x", 3), None);
+        assert_eq!(disagreement(Some(&first), "ffind x", first.entries), None);
+        let complaint =
+            disagreement(Some(&first), "ffind --method queue --concurrency 4 . /t", 8).unwrap();
+        assert_eq!(
+            complaint,
+            "ffind --method queue --concurrency 4 . /t listed 8 entries, but \
+             ffind --method serial --concurrency 1 . /t listed 7: the methods disagree."
+        );
+    }
+}

@@ -1,0 +1,370 @@
+//! `ffind bench`: a small end-to-end run on a fixture tree, the exports checked against what
+//! hyperfine writes (by hyperfine itself when it is installed) and against what hyperfine's
+//! scripts read.
+
+use std::fs;
+use std::path::Path;
+use std::process::Command;
+
+use serde_json::Value;
+
+use crate::fixture::{have, Run, Tree};
+
+fn tree() -> Tree {
+    let t = Tree::new();
+    t.files(&[
+        "a.rs",
+        "b.txt",
+        "src/c.rs",
+        "src/deep/d.rs",
+        "docs/e.md",
+        ".hidden/f.rs",
+    ]);
+    t
+}
+
+/// Runs `ffind bench ARGS`, asserting success.
+fn bench(t: &Tree, args: &[&str]) -> Run {
+    let mut all = vec!["bench"];
+    all.extend_from_slice(args);
+    let run = t.run(&all);
+    assert_eq!(
+        run.code, 0,
+        "exit code {}; stderr:\n{}",
+        run.code, run.stderr
+    );
+    run
+}
+
+fn read_json(path: &Path) -> Vec<Value> {
+    let json: Value = serde_json::from_str(&fs::read_to_string(path).unwrap()).unwrap();
+    assert_eq!(
+        json.as_object().unwrap().len(),
+        1,
+        "only \"results\" at the top: {json}"
+    );
+    json["results"].as_array().unwrap().clone()
+}
+
+/// The number `bench` says every benchmark listed.
+fn entries(run: &Run) -> usize {
+    let text = String::from_utf8_lossy(&run.stdout);
+    let line = text
+        .lines()
+        .find(|l| l.starts_with("Every benchmark listed"))
+        .expect("the entry count line");
+    line.split_whitespace().nth(3).unwrap().parse().unwrap()
+}
+
+#[test]
+fn end_to_end_with_every_export() {
+    let t = tree();
+    let out = t.home();
+    let (json, md, csv, svg) = (
+        out.join("b.json"),
+        out.join("b.md"),
+        out.join("b.csv"),
+        out.join("b.svg"),
+    );
+    let run = bench(
+        &t,
+        &[
+            "--methods",
+            "serial,queue",
+            "--concurrency",
+            "1,2",
+            "--runs",
+            "2",
+            "--warmup",
+            "0",
+            "--export-json",
+            json.to_str().unwrap(),
+            "--export-markdown",
+            md.to_str().unwrap(),
+            "--export-csv",
+            csv.to_str().unwrap(),
+            "--export-svg",
+            svg.to_str().unwrap(),
+            ".",
+        ],
+    );
+    let stdout = String::from_utf8(run.stdout.clone()).unwrap();
+    assert_eq!(
+        stdout.matches("Benchmark ").count(),
+        3,
+        "serial once, queue at 1 and 2:\n{stdout}"
+    );
+    assert_eq!(stdout.matches("  Time (mean ± σ): ").count(), 3, "{stdout}");
+    assert!(
+        stdout.contains("Summary\n") && stdout.contains(" times faster than '"),
+        "{stdout}"
+    );
+    // The default search: hidden entries skipped, as plain `ffind` lists them.
+    let listed = t.run(&[]).sorted().len();
+    assert_eq!(entries(&run), listed);
+
+    let results = read_json(&json);
+    let got: Vec<(String, String)> = results
+        .iter()
+        .map(|r| {
+            (
+                r["parameters"]["method"].as_str().unwrap().into(),
+                r["parameters"]["concurrency"].as_str().unwrap().into(),
+            )
+        })
+        .collect();
+    let want = [("serial", "1"), ("queue", "1"), ("queue", "2")]
+        .map(|(m, c)| (m.to_owned(), c.to_owned()));
+    assert_eq!(got, want);
+    for r in &results {
+        assert_eq!(r["times"].as_array().unwrap().len(), 2);
+        assert_eq!(r["exit_codes"], serde_json::json!([0, 0]));
+        assert!(r["memory_usage_byte"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|m| m.as_u64().unwrap() > 1024));
+        let (min, mean, max) = (
+            r["min"].as_f64().unwrap(),
+            r["mean"].as_f64().unwrap(),
+            r["max"].as_f64().unwrap(),
+        );
+        assert!(0.0 < min && min <= mean && mean <= max, "{r}");
+        // The command reproduces the benchmark on its own, through a shell as hyperfine runs it.
+        let command = r["command"].as_str().unwrap();
+        assert!(command.contains(&format!(
+            "--method {}",
+            r["parameters"]["method"].as_str().unwrap()
+        )));
+        let alone = Run::from(t_shell(&t, command));
+        assert_eq!(alone.code, 0, "{command}: {}", alone.stderr);
+        assert_eq!(alone.sorted(), t.run(&[".", "."]).sorted(), "{command}");
+    }
+
+    let table = fs::read_to_string(&md).unwrap();
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(
+        lines[0],
+        "| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |"
+    );
+    assert_eq!(lines[1], "|:---|---:|---:|---:|---:|");
+    assert_eq!(lines.len(), 5);
+    for (line, r) in lines[2..].iter().zip(&results) {
+        assert!(
+            line.starts_with(&format!("| `{}` | ", r["command"].as_str().unwrap())),
+            "{line}"
+        );
+    }
+    assert_eq!(
+        lines[2..]
+            .iter()
+            .filter(|l| l.ends_with(" | 1.00 |"))
+            .count(),
+        1,
+        "one fastest:\n{table}"
+    );
+
+    let csv = fs::read_to_string(&csv).unwrap();
+    let rows: Vec<&str> = csv.lines().collect();
+    assert_eq!(
+        rows[0],
+        "command,mean,stddev,median,user,system,min,max,parameter_concurrency,parameter_method"
+    );
+    assert_eq!(rows.len(), 4);
+    assert!(rows[3].ends_with(",2,queue"), "{}", rows[3]);
+
+    let svg = fs::read_to_string(&svg).unwrap();
+    assert!(svg.starts_with("<svg ") && svg.trim_end().ends_with("</svg>"));
+    assert_eq!(
+        svg.matches("<polyline").count(),
+        1,
+        "a line for queue; serial is a dashed reference"
+    );
+    assert!(svg.contains(">serial (1 thread)</text>") && svg.contains(">queue</text>"));
+}
+
+/// Runs a shell command line in the tree, with the fixture's clean environment.
+fn t_shell(t: &Tree, command: &str) -> std::process::Output {
+    let mut c = Command::new("sh");
+    c.args(["-c", command]).current_dir(t.root());
+    crate::fixture::clean_env(&mut c, &t.home());
+    c.output().unwrap()
+}
+
+#[test]
+fn a_one_method_sweep_is_what_plot_parametrized_reads() {
+    let t = tree();
+    let json = t.home().join("sweep.json");
+    bench(
+        &t,
+        &[
+            "--methods",
+            "queue",
+            "-j",
+            "4,1,2",
+            "-r",
+            "2",
+            "-w",
+            "0",
+            "--export-json",
+            json.to_str().unwrap(),
+        ],
+    );
+    let results = read_json(&json);
+    // plot_parametrized.py: exactly one parameter per result, the same name throughout, its
+    // value a number as a string; then mean and stddev. plot_whisker.py: command and times.
+    let mut levels = Vec::new();
+    for r in &results {
+        let parameters = r["parameters"].as_object().unwrap();
+        assert_eq!(parameters.keys().collect::<Vec<_>>(), ["concurrency"]);
+        levels.push(
+            parameters["concurrency"]
+                .as_str()
+                .unwrap()
+                .parse::<f64>()
+                .unwrap(),
+        );
+        assert!(r["mean"].is_f64() && r["stddev"].is_f64());
+        assert!(
+            r["command"].is_string() && r["times"].as_array().unwrap().iter().all(Value::is_f64)
+        );
+    }
+    assert_eq!(levels, [1.0, 2.0, 4.0]);
+}
+
+#[test]
+fn json_keys_and_types_match_what_hyperfine_writes() {
+    let t = tree();
+    let ours = t.home().join("ours.json");
+    bench(
+        &t,
+        &[
+            "--methods",
+            "queue",
+            "-j",
+            "1,2",
+            "-r",
+            "2",
+            "-w",
+            "0",
+            "--export-json",
+            ours.to_str().unwrap(),
+        ],
+    );
+    let ours = read_json(&ours);
+    if !have("hyperfine") {
+        eprintln!("hyperfine is not installed: the schema is checked by the unit tests only");
+        return;
+    }
+    let theirs = t.home().join("theirs.json");
+    let status = Command::new("hyperfine")
+        .args([
+            "-N",
+            "--runs",
+            "2",
+            "-P",
+            "concurrency",
+            "1",
+            "2",
+            "true {concurrency}",
+            "--export-json",
+        ])
+        .arg(&theirs)
+        .output()
+        .unwrap();
+    assert!(
+        status.status.success(),
+        "{}",
+        String::from_utf8_lossy(&status.stderr)
+    );
+    let theirs = read_json(&theirs);
+    let kind = |v: &Value| match v {
+        Value::Null => "null",
+        Value::Bool(_) => "bool",
+        Value::Number(n) if n.is_f64() => "float",
+        Value::Number(_) => "int",
+        Value::String(_) => "string",
+        Value::Array(a) => match a.first() {
+            Some(Value::Number(n)) if n.is_f64() => "array of floats",
+            Some(Value::Number(_)) => "array of ints",
+            _ => "array",
+        },
+        Value::Object(_) => "object",
+    };
+    let (ours, theirs) = (ours[0].as_object().unwrap(), theirs[0].as_object().unwrap());
+    for (key, value) in theirs {
+        let mine = ours
+            .get(key)
+            .unwrap_or_else(|| panic!("hyperfine writes {key}, we do not"));
+        // A float that happens to be whole is still a number; everything else must agree.
+        let (a, b) = (kind(mine), kind(value));
+        assert!(
+            a == b
+                || (a.contains("float") && b.contains("int"))
+                || (b.contains("float") && a.contains("int")),
+            "{key}: ours {a}, hyperfine's {b}"
+        );
+    }
+    assert_eq!(ours["parameters"], serde_json::json!({"concurrency": "1"}));
+    assert_eq!(
+        theirs["parameters"],
+        serde_json::json!({"concurrency": "1"})
+    );
+    for key in ours.keys() {
+        // Older hyperfine releases do not record memory; newer ones write memory_usage_byte.
+        assert!(
+            theirs.contains_key(key) || key == "memory_usage_byte",
+            "we write {key}, hyperfine does not"
+        );
+    }
+}
+
+#[test]
+fn filters_pass_through_to_every_run() {
+    let t = tree();
+    let json = t.home().join("rs.json");
+    let run = bench(
+        &t,
+        &[
+            "-e",
+            "rs",
+            "-H",
+            "--methods",
+            "serial,rayon",
+            "-j",
+            "2",
+            "-r",
+            "1",
+            "-w",
+            "0",
+            "--export-json",
+            json.to_str().unwrap(),
+        ],
+    );
+    assert_eq!(entries(&run), t.run(&["-e", "rs", "-H"]).sorted().len());
+    assert_eq!(entries(&run), 4);
+    let results = read_json(&json);
+    assert!(results[1]["command"]
+        .as_str()
+        .unwrap()
+        .ends_with("--method rayon --concurrency 2 -e rs -H"));
+    assert!(
+        results[0]["stddev"].is_null(),
+        "a single run has no sample deviation"
+    );
+    assert_eq!(
+        results[0]["parameters"],
+        serde_json::json!({"concurrency": "1", "method": "serial"})
+    );
+}
+
+#[test]
+fn a_pattern_where_a_path_belongs_is_a_usage_error() {
+    let t = tree();
+    let run = t.run(&["bench", "--runs", "1", "\\.rs$"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("--and PATTERN"), "{}", run.stderr);
+    let run = t.run(&["bench", "--no-such-option"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stdout.is_empty(), "nothing was timed");
+}
