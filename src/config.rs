@@ -17,7 +17,7 @@ use crate::filter::owner::OwnerFilter;
 use crate::filter::size::SizeFilter;
 use crate::filter::time::{parse_instant, TimeFilter};
 use crate::filter::{self, Filters, Syntax, TypeFilter};
-use crate::walk::Method;
+use crate::walk::{dir, Method};
 
 /// One search path.
 #[derive(Debug, Clone)]
@@ -238,7 +238,13 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
         .filter(|(p, _)| !filter::matches_everything(p, syntax))
         .map(|(_, re)| filter::compile_pattern(re, case_insensitive))
         .collect::<Result<Vec<_>>>()?;
-    let now = jiff::Zoned::now();
+    // Only when asked for: the current zoned time loads the time-zone database (a dozen
+    // directory reads under /usr/share/zoneinfo), which a plain listing must not pay for.
+    let now = if cli.changed_within.is_some() || cli.changed_before.is_some() {
+        jiff::Zoned::now()
+    } else {
+        jiff::Zoned::default()
+    };
     let mut times = Vec::new();
     if let Some(s) = &cli.changed_within {
         times.push(TimeFilter::After(parse_instant(s, &now)?));
@@ -280,6 +286,24 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
     Ok(Some(builder.build()?))
 }
 
+/// Directories read at once when `-j` is not given: one per CPU on local disks; on network and
+/// FUSE file systems, where each read waits on a round trip rather than a core, at least
+/// [`SLOW_FS_CONCURRENCY`].
+fn default_concurrency(roots: &[Root]) -> usize {
+    let cpus = std::thread::available_parallelism()
+        .map(|n| n.get())
+        .unwrap_or(1);
+    if roots.iter().any(|r| dir::is_slow_filesystem(r.open_path())) {
+        cpus.max(SLOW_FS_CONCURRENCY)
+    } else {
+        cpus
+    }
+}
+
+/// The default concurrency on network and FUSE file systems (benches/README.md has the
+/// sweep on a FUSE mount behind the number).
+pub const SLOW_FS_CONCURRENCY: usize = 64;
+
 /// The method `auto` stands for, and the concurrency used when none is given.
 fn resolve_method(arg: MethodArg) -> Method {
     match arg {
@@ -309,13 +333,13 @@ impl Config {
         } else {
             cli.max_results
         };
-        let concurrency = cli.concurrency.map(|n| n as usize).unwrap_or_else(|| {
-            std::thread::available_parallelism()
-                .map(|n| n.get())
-                .unwrap_or(1)
-        });
+        let roots = resolve_roots(cli, &cwd);
+        let concurrency = cli
+            .concurrency
+            .map(|n| n as usize)
+            .unwrap_or_else(|| default_concurrency(&roots));
         Ok(Config {
-            roots: resolve_roots(cli, &cwd),
+            roots,
             method: resolve_method(cli.method),
             concurrency,
             hidden: cli.hidden || cli.unrestricted > 0,
