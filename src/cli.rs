@@ -11,8 +11,9 @@ use clap::{ArgAction, Parser, ValueEnum};
 /// A parallel file finder with fd's command line.
 ///
 /// Lists the entries below each PATH whose file name matches PATTERN (a regular expression,
-/// case-insensitive unless it contains an uppercase letter). Hidden entries and those that
-/// .gitignore, .ignore, .fdignore and .ffindignore files name are skipped unless asked for.
+/// case-insensitive unless it contains an uppercase letter). Hidden entries, and those that
+/// ignore files (.gitignore, .ignore, .fdignore, .ffindignore) name, are skipped unless asked
+/// for.
 ///
 /// `ffind bench [PATH] ...` times the traversal methods instead; see `ffind bench --help`.
 /// To search for a file named "bench", write `ffind -- bench` or `ffind '^bench'`.
@@ -162,7 +163,7 @@ pub struct Cli {
 
     /// Match the pattern against the full absolute path, not just the file name.
     ///
-    /// Relative search paths are made absolute first. Example: ffind -p -g '**/.git/config'.
+    /// Relative search paths are made absolute first. Example: ffind -p 'tests/.*\.rs$'.
     #[arg(short = 'p', long)]
     pub full_path: bool,
 
@@ -198,10 +199,11 @@ pub struct Cli {
 
     /// Exclude entries that match this glob, and everything below them (repeatable).
     ///
-    /// This overrides every other option. The glob is read as a .gitignore line: without "/",
-    /// it matches the name at any depth ("*.pyc", "node_modules"); with "/" (leading or in the
-    /// middle), the path below the search path ("/build", "src/gen"); "**/" matches any number
-    /// of directories; a trailing "/" matches directories only ("cache/").
+    /// Nothing brings them back, not even a "!" rule in an ignore file. The glob reads as a
+    /// .gitignore line: without "/", it matches the name at any depth ("*.pyc",
+    /// "node_modules"); with "/" (leading or in the middle), the path below the search path
+    /// ("/build", "src/gen"); "**/" matches any number of directories; a trailing "/" matches
+    /// directories only ("cache/").
     #[arg(short = 'E', long, value_name = "GLOB", action = ArgAction::Append)]
     pub exclude: Vec<String>,
 

@@ -316,10 +316,12 @@ pub fn only_matches_hidden(source: &str) -> bool {
     let HirKind::Concat(subs) = hir.kind() else {
         return false;
     };
-    matches!(
-        subs.first().map(Hir::kind),
-        Some(HirKind::Look(Look::Start))
-    ) && matches!(subs.get(1).map(Hir::kind), Some(HirKind::Literal(Literal(b))) if b.starts_with(b"."))
+    let [start, next, ..] = subs.as_slice() else {
+        return false;
+    };
+    let dot_first =
+        |h: &Hir| matches!(h.kind(), HirKind::Literal(Literal(b)) if b.starts_with(b"."));
+    matches!(start.kind(), HirKind::Look(Look::Start)) && dot_first(next)
 }
 
 /// `-e` values to one regex: `(?i)(?s-u:.)\.(?:rs|tar\.gz)$`. As in fd, the extension must
