@@ -374,6 +374,8 @@ pub fn is_slow_filesystem(path: &[u8]) -> bool {
         if libc::statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
             return false;
         }
+        // f_type is i64 on x86_64 but narrower elsewhere.
+        #[allow(clippy::unnecessary_cast)]
         let magic = fs.assume_init().f_type as i64;
         SLOW_FS_MAGICS.contains(&magic)
     }
