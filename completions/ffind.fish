@@ -1,0 +1,77 @@
+complete -c ffind -l and -d 'Another pattern that every result must match too (repeatable)' -r
+complete -c ffind -l ignore-file -d 'Add an ignore file in .gitignore format (repeatable)' -r -F
+complete -c ffind -s d -l max-depth -d 'Descend at most this many levels below the search path (its entries are at level 1)' -r
+complete -c ffind -l min-depth -d 'Show only entries at least this many levels below the search path' -r
+complete -c ffind -l exact-depth -d 'Show only entries exactly this many levels below the search path' -r
+complete -c ffind -s E -l exclude -d 'Exclude entries that match this glob, and everything below them (repeatable)' -r
+complete -c ffind -s t -l type -d 'Filter by type (repeatable): f/file, d/dir/directory, l/symlink, x/executable, e/empty, s/socket, p/pipe, b/block-device, c/char-device' -r -f -a "f\t''
+file\t''
+d\t''
+dir\t''
+directory\t''
+l\t''
+symlink\t''
+x\t''
+executable\t''
+e\t''
+empty\t''
+s\t''
+socket\t''
+p\t''
+pipe\t''
+b\t''
+block-device\t''
+c\t''
+char-device\t''"
+complete -c ffind -s e -l extension -d 'Filter by extension (repeatable, case-insensitive; "tar.gz" and ".rs" work)' -r
+complete -c ffind -s S -l size -d 'Filter by size: +N at least, -N at most, N exactly; units b, k, m, g, t (powers of 1000) and ki, mi, gi, ti (powers of 1024), e.g. +1M, -10k, 500b (repeatable)' -r
+complete -c ffind -l changed-within -d 'Only entries modified within this duration ("2weeks", "10h", "1d 2h") or since this date ("2024-06-01", "2024-06-01 12:00:00", "@1717200000")' -r
+complete -c ffind -l changed-before -d 'Only entries modified before this date, or longer ago than this duration' -r
+complete -c ffind -s o -l owner -d 'Only entries owned by this user and/or group: "user", "user:group", ":group", ids accepted; "!" negates a part ("!root", ":!wheel")' -r
+complete -c ffind -l strip-cwd-prefix -d 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given)' -r -f -a "always\t''
+never\t''
+auto\t''"
+complete -c ffind -l max-results -d 'Stop after this many results' -r
+complete -c ffind -l method -d 'The traversal method. All give the same results; they differ in speed' -r -f -a "auto\t'The fastest method for this machine: currently `queue`'
+serial\t'One thread reading directories itself, depth first'
+walkdir\t'The walkdir crate, one thread'
+queue\t'A work queue of directories served by --concurrency workers'
+rayon\t'Rayon\'s work stealing, one task per directory'
+jwalk\t'The jwalk crate'
+ignore\t'The ignore crate\'s parallel walker (fd\'s engine)'"
+complete -c ffind -s j -l concurrency -d 'How many directories are read at once (threads). Default: the number of CPUs, more on network and FUSE file systems. Up to 4096' -r
+complete -c ffind -l base-directory -d 'Change the working directory before searching; results are relative to it' -r -F
+complete -c ffind -l search-path -d 'More search paths, for patterns that look like paths (repeatable)' -r -F
+complete -c ffind -l gen-completions -d 'Print a shell completion script for SHELL and exit' -r -f -a "bash\t''
+elvish\t''
+fish\t''
+powershell\t''
+zsh\t''"
+complete -c ffind -s H -l hidden -d 'Include hidden files and directories (names starting with a dot)'
+complete -c ffind -l no-hidden -d 'Skip hidden files and directories (the default; overrides --hidden)'
+complete -c ffind -s I -l no-ignore -d 'Show entries that ignore files would hide'
+complete -c ffind -l ignore -d 'Respect ignore files (the default; overrides --no-ignore)'
+complete -c ffind -l no-ignore-vcs -d 'Show entries that git\'s ignore files would hide'
+complete -c ffind -l ignore-vcs -d 'Respect git\'s ignore files (the default; overrides --no-ignore-vcs)'
+complete -c ffind -l no-ignore-parent -d 'Do not apply the ignore files of the directories above a search path'
+complete -c ffind -l ignore-parent -d 'Apply the ignore files above a search path (the default; overrides --no-ignore-parent)'
+complete -c ffind -l no-global-ignore-file -d 'Do not read ffind\'s global ignore file, $XDG_CONFIG_HOME/ffind/ignore (by default ~/.config/ffind/ignore)'
+complete -c ffind -l no-require-git -d 'Apply git\'s ignore files even outside a git repository'
+complete -c ffind -l require-git -d 'Apply .gitignore files only inside a git work tree (the default)'
+complete -c ffind -s u -l unrestricted -d 'Unrestricted: search hidden and ignored entries too (an alias for -HI; may be repeated, as -uu, for fd compatibility)'
+complete -c ffind -s s -l case-sensitive -d 'Match case-sensitively'
+complete -c ffind -s i -l ignore-case -d 'Match case-insensitively, even when a pattern holds an uppercase letter'
+complete -c ffind -s g -l glob -d 'Treat the pattern as a glob ("*.rs") rather than a regular expression'
+complete -c ffind -l regex -d 'Treat the pattern as a regular expression (the default; overrides --glob)'
+complete -c ffind -s F -l fixed-strings -d 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression'
+complete -c ffind -s p -l full-path -d 'Match the pattern against the full absolute path, not just the file name'
+complete -c ffind -s L -l follow -d 'Follow symbolic links: list what they point to and descend into linked directories'
+complete -c ffind -l no-follow -d 'Do not follow symbolic links (the default; overrides --follow)'
+complete -c ffind -l prune -d 'Do not descend into directories that match the search'
+complete -c ffind -l one-file-system -d 'Do not descend into directories on another file system than the search path\'s'
+complete -c ffind -s 0 -l print0 -d 'Separate results with NUL instead of newline (for xargs -0)'
+complete -c ffind -s a -l absolute-path -d 'Print absolute paths'
+complete -c ffind -s 1 -d 'Stop after the first result (same as --max-results=1)'
+complete -c ffind -s q -l quiet -d 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match'
+complete -c ffind -s h -l help -d 'Print help (see more with \'--help\')'
+complete -c ffind -s V -l version -d 'Print version'
