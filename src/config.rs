@@ -53,10 +53,6 @@ pub struct Config {
     pub hidden: bool,
     /// Which ignore files apply; `None` when none are read (`-I`, `-u`).
     pub ignore: Option<IgnoreOptions>,
-    /// Look at the directories above each search path for ignore rules and repositories. Always
-    /// set now that `IgnoreOptions::parents` says whether their rules apply; the walk still
-    /// reads it.
-    pub ignore_parents: bool,
     /// Follow symbolic links.
     pub follow: bool,
     /// Print only entries at least this deep (the search path's children are at depth 1).
@@ -344,9 +340,6 @@ impl Config {
             concurrency,
             hidden: cli.hidden || cli.unrestricted > 0,
             ignore: resolve_ignore(cli)?,
-            // Even with --no-ignore-parent: the directories above a root say whether it is in a
-            // repository (`IgnoreOptions::parents` decides whether their rules apply).
-            ignore_parents: true,
             follow: cli.follow,
             min_depth,
             max_depth,

@@ -91,7 +91,9 @@ impl Walk<'_> {
         }
         let root_base = base_len(&root.display);
         let ignore = match &self.config.ignore {
-            Some(opts) if self.config.ignore_parents => {
+            // The directories above the root always count (they say whether it is in a
+            // repository); `IgnoreOptions::parents` decides whether their rules apply.
+            Some(opts) => {
                 let mut node: Option<Arc<IgnoreNode>> = None;
                 // From "/" down to the root's parent; each sees paths below the search root
                 // prefixed with the way from itself to the root.
@@ -110,7 +112,7 @@ impl Walk<'_> {
                 }
                 node
             }
-            _ => None,
+            None => None,
         };
         Some(DirState {
             depth: 0,
