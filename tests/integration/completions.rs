@@ -7,11 +7,18 @@ use crate::fixture::Tree;
 fn committed_completions_match_the_command_line() {
     let t = Tree::new();
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("completions");
-    for (shell, file) in [("bash", "ffind.bash"), ("zsh", "_ffind"), ("fish", "ffind.fish")] {
+    for (shell, file) in [
+        ("bash", "ffind.bash"),
+        ("zsh", "_ffind"),
+        ("fish", "ffind.fish"),
+    ] {
         let run = t.run(&["--gen-completions", shell]);
         assert_eq!(run.code, 0, "{shell}: {}", run.stderr);
         let generated = String::from_utf8(run.stdout).unwrap();
-        assert!(generated.contains("--concurrency"), "{shell} completions name the options");
+        assert!(
+            generated.contains("--concurrency"),
+            "{shell} completions name the options"
+        );
         let committed = std::fs::read_to_string(dir.join(file)).unwrap_or_default();
         assert!(
             committed == generated,
