@@ -1,0 +1,431 @@
+#!/usr/bin/env bash
+# ffind's benchmark harness: ffind side by side with fd, bfs, GNU find and the syscall floor,
+# as BENCH.md (../shared/BENCH.md) asks. Also `just bench [ARGS]`.
+#
+#   benches/run.sh [TREE...] [SECTION...]
+#
+# TREE     linux big flat                     (default: all three)
+# SECTION  side    every method, fd -u, bfs, find, floor -p -j2; to /dev/null and piped
+#          git     default filtering inside a git repository (linux-git: linux + git init)
+#          j1      one thread: ffind -j1 / serial, fd -j1, find, floor -p -j1
+#          memory  max RSS (/usr/bin/time), to /dev/null and with a slow reader
+#          first   time to the first result (| head -1)
+#          sweep   --concurrency 1..1024 for --method queue and rayon
+#          slow    on a FUSE mount that sleeps per operation (benches/slowfs.sh); never by default
+#          (default: all but slow)
+#
+# Environment: BENCH_RUNS (20), BENCH_WARMUP (3), BENCH_SWEEP (1,2,4,...,1024),
+# BENCH_SLOW_TREE (linux), BENCH_SLOW_DELAY_US (1000), BENCH_SLOW_RUNS (3),
+# BENCH_SLOW_WARMUP (0), BENCH_SLOW_SWEEP (2,4,...,1024), BENCH_READER_SLEEP (5),
+# BENCH_RESULTS (benches/results), FFIND (a prebuilt binary: skips cargo build),
+# FFIND_SHARED (../shared), FFIND_CORPORA, FFIND_PEERS.
+#
+# Writes benches/results/<date>-<tree>-<what>.{json,md} (hyperfine's exports; every .md opens
+# with the conditions) and <date>-summary.md, the medians and ratios to the floor, printed last.
+set -euo pipefail
+
+repo=$(git -C "$(dirname "$0")" rev-parse --show-toplevel)
+here=$repo/benches
+shared=${FFIND_SHARED:-$repo/../shared}
+corpora=${FFIND_CORPORA:-$HOME/.cache/ffind-corpora}
+out=${BENCH_RESULTS:-$here/results}
+stamp=${BENCH_STAMP:-$(date +%F-%H%M)}
+runs=${BENCH_RUNS:-20}
+warmup=${BENCH_WARMUP:-3}
+sweep=${BENCH_SWEEP:-1,2,4,8,16,32,64,128,256,512,1024}
+slow_tree=${BENCH_SLOW_TREE:-linux}
+slow_delay=${BENCH_SLOW_DELAY_US:-1000}
+slow_runs=${BENCH_SLOW_RUNS:-3}
+slow_warmup=${BENCH_SLOW_WARMUP:-0}
+slow_sweep=${BENCH_SLOW_SWEEP:-2,4,8,16,32,64,128,256,512,1024}
+reader_sleep=${BENCH_READER_SLEEP:-5}
+methods=(serial walkdir queue rayon jwalk ignore)
+
+say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
+die() {
+  echo "benches/run.sh: $*" >&2
+  exit 1
+}
+usage() {
+  sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2
+  exit "${1:-2}"
+}
+
+# --- arguments ----------------------------------------------------------------------------
+trees=()
+sections=()
+for arg in "$@"; do
+  case "$arg" in
+    linux | big | flat) trees+=("$arg") ;;
+    side | git | j1 | memory | first | sweep | slow) sections+=("$arg") ;;
+    -h | --help) usage 0 ;;
+    *) echo "benches/run.sh: unknown tree or section '$arg'" >&2 && usage ;;
+  esac
+done
+[ ${#trees[@]} -gt 0 ] || trees=(linux big flat)
+[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep)
+wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
+per_tree=0
+for s in side j1 memory first sweep; do
+  if wants "$s"; then per_tree=1; fi
+done
+[[ $runs =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive number, not '$runs'"
+[[ $warmup =~ ^[0-9]+$ ]] || die "BENCH_WARMUP must be a number, not '$warmup'"
+
+# --- tools --------------------------------------------------------------------------------
+if [ ! -f "$shared/bench/peers.sh" ] || [ ! -f "$shared/bench/corpus.sh" ]; then
+  die "no $shared/bench/{peers,corpus}.sh: set FFIND_SHARED to the directory that holds bench/"
+fi
+
+if [ -n "${FFIND:-}" ]; then
+  [ -x "$FFIND" ] || die "FFIND=$FFIND is not an executable"
+  ffind=$(realpath "$FFIND")
+else
+  say "build: cargo build --release"
+  (cd "$repo" && cargo build --release) || die "cargo build --release failed"
+  ffind=${CARGO_TARGET_DIR:-$repo/target}/release/ffind
+fi
+rev=$(git -C "$repo" describe --always --dirty --abbrev=10)
+
+say "peers: $shared/bench/peers.sh (the first time builds fd from crates.io: minutes)"
+peers=$(bash "$shared/bench/peers.sh") || die "peers.sh failed"
+fd=$peers/bin/fd
+floor=$peers/bin/floor
+for tool in "$fd" "$floor"; do [ -x "$tool" ] || die "peers.sh did not provide $tool"; done
+for tool in hyperfine bfs find python3; do
+  command -v "$tool" >/dev/null || die "$tool is missing (hyperfine and bfs: apt-get install hyperfine bfs)"
+done
+if wants memory && [ ! -x /usr/bin/time ]; then
+  say "installing GNU time (/usr/bin/time) for max RSS"
+  { apt-get install -y -qq time >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }; } ||
+    die "/usr/bin/time is missing and could not be installed: apt-get install time"
+fi
+
+# --- corpora ------------------------------------------------------------------------------
+needed=()
+if [ $per_tree = 1 ]; then needed+=("${trees[@]}"); fi
+if wants git; then needed+=(linux); fi
+if wants slow; then needed+=("$slow_tree"); fi
+if [ ${#needed[@]} -gt 0 ]; then
+  say "corpora: corpus.sh ${needed[*]} (big and flat take a minute or two the first time)"
+  mapfile -t needed < <(printf '%s\n' "${needed[@]}" | sort -u)
+  FFIND_CORPORA=$corpora bash "$shared/bench/corpus.sh" "${needed[@]}" >/dev/null || die "corpus.sh failed"
+fi
+if wants git && [ ! -d "$corpora/linux-git" ]; then
+  # A hard-linked copy with only `git init`: the issue's "the Linux tree after git init", so
+  # .gitignore files apply, without adding .git to the linux tree the other sections list.
+  say "corpora: linux-git (cp -al linux + git init)"
+  rm -rf "$corpora/linux-git.tmp"
+  cp -al "$corpora/linux" "$corpora/linux-git.tmp"
+  git -C "$corpora/linux-git.tmp" init -q
+  mv "$corpora/linux-git.tmp" "$corpora/linux-git"
+fi
+
+mkdir -p "$out"
+summary=$out/$stamp-summary.md
+tmp=$(mktemp -d)
+mnt=
+cleanup() {
+  if [ -n "$mnt" ] && mountpoint -q "$mnt"; then bash "$here/slowfs.sh" umount "$mnt" || true; fi
+  [ -z "$mnt" ] || rmdir "$mnt" 2>/dev/null || true
+  rm -rf "$tmp"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+# --- reporting ----------------------------------------------------------------------------
+q() { printf '%q' "$1"; }
+loadavg() { cut -d' ' -f1-3 /proc/loadavg; }
+load=$(loadavg) # before the measurement a markdown file reports; set again before each
+
+# A command as shown in tables: tool names instead of paths, tree names instead of corpora.
+short() {
+  local s=$1
+  s=${s//"$ffind"/ffind}
+  s=${s//"$peers/bin/"/}
+  s=${s//"$corpora/"/}
+  [ -z "$mnt" ] || s=${s//"$mnt"/slowfs-$slow_tree}
+  printf '%s' "$s"
+}
+
+declare -A entries
+count_entries() { # the tree's entries, as `find TREE -mindepth 1` counts them
+  [ -n "${entries[$1]:-}" ] || entries[$1]=$(find "$1" -mindepth 1 | wc -l)
+  printf '%s' "${entries[$1]}"
+}
+
+versions() {
+  printf -- '- ffind: `%s` (git %s; `-dirty` = built from a working tree with uncommitted changes)\n' "${ffind#"$repo/"}" "$rev"
+  printf -- '- fd: %s; bfs: %s; %s; %s; floor: `../shared/bench/floor.c` (`-p` prints every path, `-j N` threads)\n' \
+    "$("$fd" --version)" "$(bfs --version | head -1)" "$(find . -maxdepth 0 --version | head -1)" "$(hyperfine --version)"
+}
+
+# conditions TITLE TREE_LABEL TREE_DIR SETTINGS: the header of every markdown output.
+conditions() {
+  local title=$1 label=$2 dir=$3 settings=$4
+  printf '# %s\n\n' "$title"
+  printf -- '- Tree: `%s` (%s entries below the root), %s\n' "$label" "$(count_entries "$dir")" \
+    "${cache:-warm cache (listed just before; hyperfine warm-up runs)}"
+  printf -- '- Machine: %s cores (`nproc`), %s, kernel %s, load average before the runs %s\n' \
+    "$(nproc)" "$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)" "$(uname -r)" \
+    "$load"
+  versions
+  printf -- '- %s\n' "$settings"
+  [ -z "${note:-}" ] || printf -- '- %s\n' "$note"
+  printf -- '- Date: %s. The machine is shared (other builds may run at the same time): compare ratios within one table, not absolute times across tables.\n\n' \
+    "$(date -u '+%F %H:%M UTC')"
+}
+
+# group WHAT LABEL DIR REF HYPERFINE_OPTS... -- COMMAND...
+# Runs one hyperfine comparison; writes $out/$stamp-LABEL-WHAT.{json,md}; REF (a short
+# command name, or "") is the floor the ratios are taken against. Each command first runs
+# once to count its output lines: a sanity check that the peers list the same thing.
+group() {
+  local what=$1 label=$2 dir=$3 ref=$4
+  shift 4
+  local -a opts=()
+  while [ "$1" != -- ]; do opts+=("$1") && shift; done
+  shift
+  local base=$out/$stamp-$label-$what
+  local -a hf=(hyperfine --warmup "$warmup" --runs "$runs" "${opts[@]}"
+    --export-json "$base.json" --export-markdown "$tmp/table.md")
+  : >"$tmp/lines.tsv"
+  local c name lines
+  say "$label: $what (${#@} commands, $runs runs each)"
+  load=$(loadavg)
+  for c in "$@"; do
+    name=$(short "$c")
+    hf+=(-n "$name" "$c")
+    if [[ $c != *'|'* ]]; then
+      lines=$(eval "$c" | wc -l) || die "failed: $name"
+      printf '%s\t%s\n' "$name" "$lines" >>"$tmp/lines.tsv"
+    fi
+  done
+  "${hf[@]}" || die "hyperfine failed for $label $what"
+  local settings="hyperfine \`${opts[*]} --warmup $warmup --runs $runs\`"
+  {
+    conditions "ffind vs peers: $label, $what" "$label" "$dir" "$settings"
+    echo "## hyperfine"
+    echo
+    python3 "$here/report.py" escape "$tmp/table.md"
+    echo
+    echo "## Medians and ratios to the floor"
+    echo
+    python3 "$here/report.py" table "$base.json" ${ref:+--ref "$ref"} --lines "$tmp/lines.tsv"
+  } >"$base.md"
+  section_summary "$label: $what" \
+    "$(python3 "$here/report.py" table "$base.json" ${ref:+--ref "$ref"} --lines "$tmp/lines.tsv")"
+}
+
+section_summary() {
+  printf '### %s\n\n%s\n\n' "$1" "$2" >>"$summary"
+}
+
+# floor_ref LABEL DIR: a hyperfine export holding `floor -p -j2 LABEL` (this run's `side`
+# export if there is one, else a short run of its own).
+floor_ref() {
+  local label=$1 dir=$2
+  local side=$out/$stamp-$label-null.json
+  if [ -f "$side" ]; then
+    printf '%s' "$side"
+    return
+  fi
+  local base=$out/$stamp-$label-floor
+  [ -f "$base.json" ] || hyperfine -N --warmup "$warmup" --runs "$runs" --export-json "$base.json" \
+    -n "floor -p -j2 $label" "$floor -p -j2 $(q "$dir")" >&2
+  printf '%s' "$base.json"
+}
+
+# --- sections -----------------------------------------------------------------------------
+side() {
+  local label=$1 dir=$2 d
+  d=$(q "$dir")
+  local -a cmds=("$ffind -u . $d")
+  local m
+  for m in "${methods[@]}"; do cmds+=("$ffind -u --method $m . $d"); done
+  cmds+=("$fd -u . $d" "bfs $d" "find $d" "$floor -p -j2 $d")
+  group null "$label" "$dir" "floor -p -j2 $label" -N -- "${cmds[@]}"
+  group pipe "$label" "$dir" "floor -p -j2 $label" -N --output=pipe -- "${cmds[@]}"
+}
+
+git_default() {
+  local label=linux-git dir=$corpora/linux-git d
+  d=$(q "$dir")
+  local -a cmds=("$ffind . $d" "$fd . $d" "$ffind '\\.c\$' $d" "$fd '\\.c\$' $d" "$floor -p -j2 $d")
+  group default-null "$label" "$dir" "floor -p -j2 $label" -N -- "${cmds[@]}"
+  group default-pipe "$label" "$dir" "floor -p -j2 $label" -N --output=pipe -- "${cmds[@]}"
+}
+
+j1() {
+  local label=$1 dir=$2 d
+  d=$(q "$dir")
+  group j1 "$label" "$dir" "floor -p -j1 $label" -N -- \
+    "$ffind -j1 -u . $d" "$ffind -u --method serial . $d" "$fd -j1 -u . $d" "find $d" "$floor -p -j1 $d"
+}
+
+first() {
+  local label=$1 dir=$2 d
+  d=$(q "$dir")
+  # A pipeline needs a shell: hyperfine measures bash's own start-up and subtracts it.
+  local note="Time until \`head -1\` has its line and every process in the pipeline has exited (the lister exits on the broken pipe at its next write). hyperfine subtracts bash's start-up, which it cannot calibrate below ~5 ms: read small numbers as \"a few ms\". floor writes through stdio's 4 KiB buffer, so it is a reference here, not a bound"
+  group first "$label" "$dir" "floor -p -j2 $label | head -1" --shell=bash -- \
+    "$ffind -u . $d | head -1" "$fd -u . $d | head -1" "bfs $d | head -1" "find $d | head -1" \
+    "$floor -p -j2 $d | head -1"
+}
+
+memory() {
+  local label=$1 dir=$2 d
+  d=$(q "$dir")
+  local base=$out/$stamp-$label-memory
+  local -a cmds=("$ffind -u . $d")
+  local m c name kib lines
+  for m in "${methods[@]}"; do cmds+=("$ffind -u --method $m . $d"); done
+  cmds+=("$fd -u . $d" "bfs $d" "$floor -p -j2 $d")
+  load=$(loadavg)
+  say "$label: memory (max RSS, 3 runs to /dev/null, 1 with a reader that sleeps ${reader_sleep}s)"
+  : >"$tmp/mem.tsv"
+  for c in "${cmds[@]}"; do
+    name=$(short "$c")
+    local -a rss=()
+    for _ in 1 2 3; do
+      eval "/usr/bin/time -f %M -o $tmp/rss $c" >/dev/null || die "failed: $name"
+      rss+=("$(tail -1 "$tmp/rss")")
+    done
+    lines=$(eval "$c" | wc -l) || die "failed: $name"
+    printf '%s\t%s\t%s\n' "$name > /dev/null" "$lines" "$(IFS=$'\t' && echo "${rss[*]}")" >>"$tmp/mem.tsv"
+  done
+  for c in "${cmds[@]}"; do
+    name=$(short "$c")
+    echo "  $name | (sleep $reader_sleep; wc -l)" >&2
+    lines=$(eval "/usr/bin/time -f %M -o $tmp/rss $c" | (sleep "$reader_sleep" && wc -l)) || die "failed: $name"
+    kib=$(tail -1 "$tmp/rss")
+    printf '%s\t%s\t%s\n' "$name | (sleep $reader_sleep; wc -l)" "$lines" "$kib" >>"$tmp/mem.tsv"
+  done
+  local table
+  table=$(python3 "$here/report.py" memory "$tmp/mem.tsv" "$base.json")
+  {
+    conditions "ffind vs peers: $label, memory" "$label" "$dir" \
+      "GNU time \`/usr/bin/time -f %M\` (maximum resident set size of the listed command only); output to /dev/null (3 runs), then into a pipe whose reader sleeps ${reader_sleep}s before reading (1 run): memory must stay bounded when stdout is slow"
+    echo "$table"
+  } >"$base.md"
+  section_summary "$label: memory" "$table"
+}
+
+sweep() {
+  local label=$1 dir=$2 d
+  d=$(q "$dir")
+  local base=$out/$stamp-$label-sweep ref_json
+  ref_json=$(floor_ref "$label" "$dir")
+  say "$label: sweep (--concurrency $sweep, queue and rayon, $runs runs each)"
+  load=$(loadavg)
+  hyperfine -N --warmup "$warmup" --runs "$runs" -L j "$sweep" -L method queue,rayon \
+    --export-json "$base.json" --export-markdown "$tmp/table.md" \
+    -n "ffind -u --method {method} -j {j} . $label" "$ffind -u --method {method} -j {j} . $d" ||
+    die "hyperfine failed for $label sweep"
+  local pivot
+  pivot=$(python3 "$here/report.py" pivot "$base.json" --ref "floor -p -j2 $label" --ref-json "$ref_json")
+  {
+    conditions "ffind concurrency sweep: $label" "$label" "$dir" \
+      "hyperfine \`-N --warmup $warmup --runs $runs -L j $sweep -L method queue,rayon\`; ratios against \`floor -p -j2 $label\` from $(basename "$ref_json")"
+    echo "## Medians (ms) and ratio to the floor"
+    echo
+    echo "$pivot"
+    echo
+    echo "## hyperfine"
+    echo
+    python3 "$here/report.py" escape "$tmp/table.md"
+  } >"$base.md"
+  section_summary "$label: concurrency sweep" "$pivot"
+}
+
+slow_unavailable=
+slow() {
+  local src=$corpora/$slow_tree label=slowfs-$slow_tree
+  local problem
+  if ! problem=$(bash "$here/slowfs.sh" check 2>&1); then
+    slow_unavailable=$problem
+    return
+  fi
+  mnt=$(mktemp -d /tmp/ffind-slowfs.XXXXXX)
+  say "slow: mounting $slow_tree through slowfs, ${slow_delay} µs per operation, at $mnt"
+  if ! problem=$(bash "$here/slowfs.sh" mount "$src" "$mnt" "$slow_delay" 2>&1); then
+    slow_unavailable=$problem
+    return
+  fi
+  entries[$mnt]=$(count_entries "$src")
+  local d
+  d=$(q "$mnt")
+  local runs=$slow_runs warmup=$slow_warmup
+  local cache="source tree in the page cache, nothing cached by the FUSE layer"
+  local note="Slow file system: slowfs (benches/slowfs.sh), a FUSE passthrough of \`$slow_tree\` that sleeps ${slow_delay} µs before answering each request, kernel caching off, so every run pays the delay whatever the cache state; the reference is \`floor -p -j64\`, the syscall floor with 64 reads in flight"
+  group slow "$label" "$mnt" "floor -p -j64 $label" -N -- \
+    "$ffind --method=queue --concurrency=64 -u . $d" "$ffind --method=queue --concurrency=2 -u . $d" \
+    "$ffind -u . $d" "$fd -u . $d" "$ffind . $d" "$fd . $d" "$floor -p -j2 $d" "$floor -p -j64 $d"
+  if [ -n "$slow_sweep" ]; then
+    local base=$out/$stamp-$label-sweep
+    say "$label: sweep (--concurrency $slow_sweep, queue and rayon, $runs runs each)"
+    load=$(loadavg)
+    hyperfine -N --warmup "$warmup" --runs "$runs" -L j "$slow_sweep" -L method queue,rayon \
+      --export-json "$base.json" --export-markdown "$tmp/table.md" \
+      -n "ffind -u --method {method} -j {j} . $label" "$ffind -u --method {method} -j {j} . $d" ||
+      die "hyperfine failed for $label sweep"
+    local pivot
+    pivot=$(python3 "$here/report.py" pivot "$base.json" --ref "floor -p -j64 $label" \
+      --ref-json "$out/$stamp-$label-slow.json")
+    {
+      conditions "ffind concurrency sweep on a slow file system: $label" "$label" "$mnt" \
+        "hyperfine \`-N --warmup $warmup --runs $runs -L j $slow_sweep -L method queue,rayon\`"
+      echo "## Medians (ms) and ratio to \`floor -p -j64\`"
+      echo
+      echo "$pivot"
+      echo
+      echo "## hyperfine"
+      echo
+      python3 "$here/report.py" escape "$tmp/table.md"
+    } >"$base.md"
+    section_summary "$label: concurrency sweep" "$pivot"
+  fi
+  bash "$here/slowfs.sh" umount "$mnt"
+  rmdir "$mnt"
+  mnt=
+}
+
+# --- run ----------------------------------------------------------------------------------
+{
+  printf '# ffind benchmark summary, %s\n\n' "$stamp"
+  printf -- '- Sections: %s' "${sections[*]}"
+  if [ $per_tree = 1 ]; then printf '; trees: %s' "${trees[*]}"; fi
+  if wants git; then printf '; linux-git'; fi
+  if wants slow; then printf '; slowfs-%s (%s µs per operation)' "$slow_tree" "$slow_delay"; fi
+  printf '\n'
+  printf -- '- Machine: %s cores (`nproc`), kernel %s, load average at start %s\n' "$(nproc)" "$(uname -r)" "$(loadavg)"
+  versions
+  if [ $per_tree = 1 ] || wants git; then printf -- '- Warm cache; hyperfine `--warmup %s --runs %s`\n' "$warmup" "$runs"; fi
+  if wants slow; then printf -- '- Slow file system: hyperfine `--warmup %s --runs %s`\n' "$slow_warmup" "$slow_runs"; fi
+  printf -- '- Medians; "vs" = median / median of the floor named in the column\n\n'
+} >"$summary"
+
+if [ $per_tree = 1 ]; then
+  for tree in "${trees[@]}"; do
+    dir=$corpora/$tree
+    find "$dir" >/dev/null # warm the cache before the first timed command
+    if wants side; then side "$tree" "$dir"; fi
+    if wants j1; then j1 "$tree" "$dir"; fi
+    if wants first; then first "$tree" "$dir"; fi
+    if wants memory; then memory "$tree" "$dir"; fi
+    if wants sweep; then sweep "$tree" "$dir"; fi
+  done
+fi
+if wants git; then git_default; fi
+if wants slow; then slow; fi
+
+if [ -n "$slow_unavailable" ]; then
+  section_summary "slow: NOT MEASURED" "FUSE is not usable on this machine, so the slow file system section did not run: $slow_unavailable"
+fi
+say "summary ($summary)"
+cat "$summary"
+echo "results: $out/$stamp-*" >&2
+if [ -n "$slow_unavailable" ]; then
+  echo "benches/run.sh: the slow section did not run: $slow_unavailable" >&2
+  exit 3
+fi

@@ -1,0 +1,36 @@
+# ffind's everyday commands. Shorthands only: the README's commands work without just.
+
+set shell := ["bash", "-euo", "pipefail", "-c"]
+
+# List the recipes
+default:
+    @just --list
+
+# Build the release binary (target/release/ffind)
+build:
+    cargo build --release
+
+# The README's test command: the whole suite
+test:
+    cargo test --all-targets
+
+# Clippy with warnings as errors, then rustfmt's check (as CI runs them)
+lint:
+    cargo clippy --all-targets -- -D warnings
+    cargo fmt --all -- --check
+
+# Benchmarks against fd, bfs, find and the syscall floor: `just bench linux`, `just bench slow` (benches/README.md)
+bench *ARGS:
+    benches/run.sh {{ ARGS }}
+
+# Exactly what CI runs
+ci:
+    bash .ci/run
+
+# Regenerate the committed shell completions (completions/) from the clap definition
+completions:
+    cargo build --release
+    for pair in bash:ffind.bash zsh:_ffind fish:ffind.fish; do \
+      target/release/ffind --gen-completions "${pair%%:*}" > "completions/${pair#*:}.tmp"; \
+      mv "completions/${pair#*:}.tmp" "completions/${pair#*:}"; \
+    done
