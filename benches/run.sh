@@ -118,6 +118,12 @@ if wants git && [ ! -d "$corpora/linux-git" ]; then
   rm -rf "$corpora/linux-git.tmp"
   cp -al "$corpora/linux" "$corpora/linux-git.tmp"
   git -C "$corpora/linux-git.tmp" init -q
+  # Debian's linux-source adds "/*" and "!/debian/" to the top .gitignore ("ignore everything at
+  # the top level"): inside a repository that hides the whole tree from fd and ffind alike.
+  # Drop those two lines, in a new file (the old one is a hard link into the linux corpus).
+  gi=$corpora/linux-git.tmp/.gitignore
+  grep -v -x -e '/\*' -e '!/debian/' "$gi" > "$gi.new" || true
+  rm -f "$gi" && mv "$gi.new" "$gi"
   mv "$corpora/linux-git.tmp" "$corpora/linux-git"
 fi
 
