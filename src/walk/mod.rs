@@ -8,6 +8,7 @@
 //! `walkdir`, `jwalk` and `ignore` use those crates, for comparison.
 
 pub mod dir;
+pub mod scan;
 pub mod visit;
 
 mod ignore;

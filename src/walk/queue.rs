@@ -13,7 +13,7 @@ use std::sync::{Condvar, Mutex};
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
-use crate::walk::visit::{DirJob, Scanner};
+use crate::walk::scan::{DirJob, Scanner};
 use crate::walk::Walk;
 
 /// What all workers share.

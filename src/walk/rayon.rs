@@ -3,7 +3,7 @@
 
 use std::sync::Mutex;
 
-use crate::walk::visit::{DirJob, Scanner};
+use crate::walk::scan::{DirJob, Scanner};
 use crate::walk::Walk;
 
 /// Walks every root in a rayon scope.

@@ -3,7 +3,7 @@
 //! Not a one-thread special case of `queue` (ripgrep keeps `files` and `files_parallel` apart
 //! too): no atomics, no locks, no wake-ups; the baseline every parallel method must beat.
 
-use crate::walk::visit::{DirJob, Scanner};
+use crate::walk::scan::{DirJob, Scanner};
 use crate::walk::Walk;
 
 /// Walks every root on the calling thread.

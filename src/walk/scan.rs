@@ -1,0 +1,327 @@
+//! The per-directory loop of the methods that read directories themselves (`serial`, `queue`,
+//! `rayon`): open relative to the parent's descriptor, `getdents64`, judge each entry with the
+//! shared decision in `visit.rs`, print, and hand back the subdirectories as [`DirJob`]s for
+//! the method to schedule. The buffers ([`Scanner`]) are a worker's own and reused.
+
+use std::ffi::CStr;
+use std::sync::Arc;
+
+use crate::config::Root;
+use crate::filter::ignore::IgnoreFiles;
+use crate::filter::Meta;
+use crate::output::printer::Batch;
+use crate::walk::dir::{Dir, Kind, Listing, SharedDir, Stat};
+use crate::walk::visit::{base_len, join_into, Action, DirState};
+use crate::walk::Walk;
+
+/// Metadata of an entry, fetched relative to its open directory.
+struct MetaAt<'a> {
+    dir: &'a Dir,
+    name: &'a CStr,
+    follow: bool,
+    stat: Option<Option<Stat>>,
+}
+
+impl Meta for MetaAt<'_> {
+    fn stat(&mut self) -> Option<Stat> {
+        let (dir, name, follow) = (self.dir, self.name, self.follow);
+        *self
+            .stat
+            .get_or_insert_with(|| dir.stat_at(name, follow).ok())
+    }
+
+    fn executable(&mut self) -> bool {
+        self.dir.executable_at(self.name)
+    }
+
+    fn is_empty(&mut self, kind: Kind) -> bool {
+        match kind {
+            Kind::Dir => self
+                .dir
+                .is_empty_dir_at(self.name, self.follow)
+                .unwrap_or(false),
+            Kind::File => self.stat().is_some_and(|st| st.size == 0),
+            _ => false,
+        }
+    }
+}
+
+/// A directory waiting to be read.
+#[derive(Debug)]
+pub struct DirJob {
+    /// The display path, followed by a NUL so that the name part is a `CStr`.
+    path: Vec<u8>,
+    /// Where the directory's own name starts in `path`.
+    name_start: usize,
+    /// The open parent, when the descriptor budget allowed keeping it.
+    parent: Option<Arc<SharedDir>>,
+    /// Reached through a symlink (`-L`): open it following the link.
+    via_link: bool,
+    /// The parent's state (its ignore rules become this directory's once it is read).
+    state: DirState,
+}
+
+impl DirJob {
+    /// The job for a search root.
+    pub fn root(root: &Root, state: DirState) -> DirJob {
+        let mut path = root.display.clone();
+        path.push(0);
+        DirJob {
+            path,
+            name_start: 0,
+            parent: None,
+            via_link: true,
+            state,
+        }
+    }
+}
+
+/// The descriptor a scan holds: shared with children when the budget allows.
+enum Held {
+    Shared(Arc<SharedDir>),
+    Own(Dir),
+}
+
+impl Held {
+    fn dir(&self) -> &Dir {
+        match self {
+            Held::Shared(s) => s.dir(),
+            Held::Own(d) => d,
+        }
+    }
+}
+
+/// Per-worker buffers for reading directories: reused across every directory a worker reads.
+#[derive(Debug, Default)]
+pub struct Scanner {
+    listing: Listing,
+    /// Output waiting for the printer.
+    pub batch: Batch,
+    path: Vec<u8>,
+}
+
+/// The ignore files of a directory being scanned: presence from its listing, contents read
+/// relative to its descriptor.
+struct ListedFiles<'a> {
+    names: &'a [&'static str],
+    dir: &'a Dir,
+}
+
+impl IgnoreFiles for ListedFiles<'_> {
+    fn has(&self, name: &str) -> bool {
+        self.names.contains(&name)
+    }
+
+    fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
+        self.dir.read_file_at(rel).ok()
+    }
+}
+
+/// The names that matter to ignore rules.
+const IGNORE_NAMES: [&str; 5] = [".git", ".gitignore", ".ignore", ".fdignore", ".ffindignore"];
+
+/// Above this, a worker's listing buffer is freed after use (one huge directory should not
+/// pin megabytes in every worker).
+const LISTING_KEEP_BYTES: usize = 1 << 20;
+
+impl Scanner {
+    /// A scanner with empty buffers.
+    pub fn new() -> Scanner {
+        Scanner::default()
+    }
+
+    /// Reads one directory: prints what passes, and gives each subdirectory to descend into
+    /// to `push` as a new job.
+    pub fn scan(&mut self, walk: &Walk<'_>, job: DirJob, push: &mut dyn FnMut(DirJob)) {
+        let config = walk.config;
+        let printer = walk.printer;
+        if printer.stopped() {
+            return;
+        }
+        let DirJob {
+            path: job_path,
+            name_start,
+            parent,
+            via_link,
+            state,
+        } = job;
+        // `state` describes this directory: its depth, and (below) its ignore rules.
+        let dir_path = &job_path[..job_path.len() - 1];
+        let opened = match &parent {
+            Some(p) => match CStr::from_bytes_with_nul(&job_path[name_start..]) {
+                Ok(name) => p.dir().open_child(name, via_link),
+                Err(_) => Dir::open_path(dir_path),
+            },
+            None => Dir::open_path(dir_path),
+        };
+        drop(parent);
+        let dir = match opened {
+            Ok(d) => d,
+            Err(e) => return walk.report.path_error(dir_path, &e),
+        };
+        // With ignore rules, a directory's own ignore files must be read before any of its
+        // entries is judged: read the whole listing first. Without, stream it 64 KiB at a time
+        // (a 200,000-entry directory needs no 6 MB buffer).
+        let whole = config.ignore.is_some();
+        if whole {
+            if let Err(e) = self.listing.read_all(&dir) {
+                return walk.report.path_error(dir_path, &e);
+            }
+        }
+        let dir_stat = if config.follow { dir.stat().ok() } else { None };
+        let mut state = walk.entered(state, dir_stat.as_ref());
+        if let Some(opts) = &config.ignore {
+            let mut present: Vec<&'static str> = Vec::new();
+            for (name, _, _) in self.listing.entries() {
+                let n = name.to_bytes();
+                if n.first() == Some(&b'.') {
+                    if let Some(known) = IGNORE_NAMES.iter().find(|k| k.as_bytes() == n) {
+                        present.push(known);
+                    }
+                }
+            }
+            if !present.is_empty() {
+                let files = &mut ListedFiles {
+                    names: &present,
+                    dir: &dir,
+                };
+                state.ignore = opts.for_dir(
+                    state.ignore.as_ref(),
+                    base_len(dir_path),
+                    state.root_base,
+                    Vec::new(),
+                    files,
+                );
+            }
+        }
+        let held = match SharedDir::keep(dir) {
+            Ok(shared) => Held::Shared(Arc::new(shared)),
+            Err(dir) => Held::Own(dir),
+        };
+        let here = Here {
+            held: &held,
+            state: &state,
+            child_base: base_len(dir_path),
+        };
+        // Entries' paths are built on this prefix: "dir/" once, then only the name per entry.
+        join_into(&mut self.path, dir_path, b"");
+        let mut first = true;
+        'chunks: loop {
+            if !whole {
+                match self.listing.read_next(held.dir()) {
+                    Ok(true) => {}
+                    Ok(false) => break,
+                    Err(e) => {
+                        walk.report.path_error(dir_path, &e);
+                        break;
+                    }
+                }
+            } else if !std::mem::take(&mut first) {
+                break;
+            }
+            for (name, kind, _) in self.listing.entries() {
+                if !visit_entry(
+                    walk,
+                    &here,
+                    name,
+                    kind,
+                    &mut self.path,
+                    &mut self.batch,
+                    push,
+                ) {
+                    break 'chunks;
+                }
+            }
+        }
+        printer.directory_done(&mut self.batch);
+        if self.listing.capacity_bytes() > LISTING_KEEP_BYTES {
+            self.listing.release();
+        }
+    }
+}
+
+/// The directory a scan is reading, as its entries need it.
+struct Here<'a> {
+    held: &'a Held,
+    state: &'a DirState,
+    child_base: usize,
+}
+
+/// Judges one entry of the directory being scanned, prints it and queues it. `path` holds the
+/// directory's prefix ("dir/") on entry and is left with it. False when the walk must stop.
+fn visit_entry(
+    walk: &Walk<'_>,
+    here: &Here<'_>,
+    name: &CStr,
+    listed: Kind,
+    path: &mut Vec<u8>,
+    batch: &mut Batch,
+    push: &mut dyn FnMut(DirJob),
+) -> bool {
+    let config = walk.config;
+    let name_bytes = name.to_bytes();
+    path.truncate(here.child_base);
+    path.extend_from_slice(name_bytes);
+    let mut kind = listed;
+    let mut stat = None;
+    if kind == Kind::Unknown {
+        match here.held.dir().stat_at(name, false) {
+            Ok(st) => {
+                kind = st.kind();
+                stat = Some(Some(st));
+            }
+            // Gone since it was listed: nothing to print.
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => return true,
+            Err(e) => {
+                walk.report.path_error(path, &e);
+                return true;
+            }
+        }
+    }
+    let mut via_link = false;
+    if config.follow && kind == Kind::Symlink {
+        // A dangling link stays a link, as in fd and find -L.
+        if let Ok(st) = here.held.dir().stat_at(name, true) {
+            kind = st.kind();
+            stat = Some(Some(st));
+            via_link = true;
+        }
+    }
+    let mut meta = MetaAt {
+        dir: here.held.dir(),
+        name,
+        follow: config.follow,
+        stat,
+    };
+    let (print, descend) = match walk.judge(here.state, path, name_bytes, kind, &mut meta) {
+        Action::Skip => return true,
+        Action::Visit { print, descend } => (print, descend),
+    };
+    if via_link && descend {
+        if let Some(st) = meta.stat() {
+            if walk.is_loop(here.state, path, &st) {
+                return true;
+            }
+        }
+    }
+    if print && !walk.printer.push(batch, path, kind == Kind::Dir) {
+        return false;
+    }
+    if descend {
+        let mut child = Vec::with_capacity(path.len() + 1);
+        child.extend_from_slice(path);
+        child.push(0);
+        let parent = match here.held {
+            Held::Shared(s) => Some(s.clone()),
+            Held::Own(_) => None,
+        };
+        push(DirJob {
+            path: child,
+            name_start: here.child_base,
+            parent,
+            via_link,
+            state: here.state.below(),
+        });
+    }
+    true
+}
