@@ -5,7 +5,8 @@
 //! Where fd is installed (`FFIND_FD`, else `~/.cache/ffind-peers/bin/fd`, else `fd` on PATH) the
 //! same command line must also print the same set as fd, run in the same clean environment;
 //! without fd only that comparison is skipped. [`assert_everywhere`] is the per-method half,
-//! used by the option tests in `filters.rs` and `ignore_files.rs` too.
+//! used by the option tests (`patterns.rs`, `types.rs`, `metadata.rs`, `depth_exclude.rs`)
+//! and `ignore_files.rs` too.
 
 use std::fs;
 use std::os::unix::net::UnixListener;

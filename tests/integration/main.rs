@@ -2,10 +2,14 @@
 
 mod bench;
 mod completions;
+mod depth_exclude;
 mod faults;
 mod fd_parity;
-mod filters;
+mod filters_common;
 mod fixture;
 mod ignore_files;
+mod metadata;
 mod parity;
+mod patterns;
+mod types;
 mod walk;

@@ -1,0 +1,128 @@
+//! fd's search language, one option at a time (issue 3): what the metadata says, size (`-S`),
+//! modification time (`--changed-within`, `--changed-before`) and owner (`-o`). Every check runs
+//! under every method at `-j 1` and `-j 8` ([`assert_everywhere`]).
+
+use std::fs;
+use std::os::unix::fs::MetadataExt;
+
+use crate::fd_parity::{assert_everywhere, set_mtime};
+use crate::filters_common::c_path;
+use crate::fixture::{is_root, Tree};
+
+// Size, time, owner.
+
+#[test]
+fn size_limits_with_units() {
+    let t = Tree::new();
+    t.write("zero", "")
+        .write("b500", &"x".repeat(500))
+        .write("k1", &"x".repeat(1000))
+        .write("ki1", &"x".repeat(1024))
+        .write("k10", &"x".repeat(10_000))
+        .write("m1", &"x".repeat(1_000_001))
+        .link("m1", "link-to-big")
+        .dirs(&["dir"]);
+    assert_everywhere(&t, &["-S", "+1M"], &["m1"]);
+    assert_everywhere(
+        &t,
+        &["--size", "-10k"],
+        &["zero", "b500", "k1", "ki1", "k10"],
+    );
+    assert_everywhere(&t, &["-S", "500b"], &["b500"]);
+    assert_everywhere(&t, &["-S", "1ki"], &["ki1"]);
+    assert_everywhere(&t, &["-S", "1KiB"], &["ki1"]);
+    assert_everywhere(&t, &["-S", "1k"], &["k1"]);
+    assert_everywhere(&t, &["-S", "1kb"], &["k1"]);
+    assert_everywhere(&t, &["-S", "0b"], &["zero"]);
+    assert_everywhere(&t, &["-S", "+1k", "-S", "-1ki"], &["k1", "ki1"]);
+    assert_everywhere(&t, &["-S", "+1mi"], &[]);
+    // Followed, a link has its target's size.
+    assert_everywhere(&t, &["-L", "-S", "+1M"], &["m1", "link-to-big"]);
+}
+
+#[test]
+fn changed_within_and_before_with_durations_and_dates() {
+    let t = Tree::new();
+    t.files(&["new", "week-old", "year-2000", "dir/old-in-dir"]);
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .unwrap()
+        .as_secs();
+    set_mtime(&t, "week-old", now - 8 * 86_400);
+    set_mtime(&t, "year-2000", 946_728_000); // 2000-01-01 12:00 UTC
+    set_mtime(&t, "dir/old-in-dir", 946_728_000);
+    set_mtime(&t, "dir", 946_728_000);
+    assert_everywhere(&t, &["--changed-within", "1d"], &["new"]);
+    assert_everywhere(&t, &["--changed-within", "2weeks"], &["new", "week-old"]);
+    assert_everywhere(
+        &t,
+        &["--changed-within", "1week 2days"],
+        &["new", "week-old"],
+    );
+    assert_everywhere(&t, &["--newer", "10h"], &["new"]);
+    assert_everywhere(
+        &t,
+        &["--changed-before", "1week"],
+        &["week-old", "year-2000", "dir", "dir/old-in-dir"],
+    );
+    assert_everywhere(
+        &t,
+        &["--older", "2001-01-01"],
+        &["year-2000", "dir", "dir/old-in-dir"],
+    );
+    assert_everywhere(&t, &["--changed-before", "1999-12-01 10:00:00"], &[]);
+    assert_everywhere(
+        &t,
+        &["--change-newer-than", "@946684800", "-t", "f", "old"],
+        &["week-old", "dir/old-in-dir"],
+    );
+    assert_everywhere(
+        &t,
+        &["--changed-within", "2000-06-01", "--changed-before", "3d"],
+        &["week-old"],
+    );
+}
+
+#[test]
+fn owner_by_id_name_and_negation() {
+    let t = Tree::new();
+    t.files(&["mine", "dir/also-mine"]);
+    let meta = fs::metadata(t.root().join("mine")).unwrap();
+    let (uid, gid) = (meta.uid().to_string(), meta.gid().to_string());
+    assert_everywhere(&t, &["-o", &uid], &["mine", "dir", "dir/also-mine"]);
+    assert_everywhere(
+        &t,
+        &["-o", &format!("{uid}:{gid}")],
+        &["mine", "dir", "dir/also-mine"],
+    );
+    assert_everywhere(
+        &t,
+        &["-o", &format!(":{gid}"), "-t", "f"],
+        &["mine", "dir/also-mine"],
+    );
+    assert_everywhere(&t, &["--owner", &format!("!{uid}")], &[]);
+    assert_everywhere(&t, &["-o", &format!("{uid}:!{gid}")], &[]);
+    if !is_root() {
+        eprintln!("not root: cannot chown, skipping the rest");
+        return;
+    }
+    t.files(&["nobodys", "dir/groups"]);
+    let chown = |rel: &str, uid: u32, gid: u32| {
+        let p = c_path(&t.root().join(rel));
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::chown(p.as_ptr(), uid, gid) }, 0);
+    };
+    chown("nobodys", 65534, 65534);
+    chown("dir/groups", 0, 65534);
+    assert_everywhere(&t, &["-o", "65534"], &["nobodys"]);
+    assert_everywhere(&t, &["-o", "nobody"], &["nobodys"]);
+    assert_everywhere(&t, &["-o", ":65534"], &["nobodys", "dir/groups"]);
+    assert_everywhere(&t, &["-o", "root:65534"], &["dir/groups"]);
+    assert_everywhere(&t, &["-o", "!nobody:65534"], &["dir/groups"]);
+    assert_everywhere(&t, &["-o", "!root", "-t", "f"], &["nobodys"]);
+    assert_everywhere(
+        &t,
+        &["-o", ":!65534", "-t", "f"],
+        &["mine", "dir/also-mine"],
+    );
+}
