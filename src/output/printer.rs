@@ -65,6 +65,9 @@ pub struct Printer {
     error: Mutex<Option<io::Error>>,
     started: Instant,
     last_write_ms: AtomicU64,
+    /// Nothing written yet: the first directory's results go out at once (time to first
+    /// result, `ffind | head -1`), later ones in full batches.
+    nothing_written: AtomicBool,
     /// Flush at every directory boundary (stdout is a terminal).
     eager: bool,
 }
@@ -97,6 +100,7 @@ impl Printer {
             error: Mutex::new(None),
             started: Instant::now(),
             last_write_ms: AtomicU64::new(0),
+            nothing_written: AtomicBool::new(true),
             eager,
         }
     }
@@ -159,7 +163,7 @@ impl Printer {
         if batch.buf.is_empty() {
             return;
         }
-        if self.eager {
+        if self.eager || self.nothing_written.load(Ordering::Relaxed) {
             self.flush(batch);
             return;
         }
@@ -186,6 +190,7 @@ impl Printer {
             out.write_all(&batch.buf).and_then(|()| out.flush())
         };
         batch.buf.clear();
+        self.nothing_written.store(false, Ordering::Relaxed);
         self.last_write_ms
             .store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
         if let Err(e) = result {
