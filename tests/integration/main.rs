@@ -11,5 +11,6 @@ mod ignore_files;
 mod metadata;
 mod parity;
 mod patterns;
+mod syscalls;
 mod types;
 mod walk;

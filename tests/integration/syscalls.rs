@@ -1,0 +1,97 @@
+//! What a plain listing costs in system calls, counted with strace: no `stat` per entry
+//! (types come from `d_type`), two `getdents64` per directory, output in a few large writes.
+//! Skipped where strace is not installed (CI installs it).
+
+use std::collections::HashMap;
+use std::process::Command;
+
+use crate::fixture::{bin, clean_env, have, Tree};
+
+/// Runs ffind under `strace -f -c` in the tree; returns calls per syscall name.
+fn count_syscalls(t: &Tree, args: &[&str]) -> HashMap<String, u64> {
+    let out = t.root().parent().unwrap().join("strace.txt");
+    let mut c = Command::new("strace");
+    c.args(["-f", "-c", "-o"])
+        .arg(&out)
+        .arg(bin())
+        .args(args)
+        .current_dir(t.root());
+    clean_env(&mut c, &t.home());
+    // cargo test sets LD_LIBRARY_PATH; the loader's search through it would be counted too.
+    c.env_remove("LD_LIBRARY_PATH");
+    let status = c.stdout(std::process::Stdio::null()).status().unwrap();
+    assert!(status.success(), "ffind under strace failed: {status}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    let mut calls = HashMap::new();
+    for line in text.lines() {
+        let cols: Vec<&str> = line.split_whitespace().collect();
+        // "% time seconds usecs/call calls [errors] syscall"
+        if cols.len() >= 5 && cols[0].parse::<f64>().is_ok() {
+            if let Ok(n) = cols[3].parse::<u64>() {
+                calls.insert(cols[cols.len() - 1].to_string(), n);
+            }
+        }
+    }
+    calls
+}
+
+fn stats(calls: &HashMap<String, u64>) -> u64 {
+    ["stat", "lstat", "fstat", "newfstatat", "statx", "fstatat64"]
+        .iter()
+        .map(|s| calls.get(*s).copied().unwrap_or(0))
+        .sum()
+}
+
+fn tree() -> Tree {
+    let t = Tree::new();
+    for d in 0..20 {
+        for f in 0..50 {
+            t.files(&[&format!("d{d}/file{f}")]);
+        }
+    }
+    t
+}
+
+#[test]
+fn a_plain_listing_stats_nothing_per_entry() {
+    if !have("strace") {
+        eprintln!("strace not installed: syscall counts not checked");
+        return;
+    }
+    let t = tree();
+    for m in ["serial", "queue", "rayon"] {
+        let calls = count_syscalls(&t, &["-u", "--method", m, "-j", "2"]);
+        // Start-up (the binary, the working directory, the search path) needs a handful;
+        // 1,020 entries must add none.
+        assert!(
+            stats(&calls) < 40,
+            "{m}: {} stat calls for 1,020 entries: {calls:?}",
+            stats(&calls)
+        );
+        let getdents = calls.get("getdents64").copied().unwrap_or(0);
+        assert!(
+            getdents <= 2 * 21 + 2,
+            "{m}: {getdents} getdents64 calls for 21 directories"
+        );
+        let writes = calls.get("write").copied().unwrap_or(0);
+        assert!(
+            writes <= 10,
+            "{m}: {writes} writes for 1,020 results: output is not batched"
+        );
+    }
+}
+
+#[test]
+fn metadata_filters_stat_only_when_asked() {
+    if !have("strace") {
+        eprintln!("strace not installed: syscall counts not checked");
+        return;
+    }
+    let t = tree();
+    let plain = stats(&count_syscalls(&t, &["-u"]));
+    let sized = stats(&count_syscalls(&t, &["-u", "-S", "-1k"]));
+    assert!(
+        sized >= plain + 1000,
+        "-S must stat each entry: {sized} vs {plain} without"
+    );
+}
