@@ -131,7 +131,10 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
         .map(|p| {
             let absolute = absolute(cwd, p);
             let display = if cli.absolute_path {
-                absolute.as_os_str().as_bytes().to_vec()
+                // As fd: the search path resolved (no "..", links followed), when it exists;
+                // a missing one is reported by the walk under the name it was given.
+                let resolved = std::fs::canonicalize(p).unwrap_or_else(|_| absolute.clone());
+                resolved.as_os_str().as_bytes().to_vec()
             } else {
                 display_of(p)
             };

@@ -12,10 +12,18 @@ pub struct Reporter {
 
 /// The OS's description of an error, without Rust's " (os error N)" suffix.
 pub fn describe(err: &io::Error) -> String {
-    let text = err.to_string();
+    strip_os_error(&err.to_string())
+}
+
+/// An error's text without Rust's " (os error N)" (also inside other libraries' messages).
+pub fn strip_os_error(text: &str) -> String {
     match text.find(" (os error ") {
-        Some(i) => text[..i].to_owned(),
-        None => text,
+        Some(i) => {
+            let rest = &text[i + 1..];
+            let close = rest.find(')').map_or(text.len(), |j| i + 1 + j + 1);
+            format!("{}{}", &text[..i], &text[close..])
+        }
+        None => text.to_owned(),
     }
 }
 
@@ -43,6 +51,13 @@ impl Reporter {
         let _ = io::stderr().lock().write_all(line.as_bytes());
     }
 
+    /// Says something on stderr that does not change the outcome (the walk stays complete).
+    pub fn warning(&self, what: &str) {
+        let _ = io::stderr()
+            .lock()
+            .write_all(format!("ffind: warning: {what}\n").as_bytes());
+    }
+
     /// Whether any error was reported.
     pub fn had_errors(&self) -> bool {
         self.errors.load(Ordering::Relaxed)
@@ -57,6 +72,19 @@ mod tests {
     fn describes_without_the_os_error_number() {
         let e = io::Error::from_raw_os_error(libc::EACCES);
         assert_eq!(describe(&e), "Permission denied");
+    }
+
+    #[test]
+    fn strips_os_error_numbers_inside_messages() {
+        assert_eq!(
+            strip_os_error("Resource temporarily unavailable (os error 11)"),
+            "Resource temporarily unavailable"
+        );
+        assert_eq!(
+            strip_os_error("spawn failed: No such file (os error 2), retrying"),
+            "spawn failed: No such file, retrying"
+        );
+        assert_eq!(strip_os_error("plain"), "plain");
     }
 
     #[test]

@@ -128,9 +128,9 @@ impl Stat {
 /// Set once by [`set_fd_budget`]; [`SharedDir`] takes from it and gives back on drop.
 static FD_BUDGET: AtomicUsize = AtomicUsize::new(0);
 
-/// Raises the soft open-file limit to the hard one and returns how many descriptors the walk
-/// may keep open for parents, leaving `reserve` for everything else (workers' own
-/// descriptors, stdio, the allocator, ignore files).
+/// Raises the soft open-file limit to the hard one, sets how many descriptors walks may keep
+/// open for parents (leaving `reserve` for everything else: workers' own descriptors, stdio,
+/// ignore files), and returns the soft limit.
 pub fn raise_fd_limit(reserve: usize) -> usize {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
@@ -155,9 +155,9 @@ pub fn raise_fd_limit(reserve: usize) -> usize {
             lim.rlim_cur
         }
     };
-    let budget = (soft as usize).saturating_sub(reserve) / 2;
-    FD_BUDGET.store(budget, Ordering::Relaxed);
-    budget
+    let soft = usize::try_from(soft).unwrap_or(usize::MAX);
+    FD_BUDGET.store(soft.saturating_sub(reserve) / 2, Ordering::Relaxed);
+    soft
 }
 
 /// Sets the number of descriptors walks may keep open.
@@ -418,35 +418,28 @@ const GETDENTS_CHUNK: usize = 64 * 1024;
 /// A reusable buffer holding one directory's raw `getdents64` records.
 #[derive(Debug, Default)]
 pub struct Listing {
-    /// u64 storage keeps every record 8-byte aligned, as the kernel writes them.
+    /// u64 storage keeps every record 8-byte aligned, as the kernel writes them; its length
+    /// is what the kernel has written.
     buf: Vec<u64>,
-    len: usize,
 }
 
 impl Listing {
-    /// Makes room for `extra` more bytes after what was read.
-    fn reserve_bytes(&mut self, extra: usize) {
-        let want = (self.len + extra).div_ceil(8);
-        if self.buf.capacity() < want {
-            self.buf.reserve(want - self.buf.len());
-        }
-    }
-
-    /// One `getdents64` into the buffer after `self.len` bytes; returns the bytes read.
+    /// One `getdents64` into the buffer after what it holds; returns the bytes read.
     fn fill(&mut self, dir: &Dir) -> io::Result<usize> {
-        self.reserve_bytes(GETDENTS_CHUNK);
-        let spare = self.buf.capacity() * 8 - self.len;
-        // SAFETY: the pointer is within the Vec's allocation (capacity, not length: the
-        // kernel initializes what it writes, and only the `len` bytes it reports are read).
-        let start = unsafe { self.buf.as_mut_ptr().cast::<u8>().add(self.len) };
-        let n = getdents_raw(dir.fd, start, spare)?;
-        self.len += n;
+        self.buf.reserve(GETDENTS_CHUNK / 8);
+        let spare = self.buf.spare_capacity_mut();
+        let n = getdents_raw(dir.fd, spare.as_mut_ptr().cast::<u8>(), spare.len() * 8)?;
+        // Records are 8-byte aligned and padded (d_reclen is a multiple of 8), so `n` is too.
+        debug_assert_eq!(n % 8, 0);
+        // SAFETY: the kernel initialized the `n` bytes it reported, right after the `len()`
+        // initialized elements, within capacity.
+        unsafe { self.buf.set_len(self.buf.len() + n / 8) };
         Ok(n)
     }
 
     /// Reads every entry of `dir` into the buffer, replacing what was there.
     pub fn read_all(&mut self, dir: &Dir) -> io::Result<()> {
-        self.len = 0;
+        self.buf.clear();
         while self.fill(dir)? > 0 {}
         Ok(())
     }
@@ -454,14 +447,16 @@ impl Listing {
     /// Reads the next chunk of `dir`'s entries (64 KiB at most), replacing what was there.
     /// False at the end of the directory.
     pub fn read_next(&mut self, dir: &Dir) -> io::Result<bool> {
-        self.len = 0;
+        self.buf.clear();
         Ok(self.fill(dir)? > 0)
     }
 
     /// The entries read, without `.` and `..`: (name, kind from d_type, inode).
     pub fn entries(&self) -> impl Iterator<Item = (&CStr, Kind, u64)> + '_ {
-        // SAFETY: u64 storage viewed as bytes, same lifetime, len within the allocation.
-        let bytes = unsafe { std::slice::from_raw_parts(self.buf.as_ptr().cast::<u8>(), self.len) };
+        // SAFETY: initialized u64 storage viewed as bytes, same lifetime and length in bytes.
+        let bytes = unsafe {
+            std::slice::from_raw_parts(self.buf.as_ptr().cast::<u8>(), self.buf.len() * 8)
+        };
         DirentIter { buf: bytes }.filter(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
     }
 
@@ -473,7 +468,6 @@ impl Listing {
     /// Frees the buffer (after a huge directory, to keep memory bounded across workers).
     pub fn release(&mut self) {
         self.buf = Vec::new();
-        self.len = 0;
     }
 }
 

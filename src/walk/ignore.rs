@@ -49,7 +49,7 @@ pub fn walk(walk: &Walk<'_>) {
             .git_exclude(false)
             .require_git(false)
             .follow_links(config.follow)
-            .threads(config.concurrency.max(1));
+            .threads(walk.workers.max(1));
         if config.max_depth != usize::MAX {
             builder.max_depth(Some(config.max_depth));
         }

@@ -37,7 +37,7 @@ pub fn walk(walk: &Walk<'static>) {
             .sort(false)
             .follow_links(config.follow)
             .min_depth(1)
-            .parallelism(Parallelism::RayonNewPool(config.concurrency.max(1)))
+            .parallelism(Parallelism::RayonNewPool(walk.workers.max(1)))
             .root_read_dir_state(Some(root_state))
             .process_read_dir(move |depth, dir_path, state, children| {
                 if depth.is_none() {
@@ -136,6 +136,9 @@ pub fn walk(walk: &Walk<'static>) {
                         if !walk.printer.push(&mut batch, &path, e.file_type.is_dir()) {
                             break;
                         }
+                    }
+                    if e.file_type.is_dir() {
+                        walk.printer.directory_done(&mut batch);
                     }
                 }
                 Err(err) => {

@@ -77,17 +77,32 @@ pub struct Walk<'a> {
     pub printer: &'a Printer,
     /// Where per-path errors go.
     pub report: &'a Reporter,
+    /// Worker threads for the parallel methods: `--concurrency`, capped by the descriptors
+    /// the process may open.
+    pub workers: usize,
 }
+
+/// Descriptors each worker may need at once: the directory it reads, and one more for an
+/// ignore file or an emptiness check (`-t e`) inside it.
+const FDS_PER_WORKER: usize = 2;
+
+/// Descriptors kept for everything else: stdio, the allocator, the runtime.
+const FDS_RESERVED: usize = 8;
 
 /// Walks every root with the configured method.
 pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
     // Keep the parents of queued directories open (openat relative to them) as far as the
     // descriptor limit allows, leaving room for each worker's own descriptors.
-    dir::raise_fd_limit(64 + 4 * config.concurrency);
+    let soft = dir::raise_fd_limit(64 + 4 * config.concurrency);
+    // Under a low limit (`ulimit -n 16`) more workers than descriptors would all hold one and
+    // wait for a second: fewer workers, each sure of its descriptors, finish the walk.
+    let affordable = (soft.saturating_sub(FDS_RESERVED) / FDS_PER_WORKER).max(1);
+    let workers = config.concurrency.clamp(1, affordable);
     let walk = Walk {
         config,
         printer,
         report,
+        workers,
     };
     match config.method {
         Method::Serial => serial::walk(&walk),

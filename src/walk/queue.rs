@@ -79,6 +79,9 @@ impl Shared {
 
     /// Wakes up to `n` parked workers (as many as there are jobs for them to steal).
     fn wake(&self, n: usize) {
+        // Orders the caller's push before this load (a store then a load may otherwise pass
+        // each other): with `park`'s increment-then-check, one side always sees the other.
+        std::sync::atomic::fence(Ordering::SeqCst);
         let sleeping = self.sleepers.load(Ordering::SeqCst);
         if sleeping == 0 || n == 0 {
             return;
@@ -100,10 +103,10 @@ impl Shared {
     }
 }
 
-/// Walks every root with `concurrency` workers.
+/// Walks every root with `walk.workers` workers: the calling thread and `workers - 1` more.
 pub fn walk(walk: &Walk<'_>) {
-    let threads = walk.config.concurrency.max(1);
-    let workers: Vec<Worker<DirJob>> = (0..threads).map(|_| Worker::new_lifo()).collect();
+    let threads = walk.workers.max(1);
+    let mut workers: Vec<Worker<DirJob>> = (0..threads).map(|_| Worker::new_lifo()).collect();
     let shared = Shared {
         injector: Injector::new(),
         stealers: workers.iter().map(Worker::stealer).collect(),
@@ -122,14 +125,25 @@ pub fn walk(walk: &Walk<'_>) {
     if shared.pending.load(Ordering::SeqCst) == 0 {
         return;
     }
+    let mine = workers.remove(0);
     std::thread::scope(|scope| {
-        for (me, local) in workers.into_iter().enumerate() {
-            let shared = &shared;
-            std::thread::Builder::new()
+        let shared = &shared;
+        for (i, local) in workers.into_iter().enumerate() {
+            let me = i + 1;
+            let started = std::thread::Builder::new()
                 .name(format!("ffind-queue-{me}"))
-                .spawn_scoped(scope, move || work(walk, shared, local, me))
-                .expect("cannot start a worker thread");
+                .spawn_scoped(scope, move || work(walk, shared, local, me));
+            if let Err(e) = started {
+                // The workers already running (and this thread) finish the walk; a worker
+                // that never started never had a job of its own.
+                walk.report.warning(&format!(
+                    "could start only {me} of {threads} workers: {}",
+                    crate::report::describe(&e)
+                ));
+                break;
+            }
         }
+        work(walk, shared, mine, 0);
     });
 }
 

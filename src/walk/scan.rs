@@ -105,6 +105,10 @@ pub struct Scanner {
 struct ListedFiles<'a> {
     names: &'a [&'static str],
     dir: &'a Dir,
+    /// The directory's display path and the reporter: an ignore file that is there but
+    /// cannot be read is said, never silently dropped.
+    dir_path: &'a [u8],
+    walk: &'a Walk<'a>,
 }
 
 impl IgnoreFiles for ListedFiles<'_> {
@@ -113,7 +117,24 @@ impl IgnoreFiles for ListedFiles<'_> {
     }
 
     fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
-        self.dir.read_file_at(rel).ok()
+        match self.dir.read_file_at(rel) {
+            Ok(bytes) => Some(bytes),
+            // Absent (`.git/info/exclude` often is), or a directory of that name.
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(libc::ENOENT | libc::ENOTDIR | libc::EISDIR)
+                ) =>
+            {
+                None
+            }
+            Err(e) => {
+                let mut path = Vec::new();
+                join_into(&mut path, self.dir_path, rel.as_bytes());
+                self.walk.report.path_error(&path, &e);
+                None
+            }
+        }
     }
 }
 
@@ -157,6 +178,9 @@ impl Scanner {
         drop(parent);
         let dir = match opened {
             Ok(d) => d,
+            // Removed since its parent was listed (or replaced by a file, or by a link, which
+            // O_NOFOLLOW refuses): nothing there to list, and nothing that exists is lost.
+            Err(e) if name_start > 0 && is_vanished(&e, via_link) => return,
             Err(e) => return walk.report.path_error(dir_path, &e),
         };
         // With ignore rules, a directory's own ignore files must be read before any of its
@@ -165,6 +189,10 @@ impl Scanner {
         let whole = config.ignore.is_some();
         if whole {
             if let Err(e) = self.listing.read_all(&dir) {
+                // getdents64 says ENOENT once the directory has been removed.
+                if e.raw_os_error() == Some(libc::ENOENT) {
+                    return;
+                }
                 return walk.report.path_error(dir_path, &e);
             }
         }
@@ -184,6 +212,8 @@ impl Scanner {
                 let files = &mut ListedFiles {
                     names: &present,
                     dir: &dir,
+                    dir_path,
+                    walk,
                 };
                 state.ignore = opts.for_dir(
                     state.ignore.as_ref(),
@@ -212,7 +242,10 @@ impl Scanner {
                     Ok(true) => {}
                     Ok(false) => break,
                     Err(e) => {
-                        walk.report.path_error(dir_path, &e);
+                        // getdents64 says ENOENT once the directory has been removed.
+                        if e.raw_os_error() != Some(libc::ENOENT) {
+                            walk.report.path_error(dir_path, &e);
+                        }
                         break;
                     }
                 }
@@ -280,11 +313,19 @@ fn visit_entry(
     }
     let mut via_link = false;
     if config.follow && kind == Kind::Symlink {
-        // A dangling link stays a link, as in fd and find -L.
-        if let Ok(st) = here.held.dir().stat_at(name, true) {
-            kind = st.kind();
-            stat = Some(Some(st));
-            via_link = true;
+        match here.held.dir().stat_at(name, true) {
+            Ok(st) => {
+                kind = st.kind();
+                stat = Some(Some(st));
+                via_link = true;
+            }
+            // A dangling link stays a link, as in fd and find -L.
+            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {}
+            // A link to itself (ELOOP) and the like: said, not listed, as every method does.
+            Err(e) => {
+                walk.report.path_error(path, &e);
+                return true;
+            }
         }
     }
     let mut meta = MetaAt {
@@ -324,4 +365,15 @@ fn visit_entry(
         });
     }
     true
+}
+
+/// Whether opening a listed subdirectory failed because it is no longer a directory there:
+/// removed (ENOENT), replaced by a file (ENOTDIR) or, when links are not followed, by a link
+/// (ELOOP from O_NOFOLLOW).
+fn is_vanished(e: &std::io::Error, via_link: bool) -> bool {
+    match e.raw_os_error() {
+        Some(libc::ENOENT | libc::ENOTDIR) => true,
+        Some(libc::ELOOP) => !via_link,
+        _ => false,
+    }
 }

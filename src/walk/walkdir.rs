@@ -108,9 +108,11 @@ pub fn walk(walk: &Walk<'_>) {
     walk.printer.flush(&mut batch);
 }
 
-/// Reports an I/O error a walker crate gave for a path.
+/// Reports an I/O error a walker crate gave for a path below a root. An entry that vanished
+/// since its directory was listed is not an error: it no longer exists.
 pub fn report_io(walk: &Walk<'_>, path: &[u8], err: Option<&std::io::Error>) {
     match err {
+        Some(e) if e.kind() == std::io::ErrorKind::NotFound => {}
         Some(e) => walk.report.path_error(path, e),
         None => walk.report.message(path, "cannot be read"),
     }

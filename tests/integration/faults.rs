@@ -250,3 +250,124 @@ fn low_open_file_limit_gives_the_same_results() {
         }
     }
 }
+
+#[test]
+fn low_open_file_limit_keeps_every_ignore_file() {
+    // Many directories, each with its own .gitignore: every worker needs a second descriptor
+    // for it while holding its directory's.
+    let t = Tree::new();
+    assert!(t.git_init("."));
+    for i in 0..30 {
+        for j in 0..5 {
+            let d = format!("d{i}/e{j}");
+            t.write(format!("{d}/.gitignore"), "secret\n")
+                .files(&[&format!("{d}/secret"), &format!("{d}/keep")]);
+        }
+    }
+    let normal = t.run(&["--method", "serial", "-t", "f"]);
+    assert_eq!(normal.code, 0, "{}", normal.stderr);
+    assert_eq!(normal.sorted().len(), 150);
+    let bin = crate::fixture::bin();
+    for m in ["serial", "queue", "rayon", "walkdir", "jwalk", "ignore"] {
+        let script = format!(
+            "ulimit -n 16 && exec {} --method {m} -j 64 -t f",
+            bin.display()
+        );
+        let mut c = std::process::Command::new("sh");
+        c.args(["-c", &script]).current_dir(t.root());
+        crate::fixture::clean_env(&mut c, &t.home());
+        let run = crate::fixture::Run::from(c.output().unwrap());
+        assert_eq!(run.stderr, "", "{m}");
+        assert_eq!(run.code, 0, "{m}");
+        assert_eq!(
+            run.sorted(),
+            normal.sorted(),
+            "{m}: no directory lost, no ignored file shown"
+        );
+    }
+}
+
+#[test]
+fn a_link_to_itself_under_follow_is_reported_by_every_method() {
+    let t = Tree::new();
+    t.files(&["f"]).link("self", "self");
+    for m in METHODS {
+        let run = t.run(&["-L", "--method", m]);
+        assert_eq!(run.code, 1, "{m}");
+        run.assert_listing(&["f"]);
+        assert_eq!(
+            run.stderr, "ffind: self: Too many levels of symbolic links\n",
+            "{m}"
+        );
+    }
+}
+
+#[test]
+fn directories_vanishing_mid_walk_are_not_errors() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    let t = Tree::new();
+    for i in 0..40 {
+        t.files(&[&format!("stable/s{i}/f")]);
+    }
+    t.dirs(&["churn"]);
+    let churn = t.root().join("churn");
+    let stop = Arc::new(AtomicBool::new(false));
+    let stopper = stop.clone();
+    let worker = std::thread::spawn(move || {
+        while !stopper.load(Ordering::Relaxed) {
+            for i in 0..20 {
+                let _ = std::fs::create_dir_all(churn.join(format!("d{i}/x/y")));
+                let _ = std::fs::write(churn.join(format!("d{i}/f")), "");
+            }
+            for i in 0..20 {
+                let _ = std::fs::remove_dir_all(churn.join(format!("d{i}")));
+            }
+        }
+    });
+    let mut failures = Vec::new();
+    for round in 0..10 {
+        for m in METHODS {
+            let run = t.run(&["-u", "--method", m, "-j", "4", ".", "stable"]);
+            let ok = run.code == 0 && run.stderr.is_empty() && run.sorted().len() == 80;
+            if !ok {
+                failures.push(format!(
+                    "{m} round {round}: code {} stderr {:?}",
+                    run.code, run.stderr
+                ));
+            }
+            let churned = t.run(&["-u", "--method", m, "-j", "4", ".", "churn"]);
+            if !churned.stderr.is_empty() || churned.code != 0 {
+                failures.push(format!(
+                    "{m} round {round} (churn): code {} stderr {:?}",
+                    churned.code, churned.stderr
+                ));
+            }
+        }
+    }
+    stop.store(true, Ordering::Relaxed);
+    worker.join().unwrap();
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn fewer_threads_than_asked_still_finish_the_walk() {
+    if !crate::fixture::is_root() || !have("setpriv") {
+        return;
+    }
+    let t = Tree::new();
+    for i in 0..50 {
+        t.files(&[&format!("d{i}/a/b")]);
+    }
+    let normal = t.run(&["-u"]);
+    // A user allowed only a few processes (threads count): most of 64 workers cannot start.
+    for m in ["queue", "rayon"] {
+        let run = t
+            .run_unprivileged_script(&format!(
+                "ulimit -u 6 && exec \"$FFIND\" -u --method {m} -j 64"
+            ))
+            .unwrap();
+        assert_eq!(run.code, 0, "{m}: {}", run.stderr);
+        assert_eq!(run.sorted(), normal.sorted(), "{m}");
+    }
+}

@@ -264,3 +264,31 @@ impl Tree {
         Some(Run::from(c.stdin(Stdio::null()).output().unwrap()))
     }
 }
+
+impl Tree {
+    /// Runs a `bash -c` script as nobody (see [`Tree::run_unprivileged`]), with `$FFIND` naming
+    /// the copy of the binary. `None` when not root or setpriv is missing.
+    pub fn run_unprivileged_script(&self, script: &str) -> Option<Run> {
+        if !is_root() || !have("setpriv") {
+            return None;
+        }
+        let copy = self.tmp.path().join("ffind-copy");
+        if !copy.exists() {
+            fs::copy(bin(), &copy).unwrap();
+        }
+        fs::set_permissions(self.tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
+        let mut c = Command::new("setpriv");
+        c.args([
+            "--reuid=65534",
+            "--regid=65534",
+            "--clear-groups",
+            "bash",
+            "-c",
+            script,
+        ])
+        .current_dir(self.root());
+        clean_env(&mut c, &self.home());
+        c.env("FFIND", &copy);
+        Some(Run::from(c.stdin(Stdio::null()).output().unwrap()))
+    }
+}
