@@ -177,3 +177,17 @@ fn help_and_version_exit_zero() {
     assert_eq!(v.code, 0);
     assert!(String::from_utf8_lossy(&v.stdout).starts_with("ffind "));
 }
+
+#[test]
+fn absolute_paths_resolve_dot_dot_and_links_as_fd_does() {
+    let t = Tree::new();
+    t.files(&["real/x"]).dirs(&["sub"]).link("real", "alias");
+    let root = t.root().canonicalize().unwrap();
+    let r = root.to_str().unwrap();
+    let mut c = t.cmd(&["-a", "^x$", ".."]);
+    c.current_dir(t.root().join("sub"));
+    let run = crate::fixture::Run::from(c.output().unwrap());
+    run.assert_paths(&[&format!("{r}/real/x")]);
+    t.run(&["-a", "^x$", "alias"])
+        .assert_paths(&[&format!("{r}/real/x")]);
+}
