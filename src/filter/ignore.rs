@@ -154,6 +154,7 @@ impl IgnoreOptions {
         let git_exclude = if has_git && rules {
             files
                 .read(".git/info/exclude")
+                .or_else(|| read_linked_exclude(files))
                 .and_then(|b| matcher(&[(".git/info/exclude", b)]))
         } else {
             None
@@ -245,6 +246,32 @@ impl IgnoreOptions {
     }
 }
 
+/// `info/exclude` of the git directory a `.git` *file* points to ("gitdir: PATH", as in
+/// worktrees and submodules), through its `commondir` for a worktree. PATH may be relative to
+/// the directory holding `.git`, which is what [`IgnoreFiles::read`] resolves against.
+fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
+    let link = files.read(".git")?;
+    let link = String::from_utf8(link).ok()?;
+    let gitdir = link
+        .lines()
+        .find_map(|l| l.strip_prefix("gitdir:"))?
+        .trim()
+        .to_owned();
+    let common = match files.read(&format!("{gitdir}/commondir")) {
+        Some(c) => {
+            let c = String::from_utf8(c).ok()?;
+            let c = c.trim();
+            if c.starts_with('/') {
+                c.to_owned()
+            } else {
+                format!("{gitdir}/{c}")
+            }
+        }
+        None => gitdir,
+    };
+    files.read(&format!("{common}/info/exclude"))
+}
+
 /// Ignore files read by path (for roots' ancestors and the walker-crate methods).
 pub struct FilesByPath<'a> {
     /// The directory, as a path usable with `std::fs`.
@@ -306,6 +333,25 @@ mod tests {
             o.matched(Some(&sub), b"sub/other.log", 0, false),
             Verdict::Ignore
         );
+    }
+
+    #[test]
+    fn a_git_file_leads_to_the_worktrees_common_exclude() {
+        let o = opts();
+        let mut files = Fake(
+            [
+                (".git", "gitdir: /repo/.git/worktrees/wt\n"),
+                ("/repo/.git/worktrees/wt/commondir", "../..\n"),
+                ("/repo/.git/worktrees/wt/../../info/exclude", "*.tmp\n"),
+            ]
+            .into(),
+        );
+        let node = o.for_dir(None, 0, 0, vec![], &mut files);
+        assert_eq!(
+            o.matched(node.as_deref(), b"x.tmp", 0, false),
+            Verdict::Ignore
+        );
+        assert_eq!(o.matched(node.as_deref(), b"x.rs", 0, false), Verdict::None);
     }
 
     #[test]

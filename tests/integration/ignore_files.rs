@@ -519,3 +519,26 @@ fn overriding_flags_take_back_the_defaults() {
         &[],
     );
 }
+
+#[test]
+fn a_worktrees_git_file_leads_to_the_repositorys_exclude_file() {
+    let t = Tree::new();
+    if !t.git_init("main") {
+        return;
+    }
+    let git = |args: &[&str], dir: &str| {
+        let mut c = std::process::Command::new("git");
+        c.args(["-c", "user.name=ffind", "-c", "user.email=ffind@localhost"])
+            .args(args);
+        c.current_dir(t.root().join(dir)).env("HOME", t.home());
+        assert!(c.output().unwrap().status.success(), "git {args:?}");
+    };
+    git(&["commit", "-q", "--allow-empty", "-m", "start"], "main");
+    git(&["worktree", "add", "-q", "../wt"], "main");
+    t.write("main/.git/info/exclude", "*.tmp\n")
+        .files(&["wt/a.tmp", "wt/b.rs"]);
+    for m in ["serial", "queue", "walkdir", "jwalk", "ignore"] {
+        t.run(&["--method", m, ".", "wt"])
+            .assert_paths(&["wt/b.rs"]);
+    }
+}
