@@ -234,17 +234,13 @@ fn low_open_file_limit_gives_the_same_results() {
         }
     }
     grow(&t, "top".into(), 6);
-    let bin = crate::fixture::bin();
-    let bin = bin.to_str().unwrap();
     let normal = t.run(&["--method", "serial"]);
     assert_eq!(normal.code, 0);
     for m in ["serial", "queue", "rayon"] {
         for j in ["1", "8", "64"] {
-            let script = format!("ulimit -n 32 && exec {bin} --method {m} -j {j}");
-            let mut c = std::process::Command::new("sh");
-            c.args(["-c", &script]).current_dir(t.root());
-            crate::fixture::clean_env(&mut c, &t.home());
-            let run = crate::fixture::Run::from(c.output().unwrap());
+            let run = t.run_script(&format!(
+                "ulimit -n 32 && exec \"$FFIND\" --method {m} -j {j}"
+            ));
             assert_eq!(run.code, 0, "{m} -j{j}: {}", run.stderr);
             assert_eq!(run.sorted(), normal.sorted(), "{m} -j{j}");
         }
@@ -267,16 +263,10 @@ fn low_open_file_limit_keeps_every_ignore_file() {
     let normal = t.run(&["--method", "serial", "-t", "f"]);
     assert_eq!(normal.code, 0, "{}", normal.stderr);
     assert_eq!(normal.sorted().len(), 150);
-    let bin = crate::fixture::bin();
     for m in ["serial", "queue", "rayon", "walkdir", "jwalk", "ignore"] {
-        let script = format!(
-            "ulimit -n 16 && exec {} --method {m} -j 64 -t f",
-            bin.display()
-        );
-        let mut c = std::process::Command::new("sh");
-        c.args(["-c", &script]).current_dir(t.root());
-        crate::fixture::clean_env(&mut c, &t.home());
-        let run = crate::fixture::Run::from(c.output().unwrap());
+        let run = t.run_script(&format!(
+            "ulimit -n 16 && exec \"$FFIND\" --method {m} -j 64 -t f"
+        ));
         assert_eq!(run.stderr, "", "{m}");
         assert_eq!(run.code, 0, "{m}");
         assert_eq!(

@@ -243,10 +243,20 @@ pub fn have(program: &str) -> bool {
 }
 
 impl Tree {
-    /// Runs ffind as user and group 65534 (nobody) through `setpriv`, from a copy of the binary
-    /// inside the tree's temporary directory (the build directory may not be reachable by
-    /// nobody). `None` when not root or setpriv is missing: the caller skips.
-    pub fn run_unprivileged(&self, args: &[&str]) -> Option<Run> {
+    /// Runs a `bash -c` script in the tree's root with the clean environment, `$FFIND` naming
+    /// the binary (for `ulimit` set-ups: `ulimit -n 16 && exec "$FFIND" ...`).
+    pub fn run_script(&self, script: &str) -> Run {
+        let mut c = Command::new("bash");
+        c.args(["-c", script]).current_dir(self.root());
+        clean_env(&mut c, &self.home());
+        c.env("FFIND", bin());
+        Run::from(c.stdin(Stdio::null()).output().unwrap())
+    }
+
+    /// A command run as user and group 65534 (nobody) through `setpriv`, with `$FFIND` naming a
+    /// copy of the binary inside the tree's temporary directory (the build directory may not
+    /// be reachable by nobody). `None` when not root or setpriv is missing: the caller skips.
+    fn unprivileged(&self) -> Option<(Command, PathBuf)> {
         if !is_root() || !have("setpriv") {
             return None;
         }
@@ -257,38 +267,21 @@ impl Tree {
         fs::set_permissions(self.tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
         let mut c = Command::new("setpriv");
         c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .arg(&copy)
-            .args(args)
             .current_dir(self.root());
         clean_env(&mut c, &self.home());
-        Some(Run::from(c.stdin(Stdio::null()).output().unwrap()))
+        c.env("FFIND", &copy).stdin(Stdio::null());
+        Some((c, copy))
     }
-}
 
-impl Tree {
-    /// Runs a `bash -c` script as nobody (see [`Tree::run_unprivileged`]), with `$FFIND` naming
-    /// the copy of the binary. `None` when not root or setpriv is missing.
+    /// Runs ffind as nobody (see [`Tree::unprivileged`]).
+    pub fn run_unprivileged(&self, args: &[&str]) -> Option<Run> {
+        let (mut c, copy) = self.unprivileged()?;
+        Some(Run::from(c.arg(copy).args(args).output().unwrap()))
+    }
+
+    /// Runs a `bash -c` script as nobody, `$FFIND` naming the binary's copy.
     pub fn run_unprivileged_script(&self, script: &str) -> Option<Run> {
-        if !is_root() || !have("setpriv") {
-            return None;
-        }
-        let copy = self.tmp.path().join("ffind-copy");
-        if !copy.exists() {
-            fs::copy(bin(), &copy).unwrap();
-        }
-        fs::set_permissions(self.tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
-        let mut c = Command::new("setpriv");
-        c.args([
-            "--reuid=65534",
-            "--regid=65534",
-            "--clear-groups",
-            "bash",
-            "-c",
-            script,
-        ])
-        .current_dir(self.root());
-        clean_env(&mut c, &self.home());
-        c.env("FFIND", &copy);
-        Some(Run::from(c.stdin(Stdio::null()).output().unwrap()))
+        let (mut c, _) = self.unprivileged()?;
+        Some(Run::from(c.args(["bash", "-c", script]).output().unwrap()))
     }
 }
