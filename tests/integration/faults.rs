@@ -220,7 +220,7 @@ fn full_stdout_is_an_error() {
 
 #[test]
 fn low_open_file_limit_gives_the_same_results() {
-    if !have("sh") {
+    if !have("bash") {
         return;
     }
     let t = Tree::new();
