@@ -317,23 +317,25 @@ memory() {
   section_summary "$label: memory" "$table"
 }
 
-sweep() {
-  local label=$1 dir=$2 d
+# One --concurrency sweep (LEVELS) of queue and rayon on DIR, with its pivot table of medians
+# against the floor REF (a command title, timed in REF_JSON), written to
+# $out/$stamp-LABEL-sweep.{json,md} and the summary under TITLE.
+run_sweep() {
+  local label=$1 dir=$2 levels=$3 ref=$4 ref_json=$5 title=$6 d
   d=$(q "$dir")
-  local base=$out/$stamp-$label-sweep ref_json
-  ref_json=$(floor_ref "$label" "$dir")
-  say "$label: sweep (--concurrency $sweep, queue and rayon, $runs runs each)"
+  local base=$out/$stamp-$label-sweep
+  say "$label: sweep (--concurrency $levels, queue and rayon, $runs runs each)"
   load=$(loadavg)
-  hyperfine -N --warmup "$warmup" --runs "$runs" -L j "$sweep" -L method queue,rayon \
+  hyperfine -N --warmup "$warmup" --runs "$runs" -L j "$levels" -L method queue,rayon \
     --export-json "$base.json" --export-markdown "$tmp/table.md" \
     -n "ffind -u --method {method} -j {j} . $label" "$ffind -u --method {method} -j {j} . $d" ||
     die "hyperfine failed for $label sweep"
   local pivot
-  pivot=$(python3 "$here/report.py" pivot "$base.json" --ref "floor -p -j2 $label" --ref-json "$ref_json")
+  pivot=$(python3 "$here/report.py" pivot "$base.json" --ref "$ref" --ref-json "$ref_json")
   {
-    conditions "ffind concurrency sweep: $label" "$label" "$dir" \
-      "hyperfine \`-N --warmup $warmup --runs $runs -L j $sweep -L method queue,rayon\`; ratios against \`floor -p -j2 $label\` from $(basename "$ref_json")"
-    echo "## Medians (ms) and ratio to the floor"
+    conditions "$title" "$label" "$dir" \
+      "hyperfine \`-N --warmup $warmup --runs $runs -L j $levels -L method queue,rayon\`; ratios against \`$ref\` from $(basename "$ref_json")"
+    echo "## Medians (ms) and ratio to \`$ref\`"
     echo
     echo "$pivot"
     echo
@@ -342,6 +344,12 @@ sweep() {
     python3 "$here/report.py" escape "$tmp/table.md"
   } >"$base.md"
   section_summary "$label: concurrency sweep" "$pivot"
+}
+
+sweep() {
+  local label=$1 dir=$2 ref_json
+  ref_json=$(floor_ref "$label" "$dir")
+  run_sweep "$label" "$dir" "$sweep" "floor -p -j2 $label" "$ref_json" "ffind concurrency sweep: $label"
 }
 
 slow_unavailable=
@@ -368,28 +376,8 @@ slow() {
     "$ffind --method=queue --concurrency=64 -u . $d" "$ffind --method=queue --concurrency=2 -u . $d" \
     "$ffind -u . $d" "$fd -u . $d" "$ffind . $d" "$fd . $d" "$floor -p -j2 $d" "$floor -p -j64 $d"
   if [ -n "$slow_sweep" ]; then
-    local base=$out/$stamp-$label-sweep
-    say "$label: sweep (--concurrency $slow_sweep, queue and rayon, $runs runs each)"
-    load=$(loadavg)
-    hyperfine -N --warmup "$warmup" --runs "$runs" -L j "$slow_sweep" -L method queue,rayon \
-      --export-json "$base.json" --export-markdown "$tmp/table.md" \
-      -n "ffind -u --method {method} -j {j} . $label" "$ffind -u --method {method} -j {j} . $d" ||
-      die "hyperfine failed for $label sweep"
-    local pivot
-    pivot=$(python3 "$here/report.py" pivot "$base.json" --ref "floor -p -j64 $label" \
-      --ref-json "$out/$stamp-$label-slow.json")
-    {
-      conditions "ffind concurrency sweep on a slow file system: $label" "$label" "$mnt" \
-        "hyperfine \`-N --warmup $warmup --runs $runs -L j $slow_sweep -L method queue,rayon\`"
-      echo "## Medians (ms) and ratio to \`floor -p -j64\`"
-      echo
-      echo "$pivot"
-      echo
-      echo "## hyperfine"
-      echo
-      python3 "$here/report.py" escape "$tmp/table.md"
-    } >"$base.md"
-    section_summary "$label: concurrency sweep" "$pivot"
+    run_sweep "$label" "$mnt" "$slow_sweep" "floor -p -j64 $label" "$out/$stamp-$label-slow.json" \
+      "ffind concurrency sweep on a slow file system: $label"
   fi
   bash "$here/slowfs.sh" umount "$mnt"
   rmdir "$mnt"
