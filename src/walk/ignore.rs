@@ -16,7 +16,7 @@ use ::ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, W
 use crate::config::Root;
 use crate::filter::Meta;
 use crate::output::printer::Batch;
-use crate::walk::dir::{stat_path, Kind, Stat};
+use crate::walk::dir::{Kind, Stat};
 use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };
@@ -27,16 +27,10 @@ use crate::walk::Walk;
 pub fn walk(walk: &Walk<'_>) {
     let config = walk.config;
     for root in &config.roots {
-        let Some(root_state) = walk.root_state(root) else {
+        let Some(entered) = walk.root_entered_by_path(root) else {
             continue;
         };
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
-        let root_stat = if config.follow {
-            stat_path(root.open_path(), true).ok()
-        } else {
-            None
-        };
-        let entered = walk.enter_by_path(root_state, root, &root_path, root_stat.as_ref());
         let states = RwLock::new(HashMap::from([(root_path.clone(), entered)]));
         let mut builder = WalkBuilder::new(&root_path);
         builder

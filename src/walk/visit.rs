@@ -76,6 +76,19 @@ impl Walk<'_> {
     /// Sets up a search root: checks it, and reads the ignore files above it. `None` (after a
     /// message) when it cannot be searched.
     pub fn root_state(&self, root: &Root) -> Option<DirState> {
+        self.checked_root(root).map(|(state, _)| state)
+    }
+
+    /// A search root entered for the walker-crate methods: [`Walk::root_state`] with the root's
+    /// own ignore files read and, under `-L`, the root first in the ancestor chain.
+    pub fn root_entered_by_path(&self, root: &Root) -> Option<DirState> {
+        let (state, st) = self.checked_root(root)?;
+        let path = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
+        Some(self.enter_by_path(state, root, path, Some(&st)))
+    }
+
+    /// [`Walk::root_state`] and the root's own (followed) `stat`.
+    fn checked_root(&self, root: &Root) -> Option<(DirState, Stat)> {
         let st = match stat_path(root.open_path(), true) {
             Ok(st) => st,
             Err(e) => {
@@ -112,13 +125,14 @@ impl Walk<'_> {
             }
             None => None,
         };
-        Some(DirState {
+        let state = DirState {
             depth: 0,
             ignore,
             ancestors: None,
             root_base,
             root_dev: st.dev,
-        })
+        };
+        Some((state, st))
     }
 
     /// The shared decision for one entry of a directory in state `parent`.

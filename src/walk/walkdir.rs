@@ -12,7 +12,7 @@ use ::walkdir::WalkDir;
 
 use crate::filter::Meta;
 use crate::output::printer::Batch;
-use crate::walk::dir::{stat_path, Kind};
+use crate::walk::dir::Kind;
 use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };
@@ -24,17 +24,11 @@ pub fn walk(walk: &Walk<'_>) {
     let mut batch = Batch::new();
     let mut path = Vec::new();
     for root in &config.roots {
-        let Some(root_state) = walk.root_state(root) else {
+        let Some(entered) = walk.root_entered_by_path(root) else {
             continue;
         };
         let root_path = Path::new(OsStr::from_bytes(root.open_path()));
-        let root_stat = if config.follow {
-            stat_path(root.open_path(), true).ok()
-        } else {
-            None
-        };
-        let mut states: Vec<DirState> =
-            vec![walk.enter_by_path(root_state, root, root_path, root_stat.as_ref())];
+        let mut states: Vec<DirState> = vec![entered];
         let mut builder = WalkDir::new(root_path)
             .follow_links(config.follow)
             .min_depth(1);
