@@ -14,6 +14,9 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 use std::time::Instant;
 
+use crate::filter::Meta;
+use crate::walk::dir::Kind;
+
 /// Bytes a batch gathers before it is written.
 pub const BATCH_BYTES: usize = 64 * 1024;
 
@@ -120,9 +123,12 @@ impl Printer {
     }
 
     /// Adds one result; returns false when the walk should stop. Directories get a trailing
-    /// "/", as fd prints them.
+    /// "/", as fd prints them. `kind` is the entry's type (after following a link under
+    /// `-L`) and `meta` its lazily fetched metadata, for output styles that show more than
+    /// the path; a plain listing reads neither beyond `kind`.
     #[inline]
-    pub fn push(&self, batch: &mut Batch, path: &[u8], is_dir: bool) -> bool {
+    pub fn push(&self, batch: &mut Batch, path: &[u8], kind: Kind, _meta: &mut dyn Meta) -> bool {
+        let is_dir = kind == Kind::Dir;
         if let Some(remaining) = &self.remaining {
             if remaining
                 .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
@@ -228,7 +234,26 @@ impl Printer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::walk::dir::Stat;
     use std::sync::Arc;
+
+    /// Metadata that is never there (the printer tests only print paths).
+    struct NoMeta;
+    impl Meta for NoMeta {
+        fn stat(&mut self) -> Option<Stat> {
+            None
+        }
+        fn executable(&mut self) -> bool {
+            false
+        }
+        fn is_empty(&mut self, _: Kind) -> bool {
+            false
+        }
+    }
+
+    fn file() -> Kind {
+        Kind::File
+    }
 
     #[derive(Clone, Default)]
     struct Sink(Arc<Mutex<Vec<u8>>>, Arc<AtomicUsize>);
@@ -250,7 +275,12 @@ mod tests {
         let p = Printer::new(Box::new(sink.clone()), b'\n', false, None, false);
         let mut b = Batch::new();
         for i in 0..10_000 {
-            assert!(p.push(&mut b, format!("dir/file{i}").as_bytes(), false));
+            assert!(p.push(
+                &mut b,
+                format!("dir/file{i}").as_bytes(),
+                file(),
+                &mut NoMeta
+            ));
         }
         p.flush(&mut b);
         let out = sink.0.lock().unwrap();
@@ -267,10 +297,10 @@ mod tests {
         let sink = Sink::default();
         let p = Printer::new(Box::new(sink.clone()), 0, false, Some(3), false);
         let mut b = Batch::new();
-        assert!(p.push(&mut b, b"a", false));
-        assert!(p.push(&mut b, b"b", true));
-        assert!(!p.push(&mut b, b"c", false));
-        assert!(!p.push(&mut b, b"d", false));
+        assert!(p.push(&mut b, b"a", file(), &mut NoMeta));
+        assert!(p.push(&mut b, b"b", Kind::Dir, &mut NoMeta));
+        assert!(!p.push(&mut b, b"c", file(), &mut NoMeta));
+        assert!(!p.push(&mut b, b"d", file(), &mut NoMeta));
         p.flush(&mut b);
         assert_eq!(&*sink.0.lock().unwrap(), b"a\0b/\0c\0");
         assert_eq!(p.why(), Stopped::Limit);
@@ -290,7 +320,7 @@ mod tests {
     fn write_errors_stop_the_walk_and_are_kept() {
         let p = Printer::new(Box::new(Full), b'\n', false, None, false);
         let mut b = Batch::new();
-        p.push(&mut b, b"x", false);
+        p.push(&mut b, b"x", file(), &mut NoMeta);
         p.flush(&mut b);
         assert!(p.stopped());
         assert_eq!(p.why(), Stopped::WriteError);

@@ -131,7 +131,7 @@ impl Visitor<'_, '_> {
         if print
             && !walk
                 .printer
-                .push(&mut self.batch, &self.path, kind == Kind::Dir)
+                .push(&mut self.batch, &self.path, kind, &mut meta)
         {
             return WalkState::Quit;
         }

@@ -132,8 +132,15 @@ pub fn walk(walk: &Walk<'static>) {
                         report_io(walk, &path, err.io_error());
                     }
                     if e.client_state {
-                        display_path(&mut path, root, &e.path());
-                        if !walk.printer.push(&mut batch, &path, e.file_type.is_dir()) {
+                        let entry_path = e.path();
+                        display_path(&mut path, root, &entry_path);
+                        let mut meta = MetaPath {
+                            path: &entry_path,
+                            follow: config.follow,
+                            stat: None,
+                        };
+                        let kind = Kind::from_file_type(e.file_type);
+                        if !walk.printer.push(&mut batch, &path, kind, &mut meta) {
                             break;
                         }
                     }
@@ -145,7 +152,15 @@ pub fn walk(walk: &Walk<'static>) {
                     if let Some(p) = err.path() {
                         display_path(&mut path, root, p);
                         if is_dangling_link(p, err.io_error()) {
-                            if !walk.printer.push(&mut batch, &path, false) {
+                            let mut meta = MetaPath {
+                                path: p,
+                                follow: false,
+                                stat: None,
+                            };
+                            if !walk
+                                .printer
+                                .push(&mut batch, &path, Kind::Symlink, &mut meta)
+                            {
                                 break;
                             }
                         } else {

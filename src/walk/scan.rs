@@ -345,7 +345,7 @@ fn visit_entry(
             }
         }
     }
-    if print && !walk.printer.push(batch, path, kind == Kind::Dir) {
+    if print && !walk.printer.push(batch, path, kind, &mut meta) {
         return false;
     }
     if descend {

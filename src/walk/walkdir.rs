@@ -81,7 +81,7 @@ pub fn walk(walk: &Walk<'_>) {
             let descend = match action {
                 Action::Skip => false,
                 Action::Visit { print, descend } => {
-                    if print && !walk.printer.push(&mut batch, &path, kind == Kind::Dir) {
+                    if print && !walk.printer.push(&mut batch, &path, kind, &mut meta) {
                         break;
                     }
                     descend
