@@ -10,6 +10,9 @@ mod exit;
 mod filter;
 mod output;
 mod report;
+// Used by --format and -x/-X (issue 8), which are being built on it.
+#[allow(dead_code)]
+mod template;
 mod walk;
 
 use std::ffi::OsString;

@@ -1,0 +1,193 @@
+//! fd's placeholders, shared by `--format` (what is printed) and `-x`/`-X` (the arguments a
+//! command gets): `{}` the path, `{/}` its file name, `{//}` its parent, `{.}` the path without
+//! its extension, `{/.}` the file name without its extension. `{{` and `}}` stand for literal
+//! braces; any other brace is literal too. Everything works on raw bytes, so names that are not
+//! UTF-8 come through intact.
+
+/// One piece of a template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Token {
+    /// Bytes copied as they are.
+    Text(Vec<u8>),
+    /// `{}`: the whole path.
+    Path,
+    /// `{/}`: the last component.
+    Basename,
+    /// `{//}`: everything before the last component ("." when there is none).
+    Parent,
+    /// `{.}`: the path without the file name's extension.
+    NoExt,
+    /// `{/.}`: the file name without its extension.
+    BasenameNoExt,
+}
+
+/// A parsed template.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Template {
+    tokens: Vec<Token>,
+}
+
+impl Template {
+    /// Parses a template; never fails (an unknown `{...}` is literal text, as in fd).
+    pub fn parse(text: &[u8]) -> Template {
+        const PLACEHOLDERS: [(&[u8], Token); 5] = [
+            (b"{}", Token::Path),
+            (b"{/}", Token::Basename),
+            (b"{//}", Token::Parent),
+            (b"{.}", Token::NoExt),
+            (b"{/.}", Token::BasenameNoExt),
+        ];
+        let mut tokens = Vec::new();
+        let mut text_run = Vec::new();
+        let mut rest = text;
+        'outer: while let Some(&c) = rest.first() {
+            if rest.starts_with(b"{{") || rest.starts_with(b"}}") {
+                text_run.push(c);
+                rest = &rest[2..];
+                continue;
+            }
+            if c == b'{' {
+                for (spelling, token) in &PLACEHOLDERS {
+                    if rest.starts_with(spelling) {
+                        if !text_run.is_empty() {
+                            tokens.push(Token::Text(std::mem::take(&mut text_run)));
+                        }
+                        tokens.push(token.clone());
+                        rest = &rest[spelling.len()..];
+                        continue 'outer;
+                    }
+                }
+            }
+            text_run.push(c);
+            rest = &rest[1..];
+        }
+        if !text_run.is_empty() {
+            tokens.push(Token::Text(text_run));
+        }
+        Template { tokens }
+    }
+
+    /// The tokens, in order.
+    pub fn tokens(&self) -> &[Token] {
+        &self.tokens
+    }
+
+    /// Whether any placeholder appears (fd appends `{}` to a command that has none).
+    pub fn has_placeholder(&self) -> bool {
+        self.tokens.iter().any(|t| !matches!(t, Token::Text(_)))
+    }
+
+    /// Appends the template expanded for `path` to `out`.
+    pub fn expand_into(&self, path: &[u8], out: &mut Vec<u8>) {
+        for token in &self.tokens {
+            match token {
+                Token::Text(t) => out.extend_from_slice(t),
+                Token::Path => out.extend_from_slice(path),
+                Token::Basename => out.extend_from_slice(basename(path)),
+                Token::Parent => out.extend_from_slice(parent(path)),
+                Token::NoExt => {
+                    let name = basename(path);
+                    let cut = path.len() - name.len() + without_extension(name).len();
+                    out.extend_from_slice(&path[..cut]);
+                }
+                Token::BasenameNoExt => out.extend_from_slice(without_extension(basename(path))),
+            }
+        }
+    }
+
+    /// The template expanded for `path`.
+    pub fn expand(&self, path: &[u8]) -> Vec<u8> {
+        let mut out = Vec::new();
+        self.expand_into(path, &mut out);
+        out
+    }
+}
+
+/// `path` without trailing slashes ("/" stays "/").
+fn trim_slashes(path: &[u8]) -> &[u8] {
+    let end = path.len() - path.iter().rev().take_while(|&&b| b == b'/').count();
+    if end == 0 && !path.is_empty() {
+        &path[..1]
+    } else {
+        &path[..end]
+    }
+}
+
+/// The last component of `path`.
+pub fn basename(path: &[u8]) -> &[u8] {
+    let path = trim_slashes(path);
+    if path == b"/" {
+        return path;
+    }
+    match path.iter().rposition(|&b| b == b'/') {
+        Some(i) => &path[i + 1..],
+        None => path,
+    }
+}
+
+/// Everything before the last component: "." for a bare name, "/" for a child of "/".
+pub fn parent(path: &[u8]) -> &[u8] {
+    let path = trim_slashes(path);
+    match path.iter().rposition(|&b| b == b'/') {
+        Some(0) => b"/",
+        Some(i) => trim_slashes(&path[..i]),
+        None => b".",
+    }
+}
+
+/// A file name without its extension: up to the last dot, unless that dot starts the name
+/// (".bashrc" has no extension) or the name is "." or "..".
+pub fn without_extension(name: &[u8]) -> &[u8] {
+    match name.iter().rposition(|&b| b == b'.') {
+        Some(0) | None => name,
+        Some(_) if name == b".." => name,
+        Some(i) => &name[..i],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn expand(template: &str, path: &str) -> String {
+        String::from_utf8(Template::parse(template.as_bytes()).expand(path.as_bytes())).unwrap()
+    }
+
+    #[test]
+    fn every_placeholder() {
+        assert_eq!(expand("{}", "a/b/c.tar.gz"), "a/b/c.tar.gz");
+        assert_eq!(expand("{/}", "a/b/c.tar.gz"), "c.tar.gz");
+        assert_eq!(expand("{//}", "a/b/c.tar.gz"), "a/b");
+        assert_eq!(expand("{.}", "a/b/c.tar.gz"), "a/b/c.tar");
+        assert_eq!(expand("{/.}", "a/b/c.tar.gz"), "c.tar");
+        assert_eq!(expand("mv {} {.}.bak", "x.txt"), "mv x.txt x.bak");
+    }
+
+    #[test]
+    fn edges_of_names() {
+        assert_eq!(expand("{//}", "file"), ".");
+        assert_eq!(expand("{//}", "/file"), "/");
+        assert_eq!(expand("{/}", "/"), "/");
+        assert_eq!(expand("{.}", ".bashrc"), ".bashrc");
+        assert_eq!(expand("{.}", "dir.d/.bashrc"), "dir.d/.bashrc");
+        assert_eq!(expand("{.}", "dir.d/noext"), "dir.d/noext");
+        assert_eq!(expand("{/.}", "../x.y"), "x");
+        assert_eq!(expand("{//}", "a/b/"), "a");
+    }
+
+    #[test]
+    fn braces_escape_and_unknown_placeholders_are_text() {
+        assert_eq!(expand("{{}}", "x"), "{}");
+        assert_eq!(expand("{{{}}}", "x"), "{x}");
+        assert_eq!(expand("{x}", "p"), "{x}");
+        assert_eq!(expand("{", "p"), "{");
+        assert!(!Template::parse(b"echo").has_placeholder());
+        assert!(Template::parse(b"{/.}").has_placeholder());
+    }
+
+    #[test]
+    fn bytes_pass_through() {
+        let t = Template::parse(b"<{/}>");
+        assert_eq!(t.expand(b"d/\xff\n.x"), b"<\xff\n.x>");
+    }
+}
