@@ -311,6 +311,56 @@ pub struct Cli {
     #[arg(short = 'q', long, alias = "has-results")]
     pub quiet: bool,
 
+    /// Print each result through a template instead of as its path: {} the path, {/} its
+    /// file name, {//} its parent directory, {.} the path without extension, {/.} the file
+    /// name without extension; {{ and }} are literal braces.
+    ///
+    /// Example: ffind -e rs --format '{/.}'. Names are inserted byte for byte (escaped on a
+    /// terminal); the template's own text is printed as given.
+    #[arg(long, value_name = "FMT", conflicts_with_all = ["list_details", "json"])]
+    pub format: Option<String>,
+
+    /// List results with details, like 'ls -l': mode, links, owner, group, size (1024-based
+    /// units, as ls -h), modification time, path, and "-> target" for symbolic links.
+    ///
+    /// Produced by ffind itself (no ls process): columns have fixed widths because results
+    /// stream as they are found; they are not sorted.
+    #[arg(short = 'l', long, conflicts_with = "json")]
+    pub list_details: bool,
+
+    /// Print one JSON object per result and line (NDJSON), for scripts.
+    ///
+    /// Each object has "path" (a string; when the path is not valid UTF-8, "path_bytes", an
+    /// array of its bytes, instead) and "type" (file, directory, symlink, pipe, socket,
+    /// block-device, char-device, unknown). --json-fields adds metadata.
+    #[arg(long)]
+    pub json: bool,
+
+    /// With --json: metadata to add to each object, comma-separated: size (bytes), mtime
+    /// (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user",
+    /// "group" when known), nlink, inode.
+    ///
+    /// A field that cannot be read (the entry vanished) is null.
+    #[arg(long, value_name = "FIELDS", requires = "json", value_delimiter = ',',
+          value_parser = ["size", "mtime", "mode", "owner", "nlink", "inode"])]
+    pub json_fields: Vec<String>,
+
+    /// Print this instead of "/" between path components (and after directories).
+    #[arg(long, value_name = "SEP")]
+    pub path_separator: Option<String>,
+
+    /// When to color results: auto (on a terminal, unless NO_COLOR is set and not empty),
+    /// always, never. Colors come from LS_COLORS, or fd's default theme when it is not set.
+    #[arg(short = 'c', long, value_name = "WHEN", default_value = "auto",
+          value_parser = ["auto", "always", "never"])]
+    pub color: String,
+
+    /// Make each result a terminal hyperlink (OSC 8) to its file:// URL: auto (when colors
+    /// are on; the default when given without a value), always, never (the default).
+    #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
+          default_missing_value = "auto", value_parser = ["auto", "always", "never"])]
+    pub hyperlink: Option<String>,
+
     /// The traversal method. All give the same results; they differ in speed.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,

@@ -17,6 +17,13 @@ use crate::filter::owner::OwnerFilter;
 use crate::filter::size::SizeFilter;
 use crate::filter::time::{parse_instant, TimeFilter};
 use crate::filter::{self, Filters, Syntax, TypeFilter};
+use crate::output::colors::Colors;
+use crate::output::details::Details;
+use crate::output::hyperlink::Hyperlink;
+use crate::output::json::JsonFields;
+use crate::output::owners::Owners;
+use crate::output::style::{Record, Style};
+use crate::template::Template;
 use crate::walk::{dir, Method};
 
 /// One search path.
@@ -75,6 +82,11 @@ pub struct Config {
     pub quiet: bool,
     /// Flush output at every directory (stdout is a terminal).
     pub eager_output: bool,
+    /// How results are shown when more than their raw path (terminal escapes, colors, links,
+    /// `--format`, `-l`, `--json`); `None` keeps the plain listing's fast path.
+    pub style: Option<Style>,
+    /// Results start with "./" when they would start with '-' (no search path given).
+    pub dash_guard: bool,
 }
 
 /// The working directory, with a clear error if it is gone.
@@ -285,6 +297,60 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
     Ok(Some(builder.build()?))
 }
 
+/// The output style: what the terminal, `--color`, `NO_COLOR`, `LS_COLORS`, `--hyperlink`,
+/// `--path-separator`, `--format`, `-l` and `--json` ask for. `None` for the plain listing.
+fn resolve_style(cli: &Cli, cwd: &Path) -> Option<Style> {
+    let terminal = std::io::stdout().is_terminal();
+    let color = match cli.color.as_str() {
+        "always" => true,
+        "never" => false,
+        // https://no-color.org: a NO_COLOR that is set and not empty turns automatic color off.
+        _ => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+    };
+    let record = if let Some(format) = &cli.format {
+        Record::Format(Template::parse(format.as_bytes()))
+    } else if cli.list_details {
+        let now = jiff::Timestamp::now().as_second();
+        Record::Details(Details::new(jiff::tz::TimeZone::system(), now))
+    } else if cli.json {
+        Record::Json(JsonFields::from_names(&cli.json_fields))
+    } else {
+        Record::Path
+    };
+    let colored = color && matches!(record, Record::Path | Record::Details(_));
+    let colors = colored.then(|| Colors::new(std::env::var("LS_COLORS").ok().as_deref()));
+    // As fd: "auto" links when colors are on.
+    let hyperlink = match cli.hyperlink.as_deref() {
+        Some("always") => true,
+        Some("auto") => color,
+        _ => false,
+    };
+    let hyperlink = hyperlink.then(|| {
+        let host = match std::env::var("WSL_DISTRO_NAME") {
+            Ok(distro) => format!("wsl$/{distro}"),
+            Err(_) => nix::unistd::gethostname()
+                .ok()
+                .and_then(|h| h.into_string().ok())
+                .unwrap_or_default(),
+        };
+        Hyperlink::new(&host, cwd.as_os_str().as_bytes())
+    });
+    let separator = cli.path_separator.as_ref().map(|s| s.as_bytes().to_vec());
+    let plain = matches!(record, Record::Path)
+        && !terminal
+        && colors.is_none()
+        && hyperlink.is_none()
+        && separator.is_none();
+    (!plain).then(|| Style {
+        record,
+        escape: terminal,
+        colors,
+        hyperlink,
+        separator,
+        owners: Owners::default(),
+    })
+}
+
 /// Directories read at once when `-j` is not given: one per CPU on local disks; on network and
 /// FUSE file systems, where each read waits on a round trip rather than a core, at least
 /// [`SLOW_FS_CONCURRENCY`].
@@ -333,6 +399,7 @@ impl Config {
             cli.max_results
         };
         let roots = resolve_roots(cli, &cwd);
+        let dash_guard = roots.iter().any(|r| r.display.is_empty());
         let concurrency = cli
             .concurrency
             .map(|n| n as usize)
@@ -354,6 +421,8 @@ impl Config {
             max_results: max_results.filter(|&n| n > 0),
             quiet,
             eager_output: std::io::stdout().is_terminal(),
+            style: resolve_style(cli, &cwd),
+            dash_guard,
         })
     }
 }

@@ -10,8 +10,6 @@ mod exit;
 mod filter;
 mod output;
 mod report;
-// Used by --format and -x/-X (issue 8), which are being built on it.
-#[allow(dead_code)]
 mod template;
 mod walk;
 
@@ -53,7 +51,7 @@ fn run(args: Vec<OsString>) -> Outcome {
         if let Err(e) = std::env::set_current_dir(base) {
             eprintln!(
                 "ffind: {}: cannot use as base directory: {}",
-                base.display(),
+                output::escape::escaped(base.as_os_str().as_encoded_bytes()),
                 describe(&e)
             );
             return Outcome::Usage;
@@ -69,13 +67,16 @@ fn run(args: Vec<OsString>) -> Outcome {
     // The configuration, the writer and the error sink live as long as the process; leaking
     // them gives the walker threads (jwalk's callbacks need 'static) plain references.
     let config: &'static Config = Box::leak(Box::new(config));
-    let printer: &'static Printer = Box::leak(Box::new(Printer::new(
-        Box::new(io::stdout()),
-        config.terminator,
-        config.quiet,
-        config.max_results,
-        config.eager_output,
-    )));
+    let printer: &'static Printer = Box::leak(Box::new(
+        Printer::new(
+            Box::new(io::stdout()),
+            config.terminator,
+            config.quiet,
+            config.max_results,
+            config.eager_output,
+        )
+        .with_style(config.style.as_ref(), config.dash_guard),
+    ));
     let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
     walk::run(config, printer, report);
     if printer.why() == Stopped::WriteError {

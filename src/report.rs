@@ -4,6 +4,8 @@
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use crate::output::escape::escaped;
+
 /// Collects what went wrong during a walk.
 #[derive(Debug, Default)]
 pub struct Reporter {
@@ -33,7 +35,7 @@ impl Reporter {
         Reporter::default()
     }
 
-    /// Reports a failure about `path` (raw bytes, shown lossily) and remembers it.
+    /// Reports a failure about `path` (raw bytes, shown escaped) and remembers it.
     pub fn path_error(&self, path: &[u8], err: &io::Error) {
         self.message(path, &describe(err));
     }
@@ -41,10 +43,12 @@ impl Reporter {
     /// Reports `what` about `path` and remembers it.
     pub fn message(&self, path: &[u8], what: &str) {
         self.errors.store(true, Ordering::Relaxed);
+        // Escaped always (stderr is read by people and logs): one message is one line, and a
+        // name cannot send escape sequences to the terminal.
         let shown = if path.is_empty() {
             ".".into()
         } else {
-            String::from_utf8_lossy(path)
+            escaped(path)
         };
         let line = format!("ffind: {shown}: {what}\n");
         // One write per message, so that messages from different workers do not interleave.

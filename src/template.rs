@@ -68,34 +68,49 @@ impl Template {
     }
 
     /// The tokens, in order.
+    #[allow(dead_code)] // for -x/-X, built on this at the same time (issue 8)
     pub fn tokens(&self) -> &[Token] {
         &self.tokens
     }
 
     /// Whether any placeholder appears (fd appends `{}` to a command that has none).
+    #[allow(dead_code)] // for -x/-X, built on this at the same time (issue 8)
     pub fn has_placeholder(&self) -> bool {
         self.tokens.iter().any(|t| !matches!(t, Token::Text(_)))
     }
 
     /// Appends the template expanded for `path` to `out`.
+    #[allow(dead_code)] // for -x/-X, built on this at the same time (issue 8)
     pub fn expand_into(&self, path: &[u8], out: &mut Vec<u8>) {
+        self.expand_into_with(path, out, |value, out| out.extend_from_slice(value));
+    }
+
+    /// Appends the template expanded for `path` to `out`, each placeholder's value written by
+    /// `value` (which may escape it or change its separators); text is copied as it is.
+    pub fn expand_into_with(
+        &self,
+        path: &[u8],
+        out: &mut Vec<u8>,
+        mut value: impl FnMut(&[u8], &mut Vec<u8>),
+    ) {
         for token in &self.tokens {
             match token {
                 Token::Text(t) => out.extend_from_slice(t),
-                Token::Path => out.extend_from_slice(path),
-                Token::Basename => out.extend_from_slice(basename(path)),
-                Token::Parent => out.extend_from_slice(parent(path)),
+                Token::Path => value(path, out),
+                Token::Basename => value(basename(path), out),
+                Token::Parent => value(parent(path), out),
                 Token::NoExt => {
                     let name = basename(path);
                     let cut = path.len() - name.len() + without_extension(name).len();
-                    out.extend_from_slice(&path[..cut]);
+                    value(&path[..cut], out);
                 }
-                Token::BasenameNoExt => out.extend_from_slice(without_extension(basename(path))),
+                Token::BasenameNoExt => value(without_extension(basename(path)), out),
             }
         }
     }
 
     /// The template expanded for `path`.
+    #[allow(dead_code)] // for -x/-X, built on this at the same time (issue 8)
     pub fn expand(&self, path: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         self.expand_into(path, &mut out);

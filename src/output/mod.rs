@@ -1,3 +1,12 @@
-//! Output: the one writer ([`printer`]).
+//! Output: the one writer ([`printer`]) and the styles results can be shown in ([`style`]:
+//! escaped, colored, hyperlinked, through a template, as `-l` details or JSON), one small
+//! module each.
 
+pub mod colors;
+pub mod details;
+pub mod escape;
+pub mod hyperlink;
+pub mod json;
+pub mod owners;
 pub mod printer;
+pub mod style;

@@ -15,6 +15,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::filter::Meta;
+use crate::output::style::Style;
 use crate::walk::dir::Kind;
 
 /// Bytes a batch gathers before it is written.
@@ -30,6 +31,8 @@ pub struct Batch {
     /// Something was pushed: told to the printer at the next flush, so that workers do not
     /// all write one shared flag per result.
     matched: bool,
+    /// Room to build a path in (an output style given a "./"-guarded name).
+    scratch: Vec<u8>,
 }
 
 impl Batch {
@@ -38,6 +41,7 @@ impl Batch {
         Batch {
             buf: Vec::new(),
             matched: false,
+            scratch: Vec::new(),
         }
     }
 }
@@ -73,6 +77,11 @@ pub struct Printer {
     nothing_written: AtomicBool,
     /// Flush at every directory boundary (stdout is a terminal).
     eager: bool,
+    /// How results are shown, when more than their raw path (`None`: the fast path).
+    style: Option<&'static Style>,
+    /// Results relative to the current directory without a prefix get "./" when they start
+    /// with '-', so that no result reads as an option (`ffind -e tmp | xargs rm`).
+    dash_guard: bool,
 }
 
 impl std::fmt::Debug for Printer {
@@ -105,6 +114,18 @@ impl Printer {
             last_write_ms: AtomicU64::new(0),
             nothing_written: AtomicBool::new(true),
             eager,
+            style: None,
+            dash_guard: false,
+        }
+    }
+
+    /// The same printer showing results in `style` (`None`: raw paths), "./"-guarding
+    /// results that start with '-' when `dash_guard`.
+    pub fn with_style(self, style: Option<&'static Style>, dash_guard: bool) -> Printer {
+        Printer {
+            style,
+            dash_guard,
+            ..self
         }
     }
 
@@ -127,7 +148,7 @@ impl Printer {
     /// `-L`) and `meta` its lazily fetched metadata, for output styles that show more than
     /// the path; a plain listing reads neither beyond `kind`.
     #[inline]
-    pub fn push(&self, batch: &mut Batch, path: &[u8], kind: Kind, _meta: &mut dyn Meta) -> bool {
+    pub fn push(&self, batch: &mut Batch, path: &[u8], kind: Kind, meta: &mut dyn Meta) -> bool {
         let is_dir = kind == Kind::Dir;
         if let Some(remaining) = &self.remaining {
             if remaining
@@ -140,10 +161,20 @@ impl Printer {
         }
         batch.matched = true;
         if !self.quiet {
-            batch.buf.reserve(path.len() + 2);
-            batch.buf.extend_from_slice(path);
-            if is_dir {
-                batch.buf.push(b'/');
+            let guard = self.dash_guard && path.first() == Some(&b'-');
+            match self.style {
+                None => {
+                    // The plain listing: raw bytes, nothing else.
+                    batch.buf.reserve(path.len() + 4);
+                    if guard {
+                        batch.buf.extend_from_slice(b"./");
+                    }
+                    batch.buf.extend_from_slice(path);
+                    if is_dir {
+                        batch.buf.push(b'/');
+                    }
+                }
+                Some(style) => push_styled(batch, style, path, guard, kind, meta),
             }
             batch.buf.push(self.terminator);
             if batch.buf.len() >= BATCH_BYTES {
@@ -228,6 +259,28 @@ impl Printer {
     /// The write error that stopped output, if any.
     pub fn take_error(&self) -> Option<io::Error> {
         self.error.lock().unwrap_or_else(|e| e.into_inner()).take()
+    }
+}
+
+/// One result in an output style, formatted by the worker into its own batch.
+#[inline(never)]
+fn push_styled(
+    batch: &mut Batch,
+    style: &Style,
+    path: &[u8],
+    guard: bool,
+    kind: Kind,
+    meta: &mut dyn Meta,
+) {
+    if guard {
+        let mut guarded = std::mem::take(&mut batch.scratch);
+        guarded.clear();
+        guarded.extend_from_slice(b"./");
+        guarded.extend_from_slice(path);
+        style.write(&mut batch.buf, &guarded, kind, meta);
+        batch.scratch = guarded;
+    } else {
+        style.write(&mut batch.buf, path, kind, meta);
     }
 }
 

@@ -76,7 +76,7 @@ impl Kind {
     }
 }
 
-/// The fields of `struct stat` that filters use.
+/// The fields of `struct stat` that filters and output styles use.
 #[derive(Debug, Clone, Copy)]
 pub struct Stat {
     pub mode: u32,
@@ -87,6 +87,10 @@ pub struct Stat {
     pub gid: u32,
     pub dev: u64,
     pub ino: u64,
+    /// Hard links (for `-l`).
+    pub nlink: u64,
+    /// The device a block or character device stands for (for `-l`).
+    pub rdev: u64,
 }
 
 impl Stat {
@@ -100,6 +104,8 @@ impl Stat {
             gid: st.st_gid,
             dev: st.st_dev,
             ino: st.st_ino,
+            nlink: st.st_nlink,
+            rdev: st.st_rdev,
         }
     }
 
@@ -120,6 +126,8 @@ impl Stat {
             gid: md.gid(),
             dev: md.dev(),
             ino: md.ino(),
+            nlink: md.nlink(),
+            rdev: md.rdev(),
         }
     }
 }

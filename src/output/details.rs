@@ -1,0 +1,172 @@
+//! `-l/--list-details`: the columns of `ls -l -h` (what fd runs for `-l`), written by ffind
+//! itself: mode, links, owner, group, size in 1024-based units, modification time. The path and
+//! a symbolic link's target follow, written by the caller. Columns have fixed widths, since
+//! results stream as they are found (`ls` aligns over its whole list).
+
+use std::io::Write as _;
+
+use jiff::tz::TimeZone;
+
+use crate::output::owners::Owners;
+use crate::walk::dir::Stat;
+
+/// ls shows the time of day for files changed in the last six months (half a mean Gregorian
+/// year), the year for older ones and for times in the future.
+const SIX_MONTHS: i64 = 31_556_952 / 2;
+
+/// What the columns need, resolved once.
+#[derive(Debug)]
+pub struct Details {
+    /// The local time zone, for modification times.
+    tz: TimeZone,
+    /// Now, in seconds since the epoch.
+    now: i64,
+}
+
+impl Details {
+    /// Columns in time zone `tz`, relative to `now` (seconds since the epoch).
+    pub fn new(tz: TimeZone, now: i64) -> Details {
+        Details { tz, now }
+    }
+
+    /// Appends the columns before the path, and a space.
+    pub fn write_columns(&self, out: &mut Vec<u8>, stat: Option<&Stat>, owners: &Owners) {
+        let Some(st) = stat else {
+            // The entry vanished (or cannot be read): ls prints question marks.
+            out.extend_from_slice(b"?????????? ?  ?        ?            ? ?            ");
+            return;
+        };
+        push_mode(out, st.mode);
+        let user = owners.user(st.uid).unwrap_or_else(|| st.uid.to_string());
+        let group = owners.group(st.gid).unwrap_or_else(|| st.gid.to_string());
+        let size = match st.mode & libc::S_IFMT {
+            libc::S_IFBLK | libc::S_IFCHR => {
+                let (major, minor) = device_numbers(st.rdev);
+                format!("{major}, {minor}")
+            }
+            _ => human_size(st.size),
+        };
+        let _ = write!(out, " {:>2} {user:<8} {group:<8} {size:>5} ", st.nlink);
+        self.push_time(out, st.mtime);
+        out.push(b' ');
+    }
+
+    fn push_time(&self, out: &mut Vec<u8>, mtime: i64) {
+        let shown = jiff::Timestamp::from_second(mtime)
+            .ok()
+            .map(|t| t.to_zoned(self.tz.clone()));
+        let Some(zoned) = shown else {
+            out.extend_from_slice(b"           ?");
+            return;
+        };
+        let recent = mtime > self.now - SIX_MONTHS && mtime <= self.now;
+        let format = if recent { "%b %e %H:%M" } else { "%b %e  %Y" };
+        let _ = write!(out, "{}", zoned.strftime(format));
+    }
+}
+
+/// `drwxr-xr-x`: the type and permission bits, with setuid, setgid and sticky as ls shows them.
+fn push_mode(out: &mut Vec<u8>, mode: u32) {
+    out.push(match mode & libc::S_IFMT {
+        libc::S_IFDIR => b'd',
+        libc::S_IFLNK => b'l',
+        libc::S_IFIFO => b'p',
+        libc::S_IFSOCK => b's',
+        libc::S_IFBLK => b'b',
+        libc::S_IFCHR => b'c',
+        libc::S_IFREG => b'-',
+        _ => b'?',
+    });
+    let special = [(0o4000, b's'), (0o2000, b's'), (0o1000, b't')];
+    for (who, (bit, mark)) in special.into_iter().enumerate() {
+        let shift = 6 - 3 * who as u32;
+        let rwx = (mode >> shift) & 7;
+        out.push(if rwx & 4 != 0 { b'r' } else { b'-' });
+        out.push(if rwx & 2 != 0 { b'w' } else { b'-' });
+        let exec = rwx & 1 != 0;
+        out.push(match (mode & bit != 0, exec) {
+            (true, true) => mark,
+            (true, false) => mark.to_ascii_uppercase(),
+            (false, true) => b'x',
+            (false, false) => b'-',
+        });
+    }
+}
+
+/// Linux's major and minor device numbers.
+fn device_numbers(rdev: u64) -> (u64, u64) {
+    let major = ((rdev >> 8) & 0xfff) | ((rdev >> 32) & !0xfff);
+    let minor = (rdev & 0xff) | ((rdev >> 12) & !0xff);
+    (major, minor)
+}
+
+/// A size as `ls -h` shows it: bytes below 1024, else 1024-based units rounded up, with one
+/// decimal below 10 ("1.5M", "4.0K", "12G").
+pub fn human_size(size: u64) -> String {
+    const UNITS: [char; 6] = ['K', 'M', 'G', 'T', 'P', 'E'];
+    if size < 1024 {
+        return size.to_string();
+    }
+    let mut value = size as f64 / 1024.0;
+    let mut unit = 0;
+    loop {
+        if value < 10.0 {
+            let tenths = (value * 10.0).ceil() / 10.0;
+            if tenths < 10.0 {
+                return format!("{tenths:.1}{}", UNITS[unit]);
+            }
+            return format!("10{}", UNITS[unit]);
+        }
+        let whole = value.ceil();
+        if whole < 1024.0 || unit == UNITS.len() - 1 {
+            return format!("{whole}{}", UNITS[unit]);
+        }
+        value /= 1024.0;
+        unit += 1;
+    }
+}
+
+/// Where the symbolic link `path` points, for " -> target".
+pub fn link_target(path: &[u8]) -> Option<Vec<u8>> {
+    use std::os::unix::ffi::{OsStrExt, OsStringExt};
+    std::fs::read_link(std::ffi::OsStr::from_bytes(path))
+        .ok()
+        .map(|t| t.into_os_string().into_vec())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sizes_as_ls_h_shows_them() {
+        assert_eq!(human_size(0), "0");
+        assert_eq!(human_size(1023), "1023");
+        assert_eq!(human_size(1024), "1.0K");
+        assert_eq!(human_size(4096), "4.0K");
+        assert_eq!(human_size(1_500_000), "1.5M");
+        assert_eq!(human_size(10 * 1024 - 1), "10K");
+        assert_eq!(human_size(10 * 1024 + 1), "11K");
+        assert_eq!(human_size(1024 * 1024 - 1), "1.0M");
+    }
+
+    #[test]
+    fn modes_as_ls_shows_them() {
+        let mode = |m: u32| {
+            let mut out = Vec::new();
+            push_mode(&mut out, m);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(mode(libc::S_IFREG | 0o644), "-rw-r--r--");
+        assert_eq!(mode(libc::S_IFDIR | 0o1777), "drwxrwxrwt");
+        assert_eq!(mode(libc::S_IFREG | 0o4755), "-rwsr-xr-x");
+        assert_eq!(mode(libc::S_IFREG | 0o2644), "-rw-r-Sr--");
+        assert_eq!(mode(libc::S_IFLNK | 0o777), "lrwxrwxrwx");
+    }
+
+    #[test]
+    fn device_numbers_split() {
+        assert_eq!(device_numbers(0x103), (1, 3));
+        assert_eq!(device_numbers(0x801), (8, 1));
+    }
+}
