@@ -323,8 +323,8 @@ pub struct Cli {
     /// List results with details, like 'ls -l': mode, links, owner, group, size (1024-based
     /// units, as ls -h), modification time, path, and "-> target" for symbolic links.
     ///
-    /// Produced by ffind itself (no ls process): columns have fixed widths because results
-    /// stream as they are found; they are not sorted.
+    /// Produced by ffind itself (no ls process). Results stream as they are found: they are
+    /// not sorted, and columns are not aligned beyond the size's four characters.
     #[arg(short = 'l', long, conflicts_with = "json")]
     pub list_details: bool,
 

@@ -123,7 +123,8 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
     let strip = match cli.strip_cwd_prefix.as_deref() {
         Some("always") => true,
         Some("never") => false,
-        _ => !cli.print0,
+        // As fd: -l (fd's `ls -l` batch) keeps "./" like -0.
+        _ => !(cli.print0 || cli.list_details),
     };
     if given.is_empty() {
         let display = if cli.absolute_path {

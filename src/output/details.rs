@@ -1,7 +1,9 @@
 //! `-l/--list-details`: the columns of `ls -l -h` (what fd runs for `-l`), written by ffind
 //! itself: mode, links, owner, group, size in 1024-based units, modification time. The path and
-//! a symbolic link's target follow, written by the caller. Columns have fixed widths, since
-//! results stream as they are found (`ls` aligns over its whole list).
+//! a symbolic link's target follow, written by the caller. Results stream as they are found,
+//! so columns are not aligned over the whole list as `ls` aligns them: the size is padded to
+//! four characters (the width of `ls -h` sizes), the rest is as wide as it is. A listing of
+//! one user's files with fewer than ten links each reads exactly as `ls -l -h` prints it.
 
 use std::io::Write as _;
 
@@ -33,7 +35,7 @@ impl Details {
     pub fn write_columns(&self, out: &mut Vec<u8>, stat: Option<&Stat>, owners: &Owners) {
         let Some(st) = stat else {
             // The entry vanished (or cannot be read): ls prints question marks.
-            out.extend_from_slice(b"?????????? ?  ?        ?            ? ?            ");
+            out.extend_from_slice(b"?????????? ? ? ?    ?            ? ");
             return;
         };
         push_mode(out, st.mode);
@@ -46,7 +48,7 @@ impl Details {
             }
             _ => human_size(st.size),
         };
-        let _ = write!(out, " {:>2} {user:<8} {group:<8} {size:>5} ", st.nlink);
+        let _ = write!(out, " {} {user} {group} {size:>4} ", st.nlink);
         self.push_time(out, st.mtime);
         out.push(b' ');
     }
