@@ -200,6 +200,65 @@ mod tests {
         assert!(Template::parse(b"{/.}").has_placeholder());
     }
 
+    mod properties {
+        use super::super::*;
+        use proptest::prelude::*;
+
+        /// `text` with every brace doubled: a template that prints `text` as it is.
+        fn escape_braces(text: &[u8]) -> Vec<u8> {
+            let mut out = Vec::new();
+            for &b in text {
+                out.push(b);
+                if b == b'{' || b == b'}' {
+                    out.push(b);
+                }
+            }
+            out
+        }
+
+        proptest! {
+            #[test]
+            fn any_template_parses_and_expands(
+                template in proptest::collection::vec(any::<u8>(), 0..64),
+                path in proptest::collection::vec(any::<u8>(), 0..64),
+            ) {
+                let t = Template::parse(&template);
+                let _ = t.expand(&path);
+            }
+
+            #[test]
+            fn doubled_braces_round_trip(text in proptest::collection::vec(any::<u8>(), 0..64)) {
+                let t = Template::parse(&escape_braces(&text));
+                prop_assert!(!t.has_placeholder());
+                prop_assert_eq!(t.expand(b"unused"), text);
+            }
+
+            #[test]
+            fn any_path_bytes_survive(
+                path in proptest::collection::vec(any::<u8>(), 1..64),
+                before in "[a-z {}]{0,8}",
+            ) {
+                let prefix = escape_braces(before.as_bytes());
+                let t = Template::parse(&[&prefix[..], b"{}"].concat());
+                prop_assert_eq!(t.expand(&path), [before.as_bytes(), &path].concat());
+                // The name and its parent put back together give the path (without trailing
+                // slashes), whenever the path has a parent part.
+                let split = Template::parse(b"{//}/{/}").expand(&path);
+                let trimmed = trim_slashes(&path);
+                if trimmed.iter().skip(1).any(|&b| b == b'/') && !trimmed.contains(&0) {
+                    let cut = trimmed.iter().rposition(|&b| b == b'/').unwrap();
+                    let squeezed_parent = trim_slashes(&trimmed[..cut]);
+                    if !squeezed_parent.is_empty() && squeezed_parent != b"/" {
+                        prop_assert_eq!(
+                            split,
+                            [squeezed_parent, b"/", &trimmed[cut + 1..]].concat()
+                        );
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn bytes_pass_through() {
         let t = Template::parse(b"<{/}>");

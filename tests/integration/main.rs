@@ -13,5 +13,6 @@ mod output;
 mod parity;
 mod patterns;
 mod syscalls;
+mod terminal;
 mod types;
 mod walk;
