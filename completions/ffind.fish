@@ -32,6 +32,20 @@ complete -c ffind -l strip-cwd-prefix -d 'Do not print the "./" prefix for entri
 never\t''
 auto\t''"
 complete -c ffind -l max-results -d 'Stop after this many results' -r
+complete -c ffind -l format -d 'Print each result through a template instead of as its path: {} the path, {/} its file name, {//} its parent directory, {.} the path without extension, {/.} the file name without extension; {{ and }} are literal braces' -r
+complete -c ffind -l json-fields -d 'With --json: metadata to add to each object, comma-separated: size (bytes), mtime (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user", "group" when known), nlink, inode' -r -f -a "size\t''
+mtime\t''
+mode\t''
+owner\t''
+nlink\t''
+inode\t''"
+complete -c ffind -l path-separator -d 'Print this instead of "/" between path components (and after directories)' -r
+complete -c ffind -s c -l color -d 'When to color results: auto (on a terminal, unless NO_COLOR is set and not empty), always, never. Colors come from LS_COLORS, or fd\'s default theme when it is not set' -r -f -a "auto\t''
+always\t''
+never\t''"
+complete -c ffind -l hyperlink -d 'Make each result a terminal hyperlink (OSC 8) to its file:// URL: auto (when colors are on; the default when given without a value), always, never (the default)' -r -f -a "auto\t''
+always\t''
+never\t''"
 complete -c ffind -l method -d 'The traversal method. All give the same results; they differ in speed' -r -f -a "auto\t'The fastest method for this machine: currently `queue`'
 serial\t'One thread reading directories itself, depth first'
 walkdir\t'The walkdir crate, one thread'
@@ -73,5 +87,7 @@ complete -c ffind -s 0 -l print0 -d 'Separate results with NUL instead of newlin
 complete -c ffind -s a -l absolute-path -d 'Print absolute paths'
 complete -c ffind -s 1 -d 'Stop after the first result (same as --max-results=1)'
 complete -c ffind -s q -l quiet -d 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match'
+complete -c ffind -s l -l list-details -d 'List results with details, like \'ls -l\': mode, links, owner, group, size (1024-based units, as ls -h), modification time, path, and "-> target" for symbolic links'
+complete -c ffind -l json -d 'Print one JSON object per result and line (NDJSON), for scripts'
 complete -c ffind -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ffind -s V -l version -d 'Print version'
