@@ -7,6 +7,7 @@ mod faults;
 mod fd_parity;
 mod filters_common;
 mod fixture;
+mod hostile_ignore;
 mod ignore_files;
 mod metadata;
 mod parity;
