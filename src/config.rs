@@ -288,9 +288,15 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
     // Root "/" never prefixes the relative paths matched against it (see filter/ignore.rs).
     let mut builder = OverrideBuilder::new("/");
     for glob in &cli.exclude {
-        builder
-            .add(&format!("!{glob}"))
-            .map_err(|e| anyhow!("invalid exclude pattern '{glob}': {e}"))?;
+        builder.add(&format!("!{glob}")).map_err(|e| {
+            // The crate's message quotes the glob with the '!' added here: name what was
+            // written instead.
+            let why = match e {
+                ignore::Error::Glob { err, .. } => err,
+                other => other.to_string(),
+            };
+            anyhow!("invalid exclude pattern '{glob}': {why}")
+        })?;
     }
     Ok(Some(builder.build()?))
 }

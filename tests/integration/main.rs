@@ -11,6 +11,7 @@ mod hostile_ignore;
 mod ignore_files;
 mod metadata;
 mod parity;
+mod parsers;
 mod patterns;
 mod syscalls;
 mod types;
