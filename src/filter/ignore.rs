@@ -389,7 +389,7 @@ impl IgnoreFiles for FilesByPath<'_> {
             // Unlike a listing, a path cannot tell whether the file is there at all: in a
             // directory we may not search, nothing can be said of it (the walk reports the
             // directory itself).
-            Err(_) if path.symlink_metadata().is_err() => return None,
+            Err(e) if !is_absent(&e) && path.symlink_metadata().is_err() => return None,
             other => other,
         };
         read_reported(result, shown, self.report)
@@ -531,5 +531,20 @@ mod tests {
         let parent = o.for_dir(None, 0, 0, b"src/".to_vec(), &mut above).unwrap();
         assert_eq!(o.matched(Some(&parent), b"gen", 0, true), Verdict::Ignore);
         assert_eq!(o.matched(Some(&parent), b"other", 0, true), Verdict::None);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_rule() {
+        let o = opts();
+        let mut files = Fake([(".ignore", "\u{feff}*.log\r\n*.tmp\r\n")].into());
+        let node = o.for_dir(None, 0, 0, vec![], &mut files);
+        assert_eq!(
+            o.matched(node.as_deref(), b"x.log", 0, false),
+            Verdict::Ignore
+        );
+        assert_eq!(
+            o.matched(node.as_deref(), b"x.tmp", 0, false),
+            Verdict::Ignore
+        );
     }
 }

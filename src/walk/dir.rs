@@ -653,4 +653,33 @@ mod tests {
         drop(a);
         assert!(SharedDir::keep(Dir::open_path(b"/").unwrap()).is_ok());
     }
+
+    #[test]
+    fn small_files_are_read_only_when_regular_and_within_the_limit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = |name: &str| tmp.path().join(name).as_os_str().as_bytes().to_vec();
+        std::fs::write(tmp.path().join("rules"), "*.o\n").unwrap();
+        assert_eq!(read_small_file(&p("rules"), 4, false).unwrap(), b"*.o\n");
+        let big = read_small_file(&p("rules"), 3, false).unwrap_err();
+        assert_eq!(big.kind(), io::ErrorKind::FileTooLarge);
+        std::os::unix::fs::symlink("/dev/zero", tmp.path().join("zero")).unwrap();
+        let zero = read_small_file(&p("zero"), 1 << 20, false).unwrap_err();
+        assert_eq!(zero.kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(zero.to_string(), "not a regular file");
+        let fifo = std::ffi::CString::new(p("fifo")).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let refused = read_small_file(&p("fifo"), 1 << 20, false).unwrap_err();
+        assert_eq!(refused.kind(), io::ErrorKind::InvalidInput);
+        // Accepted as a pipe, a FIFO without a writer reads as empty at once.
+        assert_eq!(read_small_file(&p("fifo"), 1 << 20, true).unwrap(), b"");
+        let dir = read_small_file(tmp.path().as_os_str().as_bytes(), 1 << 20, false);
+        assert_eq!(dir.unwrap_err().raw_os_error(), Some(libc::EISDIR));
+        let at = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        assert_eq!(at.read_file_at(b"rules", 16).unwrap(), b"*.o\n");
+        assert_eq!(
+            at.read_file_at(b"missing", 16).unwrap_err().raw_os_error(),
+            Some(libc::ENOENT)
+        );
+    }
 }
