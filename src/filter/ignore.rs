@@ -18,11 +18,12 @@
 //! can neither hang the walk nor exhaust memory (issue 9); the exit code is then 1, since the
 //! results may differ from what the file meant.
 
+use std::collections::BTreeSet;
 use std::ffi::OsStr;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
@@ -356,6 +357,15 @@ fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
     files.read(&format!("{common}/info/exclude"))
 }
 
+/// Whether `path` is reported for the first time (by [`FilesByPath`]).
+fn first_report(path: &[u8]) -> bool {
+    static REPORTED: Mutex<BTreeSet<Vec<u8>>> = Mutex::new(BTreeSet::new());
+    REPORTED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(path.to_vec())
+}
+
 /// Ignore files read by path (for roots' ancestors and the walker-crate methods).
 pub struct FilesByPath<'a> {
     /// The directory, as a path usable with `std::fs`.
@@ -365,6 +375,9 @@ pub struct FilesByPath<'a> {
     pub shown: &'a [u8],
     /// Where an ignore file that is there but cannot be read is reported.
     pub report: &'a Reporter,
+    /// A directory above a search path: read again for every search path below it, but what
+    /// is wrong with its files is said once.
+    pub above_root: bool,
 }
 
 impl IgnoreFiles for FilesByPath<'_> {
@@ -390,6 +403,9 @@ impl IgnoreFiles for FilesByPath<'_> {
             // directory we may not search, nothing can be said of it (the walk reports the
             // directory itself).
             Err(e) if !is_absent(&e) && path.symlink_metadata().is_err() => return None,
+            // The directories above a search path are read once per search path: say what
+            // is wrong with one of their files once.
+            Err(e) if !is_absent(&e) && self.above_root && !first_report(&shown()) => return None,
             other => other,
         };
         read_reported(result, shown, self.report)

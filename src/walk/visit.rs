@@ -122,6 +122,7 @@ impl Walk<'_> {
                             dir,
                             shown: dir.as_os_str().as_bytes(),
                             report: self.report,
+                            above_root: true,
                         },
                     );
                 }
@@ -227,6 +228,7 @@ impl Walk<'_> {
                         dir: path,
                         shown: &display,
                         report: self.report,
+                        above_root: false,
                     },
                 )
             }

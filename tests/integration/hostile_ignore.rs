@@ -153,12 +153,16 @@ fn a_fifo_above_the_search_path_is_skipped() {
     mkfifo(&t.root().join(".ignore"));
     // The directories above a search path are named by their absolute paths.
     let above = t.root().join(".ignore");
+    let message = format!("ffind: {}: not a regular file, ignored\n", above.display());
+    assert_each_method(&t, &[".", "sub"], &["sub/inner"], 1, &message);
+    // Said once, however many search paths lie below it.
+    t.files(&["other/x"]);
     assert_each_method(
         &t,
-        &[".", "sub"],
-        &["sub/inner"],
+        &[".", "sub", "other"],
+        &["sub/inner", "other/x"],
         1,
-        &format!("ffind: {}: not a regular file, ignored\n", above.display()),
+        &message,
     );
 }
 
