@@ -8,11 +8,11 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Context as _, Result};
-use ignore::gitignore::Gitignore;
+use ignore::gitignore::{gitconfig_excludes_path, Gitignore};
 use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::cli::{Cli, MethodArg};
-use crate::filter::ignore::{matcher_from_file, IgnoreOptions};
+use crate::filter::ignore::{global_matcher, matcher_from_file, IgnoreOptions};
 use crate::filter::owner::OwnerFilter;
 use crate::filter::size::SizeFilter;
 use crate::filter::time::{parse_instant, TimeFilter};
@@ -24,6 +24,7 @@ use crate::output::json::JsonFields;
 use crate::output::owners::Owners;
 use crate::output::style::{Record, Style};
 use crate::template::Template;
+use crate::report::describe;
 use crate::walk::{dir, Method};
 
 /// One search path.
@@ -169,9 +170,10 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
     let use_files = !cli.no_ignore && !unrestricted;
     let vcs = use_files && !cli.no_ignore_vcs;
     let mut explicit: Vec<Arc<Gitignore>> = Vec::new();
+    let mut unread = Vec::new();
     if use_files && !cli.no_global_ignore_file {
         if let Some(global) = config_home().map(|c| c.join("ffind").join("ignore")) {
-            if let Some(m) = matcher_from_file(&global) {
+            if let Some(m) = global_matcher(&global, &mut unread) {
                 explicit.push(Arc::new(m));
             }
         }
@@ -180,15 +182,22 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
         if !file.exists() {
             bail!("the ignore file '{}' does not exist", file.display());
         }
-        if let Some(m) = matcher_from_file(file) {
-            explicit.push(Arc::new(m));
+        // Named on the command line: a file that cannot be read is a usage error.
+        match matcher_from_file(file, true) {
+            Ok(Some(m)) => explicit.push(Arc::new(m)),
+            Ok(None) => {}
+            Err(e) => bail!("the ignore file '{}': {}", file.display(), describe(&e)),
         }
     }
     // The last one given takes precedence, as in fd.
     explicit.reverse();
+    // git's global excludes (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), read
+    // the way every ignore file is (not through `Gitignore::global`, which would block on a
+    // FIFO).
     let global = if vcs {
-        let (g, _err) = Gitignore::global();
-        (!g.is_empty()).then(|| Arc::new(g))
+        gitconfig_excludes_path()
+            .and_then(|path| global_matcher(&path, &mut unread))
+            .map(Arc::new)
     } else {
         None
     };
@@ -199,6 +208,7 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
         parents: !cli.no_ignore_parent,
         global,
         explicit,
+        unread,
     };
     Ok(opts.enabled().then_some(opts))
 }
@@ -291,9 +301,15 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
     // Root "/" never prefixes the relative paths matched against it (see filter/ignore.rs).
     let mut builder = OverrideBuilder::new("/");
     for glob in &cli.exclude {
-        builder
-            .add(&format!("!{glob}"))
-            .map_err(|e| anyhow!("invalid exclude pattern '{glob}': {e}"))?;
+        builder.add(&format!("!{glob}")).map_err(|e| {
+            // The crate's message quotes the glob with the '!' added here: name what was
+            // written instead.
+            let why = match e {
+                ignore::Error::Glob { err, .. } => err,
+                other => other.to_string(),
+            };
+            anyhow!("invalid exclude pattern '{glob}': {why}")
+        })?;
     }
     Ok(Some(builder.build()?))
 }

@@ -20,7 +20,7 @@ use std::process::ExitCode;
 use crate::config::Config;
 use crate::exit::Outcome;
 use crate::output::printer::{Printer, Stopped};
-use crate::report::{describe, Reporter};
+use crate::report::{describe, strip_os_error, Reporter};
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
@@ -60,7 +60,7 @@ fn run(args: Vec<OsString>) -> Outcome {
     let config = match Config::from_cli(&cli) {
         Ok(config) => config,
         Err(e) => {
-            eprintln!("ffind: {e:#}");
+            eprintln!("ffind: {}", strip_os_error(&format!("{e:#}")));
             return Outcome::Usage;
         }
     };

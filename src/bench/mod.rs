@@ -27,6 +27,7 @@ use clap::{CommandFactory, Parser};
 
 use crate::cli::{self, Cli};
 use crate::exit::Outcome;
+use crate::report::{describe, strip_os_error};
 use args::BenchArgs;
 use export::{Caption, Format};
 use plan::Search;
@@ -42,7 +43,7 @@ pub fn main(argv: Vec<OsString>) -> Outcome {
     match run(&args, &search, terminator) {
         Ok(outcome) => outcome,
         Err(e) => {
-            eprintln!("ffind bench: {e:#}");
+            eprintln!("ffind bench: {}", strip_os_error(&format!("{e:#}")));
             Outcome::Errors
         }
     }
@@ -75,7 +76,11 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         outcome
     })?;
     if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
-        eprintln!("ffind bench: {e:#}");
+        eprintln!("ffind bench: {}", strip_os_error(&format!("{e:#}")));
+        return Err(Outcome::Usage);
+    }
+    if let Err(e) = check_exports(&args) {
+        eprintln!("ffind bench: {e}");
         return Err(Outcome::Usage);
     }
     let match_all = if cli.glob {
@@ -110,10 +115,33 @@ fn check_paths(paths: &[PathBuf], base: Option<&Path>) -> Result<()> {
         let full = base.map_or_else(|| path.clone(), |b| b.join(path));
         if let Err(e) = std::fs::metadata(&full) {
             bail!(
-                "{}: {e}\n(bench takes only directories; to time a pattern search, pass the \
+                "{}: {}\n(bench takes only directories; to time a pattern search, pass the \
                  pattern with --and PATTERN)",
-                path.display()
+                path.display(),
+                describe(&e)
             );
+        }
+    }
+    Ok(())
+}
+
+/// Every export file must be writable before the first run (see [`export::check_writable`]).
+fn check_exports(args: &BenchArgs) -> Result<(), String> {
+    let exports = [
+        ("--export-json", &args.export_json),
+        ("--export-markdown", &args.export_markdown),
+        ("--export-csv", &args.export_csv),
+        ("--export-svg", &args.export_svg),
+    ];
+    for (option, path) in exports {
+        if let Some(path) = path {
+            export::check_writable(path).map_err(|e| {
+                format!(
+                    "{option} {}: cannot write this file: {}",
+                    path.display(),
+                    describe(&e)
+                )
+            })?;
         }
     }
     Ok(())
@@ -150,7 +178,13 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
                 bail!("{} {how}:\n{}", benchmark.command, count.stderr.trim_end());
             }
         }
-        if let Some(complaint) = disagreement(results.first(), &benchmark.command, count.entries) {
+        if let Some(first) = results.first().filter(|f| f.entries != count.entries) {
+            // Tell a method that is wrong from a tree that changed: count again the way the
+            // first benchmark did.
+            let again = runner
+                .count(&benchmarks[0].args)
+                .with_context(|| format!("cannot run {}", first.command))?;
+            let complaint = disagreement(first, again.entries, &benchmark.command, count.entries);
             eprintln!("ffind bench: {complaint}");
             return Ok(Outcome::Errors);
         }
@@ -176,14 +210,25 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
     Ok(Outcome::Success)
 }
 
-/// Every benchmark must list as many entries as the first: otherwise a method is wrong, and
-/// its speed means nothing. Says which disagreed.
-fn disagreement(first: Option<&BenchmarkResult>, command: &str, entries: u64) -> Option<String> {
-    let first = first.filter(|first| first.entries != entries)?;
-    Some(format!(
-        "{command} listed {entries} entries, but {} listed {}: the methods disagree.",
-        first.command, first.entries
-    ))
+/// Every benchmark must list as many entries as the first: otherwise its speed means nothing.
+/// `first_now` is what the first benchmark lists when asked again: if that changed too, the
+/// tree changed under the benchmark (a path appeared or vanished), and no method is to blame;
+/// else the methods disagree. Says which.
+fn disagreement(first: &BenchmarkResult, first_now: u64, command: &str, entries: u64) -> String {
+    if first_now != first.entries {
+        format!(
+            "the tree changed while benchmarking (a path appeared or vanished): {} listed {} \
+             entries, then {first_now}; {command} listed {entries}. Benchmark a tree that \
+             nothing else writes to.",
+            first.command, first.entries
+        )
+    } else {
+        format!(
+            "{command} listed {entries} entries, but {} listed {} (and still does): the methods \
+             disagree.",
+            first.command, first.entries
+        )
+    }
 }
 
 /// The chart's title and conditions: what was searched, how often, how many entries.
@@ -222,14 +267,30 @@ mod tests {
     #[test]
     fn a_different_entry_count_is_named() {
         let first = sample(Method::Serial, 1, &[0.1]);
-        assert_eq!(disagreement(None, "ffind x", 3), None);
-        assert_eq!(disagreement(Some(&first), "ffind x", first.entries), None);
-        let complaint =
-            disagreement(Some(&first), "ffind --method queue --concurrency 4 . /t", 8).unwrap();
+        let complaint = disagreement(
+            &first,
+            first.entries,
+            "ffind --method queue --concurrency 4 . /t",
+            8,
+        );
         assert_eq!(
             complaint,
             "ffind --method queue --concurrency 4 . /t listed 8 entries, but \
-             ffind --method serial --concurrency 1 . /t listed 7: the methods disagree."
+             ffind --method serial --concurrency 1 . /t listed 7 (and still does): the methods \
+             disagree."
+        );
+    }
+
+    #[test]
+    fn a_tree_that_changed_is_not_blamed_on_the_methods() {
+        let first = sample(Method::Serial, 1, &[0.1]);
+        let complaint = disagreement(&first, 6, "ffind --method queue --concurrency 4 . /t", 6);
+        assert_eq!(
+            complaint,
+            "the tree changed while benchmarking (a path appeared or vanished): \
+             ffind --method serial --concurrency 1 . /t listed 7 entries, then 6; \
+             ffind --method queue --concurrency 4 . /t listed 6. Benchmark a tree that nothing \
+             else writes to."
         );
     }
 }

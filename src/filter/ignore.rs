@@ -10,14 +10,33 @@
 //! A node is made only for a directory that holds an ignore file or a `.git`; every other
 //! directory shares its parent's node, so the stack costs nothing where there are no rules. The
 //! node travels with the directory's work item: no method re-reads a directory's ignore files.
+//!
+//! Every ignore file is read the same way ([`read_small_file`] in `walk/dir.rs`, through
+//! [`Dir::read_file_at`] or by path): only a regular file, opened without blocking, at most
+//! [`IGNORE_FILE_LIMIT`] bytes. Anything else (a FIFO, a device, a link to `/dev/zero`, planted
+//! in the tree or in a directory above it such as `/tmp`) is reported once and skipped, so it
+//! can neither hang the walk nor exhaust memory (issue 9); the exit code is then 1, since the
+//! results may differ from what the file meant.
 
+use std::collections::BTreeSet;
 use std::ffi::OsStr;
+use std::io;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
 
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
+
+use crate::report::{describe, Reporter};
+use crate::walk::dir::read_small_file;
+#[cfg(doc)]
+use crate::walk::dir::Dir;
+
+/// The largest ignore file read: 16 MiB. Real ones are a few KiB (the Linux tree's largest is
+/// under 4 KiB); git itself refuses pattern files over 100 MB. The cap bounds the memory a
+/// hostile file (a link to `/dev/zero`) can take.
+pub const IGNORE_FILE_LIMIT: u64 = 16 << 20;
 
 /// The custom ignore file names, lowest precedence first.
 const CUSTOM_FILES: [&str; 2] = [".fdignore", ".ffindignore"];
@@ -39,6 +58,9 @@ pub struct IgnoreOptions {
     pub global: Option<Arc<Gitignore>>,
     /// `--ignore-file` files and ffind's global ignore file, last added first.
     pub explicit: Vec<Arc<Gitignore>>,
+    /// Global ignore files that are there but could not be read, and why: reported once when
+    /// the walk starts ([`IgnoreOptions::report_unread`]).
+    pub unread: Vec<(PathBuf, String)>,
 }
 
 /// The ignore files one directory holds, as the walker found them.
@@ -87,7 +109,11 @@ fn matcher(content: &[(&str, Vec<u8>)]) -> Option<Gitignore> {
     let mut builder = GitignoreBuilder::new("/");
     let mut any = false;
     for (origin, bytes) in content {
+        // A leading UTF-8 byte-order mark is not part of the first rule (git and fd drop it).
+        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
         let text = String::from_utf8_lossy(bytes);
+        // `lines` also drops the "\r" of CRLF line endings, as git does (`git check-ignore`
+        // matches "foo" against a "foo\r\n" line).
         for line in text.lines() {
             // A malformed line is skipped, as git does, rather than failing the walk.
             if builder
@@ -104,13 +130,72 @@ fn matcher(content: &[(&str, Vec<u8>)]) -> Option<Gitignore> {
     builder.build().ok().filter(|g| !g.is_empty())
 }
 
-/// Builds a matcher from a whole ignore file on disk (for `--ignore-file` and global files).
-pub fn matcher_from_file(path: &Path) -> Option<Gitignore> {
-    let bytes = std::fs::read(path).ok()?;
-    matcher(&[(path.to_str().unwrap_or("ignore-file"), bytes)])
+/// Builds a matcher from a whole ignore file on disk (for `--ignore-file` and global files);
+/// `Ok(None)` when it holds no rules. A pipe is read (`--ignore-file <(...)`) when
+/// `accept_pipe`.
+pub fn matcher_from_file(path: &Path, accept_pipe: bool) -> io::Result<Option<Gitignore>> {
+    let bytes = read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, accept_pipe)?;
+    Ok(matcher(&[(path.to_str().unwrap_or("ignore-file"), bytes)]))
+}
+
+/// Whether a failed read means the file is simply not there (or is a directory): never worth
+/// a message.
+fn is_absent(e: &io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::ENOENT | libc::ENOTDIR | libc::EISDIR)
+    )
+}
+
+/// What is said about an ignore file that is there but was not read.
+fn unread_message(e: &io::Error) -> String {
+    match e.kind() {
+        io::ErrorKind::InvalidInput | io::ErrorKind::FileTooLarge => {
+            format!("{}, ignored", describe(e))
+        }
+        _ => describe(e),
+    }
+}
+
+/// A global ignore file (ffind's own, git's `core.excludesFile`): its matcher, or nothing,
+/// remembering in `unread` why a file that is there could not be read.
+pub fn global_matcher(path: &Path, unread: &mut Vec<(PathBuf, String)>) -> Option<Gitignore> {
+    match matcher_from_file(path, false) {
+        Ok(m) => m,
+        Err(e) if is_absent(&e) => None,
+        Err(e) => {
+            unread.push((path.to_path_buf(), unread_message(&e)));
+            None
+        }
+    }
+}
+
+/// The outcome of reading one ignore file of the tree: its contents, or `None` after saying
+/// on stderr why a file that is there was not read (`shown` builds the path for the message).
+pub fn read_reported(
+    result: io::Result<Vec<u8>>,
+    shown: impl FnOnce() -> Vec<u8>,
+    report: &Reporter,
+) -> Option<Vec<u8>> {
+    match result {
+        Ok(bytes) => Some(bytes),
+        // Absent (`.git/info/exclude` often is), or a directory of that name.
+        Err(e) if is_absent(&e) => None,
+        Err(e) => {
+            report.message(&shown(), &unread_message(&e));
+            None
+        }
+    }
 }
 
 impl IgnoreOptions {
+    /// Reports the global ignore files that could not be read (once, when the walk starts).
+    pub fn report_unread(&self, report: &Reporter) {
+        for (path, why) in &self.unread {
+            report.message(path.as_os_str().as_bytes(), why);
+        }
+    }
+
     /// Whether any rules are read at all.
     pub fn enabled(&self) -> bool {
         self.vcs || self.dot_ignore || !self.explicit.is_empty()
@@ -272,10 +357,27 @@ fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
     files.read(&format!("{common}/info/exclude"))
 }
 
+/// Whether `path` is reported for the first time (by [`FilesByPath`]).
+fn first_report(path: &[u8]) -> bool {
+    static REPORTED: Mutex<BTreeSet<Vec<u8>>> = Mutex::new(BTreeSet::new());
+    REPORTED
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .insert(path.to_vec())
+}
+
 /// Ignore files read by path (for roots' ancestors and the walker-crate methods).
 pub struct FilesByPath<'a> {
     /// The directory, as a path usable with `std::fs`.
     pub dir: &'a Path,
+    /// The directory as messages show it (its display path, or its absolute path above a
+    /// search root).
+    pub shown: &'a [u8],
+    /// Where an ignore file that is there but cannot be read is reported.
+    pub report: &'a Reporter,
+    /// A directory above a search path: read again for every search path below it, but what
+    /// is wrong with its files is said once.
+    pub above_root: bool,
 }
 
 impl IgnoreFiles for FilesByPath<'_> {
@@ -284,7 +386,29 @@ impl IgnoreFiles for FilesByPath<'_> {
     }
 
     fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
-        std::fs::read(self.dir.join(rel)).ok()
+        let path = self.dir.join(rel);
+        let shown = || {
+            if rel.starts_with('/') {
+                return rel.as_bytes().to_vec();
+            }
+            let mut p = self.shown.to_vec();
+            if !p.is_empty() && !p.ends_with(b"/") {
+                p.push(b'/');
+            }
+            p.extend_from_slice(rel.as_bytes());
+            p
+        };
+        let result = match read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false) {
+            // Unlike a listing, a path cannot tell whether the file is there at all: in a
+            // directory we may not search, nothing can be said of it (the walk reports the
+            // directory itself).
+            Err(e) if !is_absent(&e) && path.symlink_metadata().is_err() => return None,
+            // The directories above a search path are read once per search path: say what
+            // is wrong with one of their files once.
+            Err(e) if !is_absent(&e) && self.above_root && !first_report(&shown()) => return None,
+            other => other,
+        };
+        read_reported(result, shown, self.report)
     }
 }
 
@@ -312,6 +436,7 @@ mod tests {
             parents: true,
             global: None,
             explicit: vec![],
+            unread: vec![],
         }
     }
 
@@ -422,5 +547,20 @@ mod tests {
         let parent = o.for_dir(None, 0, 0, b"src/".to_vec(), &mut above).unwrap();
         assert_eq!(o.matched(Some(&parent), b"gen", 0, true), Verdict::Ignore);
         assert_eq!(o.matched(Some(&parent), b"other", 0, true), Verdict::None);
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_not_part_of_the_first_rule() {
+        let o = opts();
+        let mut files = Fake([(".ignore", "\u{feff}*.log\r\n*.tmp\r\n")].into());
+        let node = o.for_dir(None, 0, 0, vec![], &mut files);
+        assert_eq!(
+            o.matched(node.as_deref(), b"x.log", 0, false),
+            Verdict::Ignore
+        );
+        assert_eq!(
+            o.matched(node.as_deref(), b"x.tmp", 0, false),
+            Verdict::Ignore
+        );
     }
 }

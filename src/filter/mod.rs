@@ -10,7 +10,7 @@ pub mod owner;
 pub mod size;
 pub mod time;
 
-use anyhow::{bail, Context as _, Result};
+use anyhow::{bail, Result};
 use regex::bytes::{Regex, RegexBuilder};
 use regex_syntax::ast;
 use regex_syntax::hir::{Hir, HirKind, Literal, Look};
@@ -207,7 +207,7 @@ pub fn pattern_regex(pattern: &str, syntax: Syntax, full_path: bool) -> Result<S
         Syntax::Glob => globset::GlobBuilder::new(pattern)
             .literal_separator(full_path)
             .build()
-            .with_context(|| format!("invalid glob '{pattern}'"))?
+            .map_err(|e| anyhow::anyhow!("invalid glob '{pattern}': {}", e.kind()))?
             .regex()
             .to_owned(),
     })

@@ -12,7 +12,13 @@ enum Check {
 }
 
 impl Check {
-    fn parse(part: Option<&str>, lookup: impl Fn(&str) -> Result<u32>) -> Result<Check> {
+    /// One side of `spec` (`user` or `group`, named `what`): empty, `[!]ID` or `[!]NAME`.
+    fn parse(
+        spec: &str,
+        part: Option<&str>,
+        what: &str,
+        lookup: impl Fn(&str) -> Option<u32>,
+    ) -> Result<Check> {
         let Some(part) = part.filter(|p| !p.is_empty()) else {
             return Ok(Check::Any);
         };
@@ -20,9 +26,14 @@ impl Check {
             Some(rest) => (true, rest),
             None => (false, part),
         };
+        if name.is_empty() {
+            bail!("'{spec}' is not a valid owner: '!' must be followed by a {what} name or id");
+        }
         let id = match name.parse::<u32>() {
             Ok(id) => id,
-            Err(_) => lookup(name)?,
+            Err(_) => lookup(name).ok_or_else(|| {
+                anyhow!("'{spec}' is not a valid owner: no {what} is named '{name}'")
+            })?,
         };
         Ok(if negate {
             Check::IsNot(id)
@@ -53,17 +64,14 @@ impl OwnerFilter {
         let mut parts = s.split(':');
         let (user, group) = (parts.next(), parts.next());
         if parts.next().is_some() {
-            bail!("'{s}' has more than one ':': use user, user:group or :group");
+            bail!("'{s}' is not a valid owner: use user, user:group or :group (one ':' at most)");
         }
-        let uid = Check::parse(user, |n| {
-            User::from_name(n)?
-                .map(|u| u.uid.as_raw())
-                .ok_or_else(|| anyhow!("'{n}' is not a known user"))
+        // A name the user database cannot look up (an error, not just absent) is no user.
+        let uid = Check::parse(s, user, "user", |n| {
+            User::from_name(n).ok().flatten().map(|u| u.uid.as_raw())
         })?;
-        let gid = Check::parse(group, |n| {
-            Group::from_name(n)?
-                .map(|g| g.gid.as_raw())
-                .ok_or_else(|| anyhow!("'{n}' is not a known group"))
+        let gid = Check::parse(s, group, "group", |n| {
+            Group::from_name(n).ok().flatten().map(|g| g.gid.as_raw())
         })?;
         let f = OwnerFilter { uid, gid };
         Ok((f.uid != Check::Any || f.gid != Check::Any).then_some(f))
@@ -93,5 +101,43 @@ mod tests {
         assert_eq!(OwnerFilter::parse(":").unwrap(), None);
         assert!(OwnerFilter::parse("a:b:c").is_err());
         assert!(OwnerFilter::parse("no-such-user-hopefully").is_err());
+    }
+
+    #[test]
+    fn a_lone_bang_is_named() {
+        let e = OwnerFilter::parse("!").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "'!' is not a valid owner: '!' must be followed by a user name or id"
+        );
+        let e = OwnerFilter::parse("root:!").unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "'root:!' is not a valid owner: '!' must be followed by a group name or id"
+        );
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn any_text_is_read_or_refused_by_name(s in "[!:a-z0-9_\\PC]{0,20}") {
+            let quoted = format!("'{}'", s);
+            if let Err(e) = OwnerFilter::parse(&s) {
+                proptest::prop_assert!(e.to_string().starts_with(&quoted));
+            }
+        }
+
+        #[test]
+        fn numeric_ids_round_trip(uid in proptest::num::u32::ANY, gid in proptest::num::u32::ANY,
+                                  not_uid in proptest::bool::ANY, not_gid in proptest::bool::ANY) {
+            let bang = |b: bool| if b { "!" } else { "" };
+            let f = OwnerFilter::parse(&format!("{}{uid}:{}{gid}", bang(not_uid), bang(not_gid)))
+                .unwrap()
+                .unwrap();
+            proptest::prop_assert_eq!(f.matches(uid, gid), !not_uid && !not_gid);
+            proptest::prop_assert_eq!(
+                f.matches(uid.wrapping_add(1), gid.wrapping_add(1)),
+                not_uid && not_gid
+            );
+        }
     }
 }

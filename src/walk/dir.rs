@@ -289,23 +289,10 @@ impl Dir {
         unsafe { libc::faccessat(self.fd, name.as_ptr(), libc::X_OK, libc::AT_EACCESS) == 0 }
     }
 
-    /// Reads a (small) file at `rel`, relative to this directory: ignore files.
-    pub fn read_file_at(&self, rel: &str) -> io::Result<Vec<u8>> {
-        use std::io::Read;
-        use std::os::fd::FromRawFd;
-        let file = Self::open_raw(
-            self.fd,
-            rel.as_bytes(),
-            libc::O_RDONLY | libc::O_CLOEXEC | libc::O_NOCTTY,
-        )?;
-        let fd = file.fd;
-        std::mem::forget(file);
-        // SAFETY: `fd` was just opened and is owned by nothing else (the `Dir` was forgotten);
-        // the File takes over closing it.
-        let mut f = unsafe { std::fs::File::from_raw_fd(fd) };
-        let mut buf = Vec::new();
-        f.read_to_end(&mut buf)?;
-        Ok(buf)
+    /// Reads a small file at `rel`, relative to this directory (ignore files): see
+    /// [`read_small_file`].
+    pub fn read_file_at(&self, rel: &[u8], limit: u64) -> io::Result<Vec<u8>> {
+        read_small_file_at(self.fd, rel, limit, false)
     }
 
     /// Whether the directory `name` below this one has no entries (`-t e`).
@@ -343,6 +330,90 @@ fn stat_at(base: RawFd, name: &CStr, follow: bool) -> io::Result<Stat> {
         cvt(libc::fstatat(base, name.as_ptr(), st.as_mut_ptr(), flags))?;
         Ok(Stat::from_raw(&st.assume_init()))
     }
+}
+
+/// Reads a small file (an ignore file, a `.git` link) by path, relative to the working
+/// directory.
+///
+/// It is read only if it is a regular file (or, with `accept_pipe`, a pipe: `--ignore-file
+/// <(...)`), at most `limit` bytes, and reading it can never block or grow without bound: a FIFO,
+/// a device or a link to `/dev/zero` planted under an ignore file's name (issue 9) is refused
+/// with an error of kind `InvalidInput` ("not a regular file"), one larger than `limit` with
+/// kind `FileTooLarge`. A directory gives `EISDIR`, so callers can treat it like an absent file.
+pub fn read_small_file(path: &[u8], limit: u64, accept_pipe: bool) -> io::Result<Vec<u8>> {
+    read_small_file_at(libc::AT_FDCWD, path, limit, accept_pipe)
+}
+
+/// The error a refused file gives (see [`read_small_file`]).
+pub fn not_regular() -> io::Error {
+    io::Error::new(io::ErrorKind::InvalidInput, "not a regular file")
+}
+
+fn check_small_file_kind(kind: Kind, accept_pipe: bool) -> io::Result<()> {
+    match kind {
+        Kind::File => Ok(()),
+        Kind::Fifo if accept_pipe => Ok(()),
+        Kind::Dir => Err(io::Error::from_raw_os_error(libc::EISDIR)),
+        _ => Err(not_regular()),
+    }
+}
+
+fn read_small_file_at(
+    base: RawFd,
+    rel: &[u8],
+    limit: u64,
+    accept_pipe: bool,
+) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::fd::{AsRawFd, FromRawFd};
+    let mut buf = Vec::with_capacity(rel.len() + 1);
+    buf.extend_from_slice(rel);
+    buf.push(0);
+    let c =
+        CStr::from_bytes_with_nul(&buf).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+    // Look before opening: opening a device can act by itself (a tape rewinds, a watchdog
+    // arms), and opening a FIFO without O_NONBLOCK waits for a writer.
+    check_small_file_kind(stat_at(base, c, true)?.kind(), accept_pipe)?;
+    // O_NONBLOCK: if the entry was swapped for a FIFO since the look, the open still returns at
+    // once; O_NOCTTY: a terminal never becomes our controlling terminal.
+    let opened = Dir::open_cstr(
+        base,
+        c,
+        libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY,
+    )?;
+    let fd = opened.fd;
+    std::mem::forget(opened);
+    // SAFETY: `fd` was just opened and is owned by nothing else (the `Dir` was forgotten);
+    // the File takes over closing it.
+    let file = unsafe { std::fs::File::from_raw_fd(fd) };
+    // What was opened is what counts (the look above may be stale).
+    let kind = Kind::from_file_type(file.metadata()?.file_type());
+    check_small_file_kind(kind, accept_pipe)?;
+    if kind == Kind::Fifo {
+        // A pipe the user named: wait for its writer's data. With no writer at all, a read
+        // still sees the end of the file at once.
+        // SAFETY: fcntl on a descriptor we own, with flags it returned.
+        unsafe {
+            let flags = cvt(libc::fcntl(file.as_raw_fd(), libc::F_GETFL))?;
+            cvt(libc::fcntl(
+                file.as_raw_fd(),
+                libc::F_SETFL,
+                flags & !libc::O_NONBLOCK,
+            ))?;
+        }
+    }
+    let mut bytes = Vec::new();
+    // One byte past the limit tells a file of exactly `limit` bytes from a larger one.
+    (&file)
+        .take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)?;
+    if bytes.len() as u64 > limit {
+        return Err(io::Error::new(
+            io::ErrorKind::FileTooLarge,
+            format!("larger than {} MiB", limit >> 20),
+        ));
+    }
+    Ok(bytes)
 }
 
 /// `stat`/`lstat` by path, for search roots.
@@ -589,5 +660,34 @@ mod tests {
         assert!(SharedDir::keep(Dir::open_path(b"/").unwrap()).is_err());
         drop(a);
         assert!(SharedDir::keep(Dir::open_path(b"/").unwrap()).is_ok());
+    }
+
+    #[test]
+    fn small_files_are_read_only_when_regular_and_within_the_limit() {
+        let tmp = tempfile::tempdir().unwrap();
+        let p = |name: &str| tmp.path().join(name).as_os_str().as_bytes().to_vec();
+        std::fs::write(tmp.path().join("rules"), "*.o\n").unwrap();
+        assert_eq!(read_small_file(&p("rules"), 4, false).unwrap(), b"*.o\n");
+        let big = read_small_file(&p("rules"), 3, false).unwrap_err();
+        assert_eq!(big.kind(), io::ErrorKind::FileTooLarge);
+        std::os::unix::fs::symlink("/dev/zero", tmp.path().join("zero")).unwrap();
+        let zero = read_small_file(&p("zero"), 1 << 20, false).unwrap_err();
+        assert_eq!(zero.kind(), io::ErrorKind::InvalidInput);
+        assert_eq!(zero.to_string(), "not a regular file");
+        let fifo = std::ffi::CString::new(p("fifo")).unwrap();
+        // SAFETY: a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(fifo.as_ptr(), 0o600) }, 0);
+        let refused = read_small_file(&p("fifo"), 1 << 20, false).unwrap_err();
+        assert_eq!(refused.kind(), io::ErrorKind::InvalidInput);
+        // Accepted as a pipe, a FIFO without a writer reads as empty at once.
+        assert_eq!(read_small_file(&p("fifo"), 1 << 20, true).unwrap(), b"");
+        let dir = read_small_file(tmp.path().as_os_str().as_bytes(), 1 << 20, false);
+        assert_eq!(dir.unwrap_err().raw_os_error(), Some(libc::EISDIR));
+        let at = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        assert_eq!(at.read_file_at(b"rules", 16).unwrap(), b"*.o\n");
+        assert_eq!(
+            at.read_file_at(b"missing", 16).unwrap_err().raw_os_error(),
+            Some(libc::ENOENT)
+        );
     }
 }

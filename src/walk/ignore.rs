@@ -16,6 +16,7 @@ use ::ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, W
 use crate::config::Root;
 use crate::filter::Meta;
 use crate::output::printer::Batch;
+use crate::report::strip_os_error;
 use crate::walk::dir::{Kind, Stat};
 use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
@@ -180,7 +181,9 @@ impl ParallelVisitor for Visitor<'_, '_> {
                         WalkState::Continue
                     }
                     None => {
-                        self.walk.report.message(b"", &err.to_string());
+                        self.walk
+                            .report
+                            .message(b"", &strip_os_error(&err.to_string()));
                         WalkState::Continue
                     }
                 }

@@ -104,6 +104,9 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
         report,
         workers,
     };
+    if let Some(ignore) = &config.ignore {
+        ignore.report_unread(report);
+    }
     match config.method {
         Method::Serial => serial::walk(&walk),
         Method::Walkdir => walkdir::walk(&walk),

@@ -7,7 +7,7 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use crate::config::Root;
-use crate::filter::ignore::IgnoreFiles;
+use crate::filter::ignore::{read_reported, IgnoreFiles, IGNORE_FILE_LIMIT};
 use crate::filter::Meta;
 use crate::output::printer::Batch;
 use crate::walk::dir::{Dir, Kind, Listing, SharedDir, Stat};
@@ -117,24 +117,16 @@ impl IgnoreFiles for ListedFiles<'_> {
     }
 
     fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
-        match self.dir.read_file_at(rel) {
-            Ok(bytes) => Some(bytes),
-            // Absent (`.git/info/exclude` often is), or a directory of that name.
-            Err(e)
-                if matches!(
-                    e.raw_os_error(),
-                    Some(libc::ENOENT | libc::ENOTDIR | libc::EISDIR)
-                ) =>
-            {
-                None
-            }
-            Err(e) => {
-                let mut path = Vec::new();
-                join_into(&mut path, self.dir_path, rel.as_bytes());
-                self.walk.report.path_error(&path, &e);
-                None
-            }
-        }
+        let shown = || {
+            let mut path = Vec::new();
+            join_into(&mut path, self.dir_path, rel.as_bytes());
+            path
+        };
+        read_reported(
+            self.dir.read_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT),
+            shown,
+            self.walk.report,
+        )
     }
 }
 

@@ -118,7 +118,12 @@ impl Walk<'_> {
                         root_base,
                         root_base,
                         prefix,
-                        &mut FilesByPath { dir },
+                        &mut FilesByPath {
+                            dir,
+                            shown: dir.as_os_str().as_bytes(),
+                            report: self.report,
+                            above_root: true,
+                        },
                     );
                 }
                 node
@@ -219,7 +224,12 @@ impl Walk<'_> {
                     base,
                     root_base,
                     Vec::new(),
-                    &mut FilesByPath { dir: path },
+                    &mut FilesByPath {
+                        dir: path,
+                        shown: &display,
+                        report: self.report,
+                        above_root: false,
+                    },
                 )
             }
             None => None,

@@ -204,9 +204,9 @@ fn invalid_patterns_are_usage_errors_before_any_walk() {
         &["--changed-before", "2024-13-45"],
         "neither a duration",
     );
-    assert_usage_error(&t, &["-o", "no-such-user-hopefully"], "not a known user");
-    assert_usage_error(&t, &["-o", ":no-such-group-hopefully"], "not a known group");
-    assert_usage_error(&t, &["-o", "a:b:c"], "more than one ':'");
+    assert_usage_error(&t, &["-o", "no-such-user-hopefully"], "no user is named");
+    assert_usage_error(&t, &["-o", ":no-such-group-hopefully"], "no group is named");
+    assert_usage_error(&t, &["-o", "a:b:c"], "one ':' at most");
     assert_usage_error(&t, &["-E", "[x"], "invalid exclude pattern");
     assert_usage_error(&t, &["-e", ""], "empty extension");
     assert_usage_error(&t, &["-t", "q"], "invalid value");

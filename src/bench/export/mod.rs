@@ -8,6 +8,8 @@ mod markdown;
 mod svg;
 
 use std::fs;
+use std::io;
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -51,5 +53,27 @@ impl Format {
     pub fn write(self, path: &Path, results: &[BenchmarkResult], caption: &Caption) -> Result<()> {
         fs::write(path, self.render(results, caption))
             .with_context(|| format!("cannot write {}", path.display()))
+    }
+}
+
+/// Checks, before anything is timed, that the export file `path` can be written: a typo or a
+/// read-only directory fails at once rather than after minutes of runs. An existing file is
+/// opened for writing without being changed; a missing one is created and removed again.
+/// `O_NONBLOCK`: a FIFO without a reader fails (`ENXIO`) instead of waiting.
+pub fn check_writable(path: &Path) -> io::Result<()> {
+    let open = |create: bool| {
+        fs::OpenOptions::new()
+            .write(true)
+            .create_new(create)
+            .custom_flags(libc::O_NONBLOCK)
+            .open(path)
+    };
+    match open(false) {
+        Ok(_) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            open(true)?;
+            fs::remove_file(path)
+        }
+        Err(e) => Err(e),
     }
 }

@@ -1,0 +1,300 @@
+//! Ignore files that cannot hang or blind ffind (issue 9): a FIFO, a device or a link to
+//! `/dev/zero` under an ignore file's name, in the tree, above the search path or as a global
+//! file, is reported once (`ffind: PATH: not a regular file, ignored`), skipped, and the walk
+//! goes on with exit code 1; so is one larger than 16 MiB. An unreadable one is reported the
+//! same way by every method. A byte-order mark and CRLF line endings are read as git reads
+//! them. Every run is killed after 10 s, so a hang fails the test instead of blocking it.
+
+use std::ffi::CString;
+use std::fs;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::fd_parity::{assert_listing, METHODS};
+use crate::fixture::{clean_env, is_root, Run, Tree};
+
+/// How long a run may take before it counts as hung.
+const HANG: Duration = Duration::from_secs(10);
+
+/// Runs `cmd` with its output in files (no pipe to fill up), killing it after [`HANG`].
+fn bounded(mut cmd: Command) -> Run {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("out");
+    let err = dir.path().join("err");
+    let mut child = cmd
+        .stdin(Stdio::null())
+        .stdout(fs::File::create(&out).unwrap())
+        .stderr(fs::File::create(&err).unwrap())
+        .spawn()
+        .unwrap();
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > HANG {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{cmd:?} still running after {HANG:?}: it hangs");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Run {
+        stdout: fs::read(&out).unwrap(),
+        stderr: String::from_utf8_lossy(&fs::read(&err).unwrap()).into_owned(),
+        code: status.code().unwrap_or(-1),
+    }
+}
+
+fn mkfifo(path: &Path) {
+    let c = CString::new(path.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a valid NUL-terminated path.
+    assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "{path:?}");
+}
+
+/// Runs ffind with `args` under every method, each bounded, and checks the listing, the exit
+/// code and the whole of stderr.
+fn assert_each_method(t: &Tree, args: &[&str], listing: &[&str], code: i32, stderr: &str) {
+    for method in METHODS {
+        let mut full = vec!["--method", method];
+        full.extend_from_slice(args);
+        let run = bounded(t.cmd(&full));
+        assert_listing(&run, &full, listing);
+        assert_eq!(run.code, code, "{full:?}: stderr {:?}", run.stderr);
+        assert_eq!(run.stderr, stderr, "{full:?}");
+    }
+}
+
+/// A repository-like tree (a `.git` directory is all ffind needs) with a `.gitignore` that
+/// must keep working next to the hostile file.
+fn repo() -> Tree {
+    let t = Tree::new();
+    t.dirs(&[".git"])
+        .files(&["keep", "a.o", "sub/inner"])
+        .write("sub/.gitignore", "*.o\n")
+        .files(&["sub/b.o"]);
+    t
+}
+
+const NAMES: [&str; 4] = [".gitignore", ".ignore", ".fdignore", ".ffindignore"];
+
+#[test]
+fn a_fifo_under_an_ignore_files_name_is_skipped() {
+    for name in NAMES {
+        let t = repo();
+        mkfifo(&t.root().join(name));
+        assert_each_method(
+            &t,
+            &[],
+            &["keep", "a.o", "sub", "sub/inner"],
+            1,
+            &format!("ffind: {name}: not a regular file, ignored\n"),
+        );
+    }
+}
+
+#[test]
+fn a_link_to_dev_zero_under_an_ignore_files_name_is_skipped() {
+    for name in NAMES {
+        let t = repo();
+        let mut listing = vec!["keep", "a.o", "sub", "sub/inner"];
+        if name == ".gitignore" {
+            // The link takes the place of sub/.gitignore, whose rule is then gone.
+            fs::remove_file(t.root().join("sub/.gitignore")).unwrap();
+            listing.push("sub/b.o");
+        }
+        t.link("/dev/zero", &format!("sub/{name}"));
+        assert_each_method(
+            &t,
+            &[],
+            &listing,
+            1,
+            &format!("ffind: sub/{name}: not a regular file, ignored\n"),
+        );
+    }
+}
+
+#[test]
+fn a_fifo_named_git_is_not_read_as_a_link_file() {
+    let t = Tree::new();
+    t.files(&["keep", "a.o"]).write(".gitignore", "*.o\n");
+    mkfifo(&t.root().join(".git"));
+    // The FIFO still marks the repository, so the .gitignore applies.
+    assert_each_method(
+        &t,
+        &[],
+        &["keep"],
+        1,
+        "ffind: .git: not a regular file, ignored\n",
+    );
+}
+
+#[test]
+fn a_fifo_as_info_exclude_is_skipped() {
+    let t = repo();
+    t.dirs(&[".git/info"]);
+    mkfifo(&t.root().join(".git/info/exclude"));
+    assert_each_method(
+        &t,
+        &[],
+        &["keep", "a.o", "sub", "sub/inner"],
+        1,
+        "ffind: .git/info/exclude: not a regular file, ignored\n",
+    );
+}
+
+#[test]
+fn a_fifo_above_the_search_path_is_skipped() {
+    let t = Tree::new();
+    t.files(&["sub/inner", "sub/x.o"])
+        .write("sub/.ignore", "*.o\n");
+    mkfifo(&t.root().join(".ignore"));
+    // The directories above a search path are named by their absolute paths.
+    let above = t.root().join(".ignore");
+    let message = format!("ffind: {}: not a regular file, ignored\n", above.display());
+    assert_each_method(&t, &[".", "sub"], &["sub/inner"], 1, &message);
+    // Said once, however many search paths lie below it.
+    t.files(&["other/x"]);
+    assert_each_method(
+        &t,
+        &[".", "sub", "other"],
+        &["sub/inner", "other/x"],
+        1,
+        &message,
+    );
+}
+
+#[test]
+fn a_device_as_a_global_ignore_file_is_skipped() {
+    let t = Tree::new();
+    t.files(&["keep"]);
+    for global in ["ffind/ignore", "git/ignore"] {
+        let path = t.home().join(".config").join(global);
+        fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::os::unix::fs::symlink("/dev/zero", &path).unwrap();
+        assert_each_method(
+            &t,
+            &[],
+            &["keep"],
+            1,
+            &format!("ffind: {}: not a regular file, ignored\n", path.display()),
+        );
+        fs::remove_file(&path).unwrap();
+    }
+}
+
+#[test]
+fn an_ignore_file_over_the_size_limit_is_skipped() {
+    let t = Tree::new();
+    t.files(&["keep", "x.o"]);
+    let mut big = b"*.o\n".to_vec();
+    big.resize((16 << 20) + 1, b'\n');
+    fs::write(t.root().join(".ignore"), &big).unwrap();
+    assert_each_method(
+        &t,
+        &[],
+        &["keep", "x.o"],
+        1,
+        "ffind: .ignore: larger than 16 MiB, ignored\n",
+    );
+    // Exactly at the limit it is read.
+    big.truncate(16 << 20);
+    fs::write(t.root().join(".ignore"), &big).unwrap();
+    assert_each_method(&t, &[], &["keep"], 0, "");
+}
+
+#[test]
+fn ignore_file_option_takes_a_pipe_but_refuses_a_device() {
+    let t = Tree::new();
+    t.files(&["keep", "x.o"]);
+    // A pipe the user hands over (`<(...)`) is read to its end.
+    let run = bounded({
+        let mut c = Command::new("bash");
+        c.args([
+            "-c",
+            "exec \"$FFIND\" --ignore-file <(printf '*.o\\n') --method serial",
+        ])
+        .current_dir(t.root())
+        .env("FFIND", crate::fixture::bin());
+        clean_env(&mut c, &t.home());
+        c
+    });
+    assert_listing(&run, &["--ignore-file <(...)"], &["keep"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    // A FIFO with no writer reads as empty at once.
+    mkfifo(&t.root().join("fifo"));
+    let run = bounded(t.cmd(&["--ignore-file", "fifo", "-t", "f"]));
+    assert_listing(&run, &["--ignore-file fifo"], &["keep", "x.o"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let run = bounded(t.cmd(&["--ignore-file", "/dev/zero"]));
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "ffind: the ignore file '/dev/zero': not a regular file\n"
+    );
+}
+
+#[test]
+fn an_unreadable_ignore_file_is_reported_by_every_method() {
+    let t = Tree::new();
+    t.files(&["keep", "x.o"]).write(".ignore", "*.o\n");
+    t.chmod(".ignore", 0o000);
+    for method in METHODS {
+        let args = ["--method", method];
+        let run = if is_root() {
+            match t.run_unprivileged(&args) {
+                Some(run) => run,
+                None => {
+                    eprintln!("skipped: root without setpriv cannot test permissions");
+                    return;
+                }
+            }
+        } else {
+            bounded(t.cmd(&args))
+        };
+        assert_listing(&run, &args, &["keep", "x.o"]);
+        assert_eq!(run.code, 1, "{method}");
+        assert_eq!(
+            run.stderr, "ffind: .ignore: Permission denied\n",
+            "{method}"
+        );
+    }
+}
+
+#[test]
+fn a_byte_order_mark_does_not_eat_the_first_rule() {
+    let t = Tree::new();
+    t.files(&["keep", "x.log", "y.tmp"])
+        .write(".ignore", "\u{feff}*.log\n*.tmp\n");
+    assert_each_method(&t, &[], &["keep"], 0, "");
+}
+
+#[test]
+fn crlf_line_endings_match_as_in_git() {
+    // git (2.47) matches "a.o" and "foo" against "*.o\r\nfoo\r\n", not "foo\r".
+    let t = Tree::new();
+    t.files(&["a.o", "foo", "foo\r", "keep"])
+        .write(".gitignore", "*.o\r\nfoo\r\n");
+    if t.git_init(".") {
+        for (name, ignored) in [
+            ("a.o", true),
+            ("foo", true),
+            ("foo\r", false),
+            ("keep", false),
+        ] {
+            let status = Command::new("git")
+                .args(["check-ignore", "-q", "--", name])
+                .current_dir(t.root())
+                .env("HOME", t.home())
+                .status()
+                .unwrap();
+            assert_eq!(status.success(), ignored, "git check-ignore {name:?}");
+        }
+    } else {
+        eprintln!("git is missing: the rules are checked against ffind alone");
+        t.dirs(&[".git"]);
+    }
+    assert_each_method(&t, &[], &["foo\r", "keep"], 0, "");
+}
