@@ -49,6 +49,15 @@ fn run(args: Vec<OsString>) -> Outcome {
         clap_complete::generate(shell, &mut cmd, "ffind", &mut io::stdout());
         return Outcome::Success;
     }
+    if cli.gen_man {
+        return match cli::manual(&mut io::stdout()) {
+            Ok(()) => Outcome::Success,
+            Err(e) => {
+                eprintln!("ffind: cannot write the manual: {}", describe(&e));
+                Outcome::Errors
+            }
+        };
+    }
     if let Some(base) = &cli.base_directory {
         if let Err(e) = std::env::set_current_dir(base) {
             eprintln!(
@@ -69,15 +78,19 @@ fn run(args: Vec<OsString>) -> Outcome {
     // The configuration, the writer and the error sink live as long as the process; leaking
     // them gives the walker threads (jwalk's callbacks need 'static) plain references.
     let config: &'static Config = Box::leak(Box::new(config));
-    let printer: &'static Printer = Box::leak(Box::new(Printer::new(
-        Box::new(io::stdout()),
-        config.terminator,
-        config.quiet,
-        config.max_results,
-        config.eager_output,
-    )));
+    let printer: &'static Printer = Box::leak(Box::new(
+        Printer::new(
+            Box::new(io::stdout()),
+            config.terminator,
+            config.quiet,
+            config.max_results,
+            config.eager_output,
+        )
+        .sorted(config.sort),
+    ));
     let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
     walk::run(config, printer, report);
+    printer.finish();
     if printer.why() == Stopped::WriteError {
         if let Some(e) = printer.take_error() {
             let _ = writeln!(

@@ -15,6 +15,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::filter::Meta;
+use crate::output::sort::{Gathered, Keys, Order};
 use crate::walk::dir::Kind;
 
 /// Bytes a batch gathers before it is written.
@@ -30,6 +31,8 @@ pub struct Batch {
     /// Something was pushed: told to the printer at the next flush, so that workers do not
     /// all write one shared flag per result.
     matched: bool,
+    /// With `--sort`: each record's key and place in `buf`.
+    keys: Keys,
 }
 
 impl Batch {
@@ -38,6 +41,7 @@ impl Batch {
         Batch {
             buf: Vec::new(),
             matched: false,
+            keys: Keys::default(),
         }
     }
 }
@@ -73,6 +77,8 @@ pub struct Printer {
     nothing_written: AtomicBool,
     /// Flush at every directory boundary (stdout is a terminal).
     eager: bool,
+    /// With `--sort`: the results set aside until the walk ends, and the limit to apply then.
+    sorted: Option<(Gathered, Option<usize>)>,
 }
 
 impl std::fmt::Debug for Printer {
@@ -105,7 +111,19 @@ impl Printer {
             last_write_ms: AtomicU64::new(0),
             nothing_written: AtomicBool::new(true),
             eager,
+            sorted: None,
         }
+    }
+
+    /// Sorts the output: results are set aside and written in `order` by [`Printer::finish`];
+    /// the limit applies then, to the sorted results. (With `quiet` nothing is printed, so
+    /// there is nothing to sort.)
+    pub fn sorted(mut self, order: Option<Order>) -> Printer {
+        if let (Some(order), false) = (order, self.quiet) {
+            let limit = self.remaining.take().map(AtomicUsize::into_inner);
+            self.sorted = Some((Gathered::new(order), limit));
+        }
+        self
     }
 
     /// Whether the walk should stop (checked by workers once per directory and per result).
@@ -140,12 +158,16 @@ impl Printer {
         }
         batch.matched = true;
         if !self.quiet {
+            let start = batch.buf.len();
             batch.buf.reserve(path.len() + 2);
             batch.buf.extend_from_slice(path);
             if is_dir {
                 batch.buf.push(b'/');
             }
             batch.buf.push(self.terminator);
+            if self.sorted.is_some() {
+                batch.keys.note(path, start, batch.buf.len());
+            }
             if batch.buf.len() >= BATCH_BYTES {
                 self.flush(batch);
             }
@@ -166,7 +188,7 @@ impl Printer {
     /// promptly or the last write is old.
     #[inline]
     pub fn directory_done(&self, batch: &mut Batch) {
-        if batch.buf.is_empty() {
+        if batch.buf.is_empty() || self.sorted.is_some() {
             return;
         }
         if self.eager || self.nothing_written.load(Ordering::Relaxed) {
@@ -187,15 +209,46 @@ impl Printer {
         if batch.buf.is_empty() {
             return;
         }
+        if let Some((gathered, _)) = &self.sorted {
+            return gathered.keep(&mut batch.buf, &mut batch.keys);
+        }
+        self.write_out(&batch.buf);
+        batch.buf.clear();
+        if batch.buf.capacity() > 4 * BATCH_BYTES {
+            batch.buf.shrink_to(BATCH_BYTES);
+        }
+    }
+
+    /// With `--sort`, once the walk has ended: writes the results set aside, in order, in
+    /// batches (the first N of them with a limit). Does nothing otherwise.
+    pub fn finish(&self) {
+        let Some((gathered, limit)) = &self.sorted else {
+            return;
+        };
+        let mut out = Vec::with_capacity(BATCH_BYTES);
+        gathered.drain(*limit, &mut |record| {
+            out.extend_from_slice(record);
+            if out.len() >= BATCH_BYTES {
+                self.write_out(&out);
+                out.clear();
+            }
+            !self.stopped()
+        });
+        self.write_out(&out);
+    }
+
+    /// One write of whole records to the output, under the lock; stops the walk on error.
+    fn write_out(&self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
         let result = {
             let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
             if self.why() == Stopped::BrokenPipe || self.why() == Stopped::WriteError {
-                batch.buf.clear();
                 return;
             }
-            out.write_all(&batch.buf).and_then(|()| out.flush())
+            out.write_all(bytes).and_then(|()| out.flush())
         };
-        batch.buf.clear();
         self.nothing_written.store(false, Ordering::Relaxed);
         self.last_write_ms
             .store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
@@ -209,9 +262,6 @@ impl Printer {
                     .get_or_insert(e);
                 self.halt(Stopped::WriteError);
             }
-        }
-        if batch.buf.capacity() > 4 * BATCH_BYTES {
-            batch.buf.shrink_to(BATCH_BYTES);
         }
     }
 
@@ -247,6 +297,9 @@ mod tests {
             false
         }
         fn is_empty(&mut self, _: Kind) -> bool {
+            false
+        }
+        fn contains(&mut self, _: &std::ffi::CStr) -> bool {
             false
         }
     }
@@ -304,6 +357,27 @@ mod tests {
         p.flush(&mut b);
         assert_eq!(&*sink.0.lock().unwrap(), b"a\0b/\0c\0");
         assert_eq!(p.why(), Stopped::Limit);
+    }
+
+    #[test]
+    fn sorted_output_waits_for_finish_and_limits_after_sorting() {
+        let sink = Sink::default();
+        let p = Printer::new(Box::new(sink.clone()), b'\n', false, Some(2), false)
+            .sorted(Some(Order::Path));
+        let (mut b1, mut b2) = (Batch::new(), Batch::new());
+        for name in ["c", "a-b"] {
+            assert!(p.push(&mut b1, name.as_bytes(), file(), &mut NoMeta));
+        }
+        for name in ["d", "a"] {
+            assert!(p.push(&mut b2, name.as_bytes(), Kind::Dir, &mut NoMeta));
+        }
+        p.directory_done(&mut b1);
+        p.flush(&mut b1);
+        p.flush(&mut b2);
+        assert!(sink.0.lock().unwrap().is_empty(), "nothing before finish");
+        p.finish();
+        assert_eq!(&*sink.0.lock().unwrap(), b"a/\na-b\n");
+        assert!(p.matched());
     }
 
     struct Full;

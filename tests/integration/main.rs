@@ -1,6 +1,7 @@
 //! ffind's integration tests: the real binary on temporary trees, one file per topic.
 
 mod bench;
+mod cli_compat;
 mod completions;
 mod depth_exclude;
 mod faults;
@@ -11,6 +12,7 @@ mod ignore_files;
 mod metadata;
 mod parity;
 mod patterns;
+mod sort;
 mod syscalls;
 mod types;
 mod walk;
