@@ -41,7 +41,7 @@ Register-ArgumentCompleter -Native -CommandName 'ffind' -ScriptBlock {
             [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Only entries owned by this user and/or group: "user", "user:group", ":group", ids accepted; "!" negates a part ("!root", ":!wheel")')
             [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Only entries owned by this user and/or group: "user", "user:group", ":group", ids accepted; "!" negates a part ("!root", ":!wheel")')
             [CompletionResult]::new('--strip-cwd-prefix', '--strip-cwd-prefix', [CompletionResultType]::ParameterName, 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never')
-            [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Print the results sorted: by path, or by depth (shallower first, then by path)')
+            [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Print the results sorted: by path, or by depth (fewer components in the printed path first, then by path)')
             [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'Stop after this many results. Overridden by -1')
             [CompletionResult]::new('--method', '--method', [CompletionResultType]::ParameterName, 'The traversal method. All give the same results; they differ in speed')
             [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many directories are read at once (threads). Default: the number of CPUs, more on network and FUSE file systems. Up to 4096')

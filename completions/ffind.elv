@@ -38,7 +38,7 @@ set edit:completion:arg-completer[ffind] = {|@words|
             cand -o 'Only entries owned by this user and/or group: "user", "user:group", ":group", ids accepted; "!" negates a part ("!root", ":!wheel")'
             cand --owner 'Only entries owned by this user and/or group: "user", "user:group", ":group", ids accepted; "!" negates a part ("!root", ":!wheel")'
             cand --strip-cwd-prefix 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never'
-            cand --sort 'Print the results sorted: by path, or by depth (shallower first, then by path)'
+            cand --sort 'Print the results sorted: by path, or by depth (fewer components in the printed path first, then by path)'
             cand --max-results 'Stop after this many results. Overridden by -1'
             cand --method 'The traversal method. All give the same results; they differ in speed'
             cand -j 'How many directories are read at once (threads). Default: the number of CPUs, more on network and FUSE file systems. Up to 4096'

@@ -32,7 +32,7 @@ complete -c ffind -s o -l owner -d 'Only entries owned by this user and/or group
 complete -c ffind -l strip-cwd-prefix -d 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never' -r -f -a "always\t''
 never\t''
 auto\t''"
-complete -c ffind -l sort -d 'Print the results sorted: by path, or by depth (shallower first, then by path)' -r -f -a "path\t'By path, component by component'
+complete -c ffind -l sort -d 'Print the results sorted: by path, or by depth (fewer components in the printed path first, then by path)' -r -f -a "path\t'By path, component by component'
 depth\t'Shallower entries first, then by path'
 none\t'As found (the default)'"
 complete -c ffind -l max-results -d 'Stop after this many results. Overridden by -1' -r

@@ -313,14 +313,15 @@ pub struct Cli {
           default_missing_value = "always", value_parser = ["always", "never", "auto"])]
     pub strip_cwd_prefix: Option<String>,
 
-    /// Print the results sorted: by path, or by depth (shallower first, then by path).
+    /// Print the results sorted: by path, or by depth (fewer components in the printed path
+    /// first, then by path).
     ///
     /// Paths compare byte by byte, one component at a time, so a directory's entries follow
     /// it directly ("a/b" before "a-b", as in a tree listing). The output is then the same
-    /// under every method and concurrency, but it comes only when the walk has ended, and
-    /// ffind holds all results in memory meanwhile (about the size of the output plus 24
-    /// bytes per result) and sorts them (n log n). --max-results applies after sorting:
-    /// the first N in order. "none" (the default) prints results as they are found.
+    /// under every method and concurrency, but it comes only when the walk has ended: ffind
+    /// holds every result in memory meanwhile (about twice the output's size, plus 24 bytes a
+    /// result) and sorts them (n log n). --max-results and -1 apply after sorting: the first
+    /// N in order. "none" (the default) prints results as they are found.
     #[arg(long, value_name = "ORDER", value_enum)]
     pub sort: Option<SortArg>,
 

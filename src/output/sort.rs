@@ -85,10 +85,14 @@ impl Gathered {
             bytes.clear();
             return;
         }
-        let chunk = Chunk {
+        let mut chunk = Chunk {
             bytes: std::mem::take(bytes),
             keys: std::mem::take(keys),
         };
+        // Buffers grow by doubling: held until the end, their slack would double the memory.
+        chunk.bytes.shrink_to_fit();
+        chunk.keys.keys.shrink_to_fit();
+        chunk.keys.records.shrink_to_fit();
         self.chunks
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -99,25 +103,24 @@ impl Gathered {
     /// until it returns false.
     pub fn drain(&self, limit: Option<usize>, write: &mut dyn FnMut(&[u8]) -> bool) {
         let chunks = std::mem::take(&mut *self.chunks.lock().unwrap_or_else(|e| e.into_inner()));
-        let mut all: Vec<(u32, u32)> = chunks
+        let mut all: Vec<Item<'_>> = chunks
             .iter()
-            .enumerate()
-            .flat_map(|(c, chunk)| (0..chunk.keys.records.len()).map(move |r| (c as u32, r as u32)))
+            .flat_map(|chunk| {
+                chunk.keys.records.iter().map(|rec| Item {
+                    key: &chunk.keys.keys[rec.key.0 as usize..rec.key.1 as usize],
+                    depth: rec.depth,
+                    bytes: &chunk.bytes[rec.bytes.0 as usize..rec.bytes.1 as usize],
+                })
+            })
             .collect();
-        let record = |&(c, r): &(u32, u32)| -> (&[u8], &Record) {
-            let chunk = &chunks[c as usize];
-            let rec = &chunk.keys.records[r as usize];
-            (
-                &chunk.keys.keys[rec.key.0 as usize..rec.key.1 as usize],
-                rec,
-            )
-        };
         let order = self.order;
-        let cmp = |a: &(u32, u32), b: &(u32, u32)| -> Ordering {
-            let ((ka, ra), (kb, rb)) = (record(a), record(b));
+        let cmp = |a: &Item<'_>, b: &Item<'_>| -> Ordering {
             match order {
-                Order::Path => compare_paths(ka, kb),
-                Order::Depth => ra.depth.cmp(&rb.depth).then_with(|| compare_paths(ka, kb)),
+                Order::Path => compare_paths(a.key, b.key),
+                Order::Depth => a
+                    .depth
+                    .cmp(&b.depth)
+                    .then_with(|| compare_paths(a.key, b.key)),
             }
         };
         let n = limit.unwrap_or(all.len()).min(all.len());
@@ -129,14 +132,19 @@ impl Gathered {
             all.truncate(n);
         }
         all.sort_unstable_by(cmp);
-        for r in &all {
-            let (_, rec) = record(r);
-            let chunk = &chunks[r.0 as usize];
-            if !write(&chunk.bytes[rec.bytes.0 as usize..rec.bytes.1 as usize]) {
+        for item in &all {
+            if !write(item.bytes) {
                 return;
             }
         }
     }
+}
+
+/// A record as the final sort sees it.
+struct Item<'a> {
+    key: &'a [u8],
+    depth: u32,
+    bytes: &'a [u8],
 }
 
 /// Paths compared one component at a time, each byte by byte: "/" sorts before every other
