@@ -77,8 +77,8 @@ pub struct Printer {
     nothing_written: AtomicBool,
     /// Flush at every directory boundary (stdout is a terminal).
     eager: bool,
-    /// With `--sort`: the results set aside until the walk ends, and the limit to apply then.
-    sorted: Option<(Gathered, Option<usize>)>,
+    /// With `--sort`: the results set aside until the walk ends (and the limit applied then).
+    sorted: Option<Gathered>,
 }
 
 impl std::fmt::Debug for Printer {
@@ -121,7 +121,7 @@ impl Printer {
     pub fn sorted(mut self, order: Option<Order>) -> Printer {
         if let (Some(order), false) = (order, self.quiet) {
             let limit = self.remaining.take().map(AtomicUsize::into_inner);
-            self.sorted = Some((Gathered::new(order), limit));
+            self.sorted = Some(Gathered::new(order, limit));
         }
         self
     }
@@ -209,7 +209,7 @@ impl Printer {
         if batch.buf.is_empty() {
             return;
         }
-        if let Some((gathered, _)) = &self.sorted {
+        if let Some(gathered) = &self.sorted {
             return gathered.keep(&mut batch.buf, &mut batch.keys);
         }
         self.write_out(&batch.buf);
@@ -222,11 +222,11 @@ impl Printer {
     /// With `--sort`, once the walk has ended: writes the results set aside, in order, in
     /// batches (the first N of them with a limit). Does nothing otherwise.
     pub fn finish(&self) {
-        let Some((gathered, limit)) = &self.sorted else {
+        let Some(gathered) = &self.sorted else {
             return;
         };
         let mut out = Vec::with_capacity(BATCH_BYTES);
-        gathered.drain(*limit, &mut |record| {
+        gathered.drain(&mut |record| {
             out.extend_from_slice(record);
             if out.len() >= BATCH_BYTES {
                 self.write_out(&out);

@@ -8,7 +8,8 @@
 //!
 //! Cost: every record is held until the walk ends (its bytes, its path again as the key, and
 //! 24 bytes of bookkeeping), and sorting n records takes n log n comparisons. With a limit
-//! (`--max-results N`) only the first N are fully sorted, after a linear selection.
+//! (`--max-results N`) only the first N are fully sorted, after a linear selection, and the
+//! pile is cut back to its first N as it grows, so memory stays bounded.
 
 use std::cmp::Ordering;
 use std::sync::Mutex;
@@ -67,15 +68,30 @@ struct Chunk {
 #[derive(Debug)]
 pub struct Gathered {
     order: Order,
-    chunks: Mutex<Vec<Chunk>>,
+    /// Only the first this many records are printed (`--max-results`).
+    limit: Option<usize>,
+    pile: Mutex<Pile>,
 }
 
+#[derive(Debug, Default)]
+struct Pile {
+    chunks: Vec<Chunk>,
+    records: usize,
+}
+
+/// With a limit N, the pile is cut back to its first N records whenever it holds more than
+/// twice that many, and at least this many (so that a small limit does not cut at every
+/// batch): memory stays bounded, and each record is copied a constant number of times on
+/// average.
+const COMPACT_AT_LEAST: usize = 64 * 1024;
+
 impl Gathered {
-    /// An empty pile for `order`.
-    pub fn new(order: Order) -> Gathered {
+    /// An empty pile for `order`, of which the first `limit` records will be printed.
+    pub fn new(order: Order, limit: Option<usize>) -> Gathered {
         Gathered {
             order,
-            chunks: Mutex::new(Vec::new()),
+            limit,
+            pile: Mutex::new(Pile::default()),
         }
     }
 
@@ -93,16 +109,32 @@ impl Gathered {
         chunk.bytes.shrink_to_fit();
         chunk.keys.keys.shrink_to_fit();
         chunk.keys.records.shrink_to_fit();
-        self.chunks
-            .lock()
-            .unwrap_or_else(|e| e.into_inner())
-            .push(chunk);
+        let mut pile = self.pile.lock().unwrap_or_else(|e| e.into_inner());
+        pile.records += chunk.keys.records.len();
+        pile.chunks.push(chunk);
+        if let Some(n) = self.limit {
+            if pile.records > (2 * n).max(COMPACT_AT_LEAST) {
+                let first = Chunk::of(&self.first(&pile.chunks, n));
+                pile.records = first.keys.records.len();
+                pile.chunks = vec![first];
+            }
+        }
     }
 
     /// Sorts everything kept and hands the first `limit` records' bytes to `write`, in order,
     /// until it returns false.
-    pub fn drain(&self, limit: Option<usize>, write: &mut dyn FnMut(&[u8]) -> bool) {
-        let chunks = std::mem::take(&mut *self.chunks.lock().unwrap_or_else(|e| e.into_inner()));
+    pub fn drain(&self, write: &mut dyn FnMut(&[u8]) -> bool) {
+        let pile = std::mem::take(&mut *self.pile.lock().unwrap_or_else(|e| e.into_inner()));
+        let n = self.limit.unwrap_or(usize::MAX);
+        for item in &self.first(&pile.chunks, n) {
+            if !write(item.bytes) {
+                return;
+            }
+        }
+    }
+
+    /// The first `n` records of `chunks`, in order.
+    fn first<'c>(&self, chunks: &'c [Chunk], n: usize) -> Vec<Item<'c>> {
         let mut all: Vec<Item<'_>> = chunks
             .iter()
             .flat_map(|chunk| {
@@ -123,7 +155,6 @@ impl Gathered {
                     .then_with(|| compare_paths(a.key, b.key)),
             }
         };
-        let n = limit.unwrap_or(all.len()).min(all.len());
         if n < all.len() {
             // Only the first n need ordering: select them in linear time, then sort those.
             if n > 0 {
@@ -132,11 +163,32 @@ impl Gathered {
             all.truncate(n);
         }
         all.sort_unstable_by(cmp);
-        for item in &all {
-            if !write(item.bytes) {
-                return;
-            }
+        all
+    }
+}
+
+impl Chunk {
+    /// One chunk holding copies of `items`.
+    fn of(items: &[Item<'_>]) -> Chunk {
+        let mut chunk = Chunk {
+            bytes: Vec::with_capacity(items.iter().map(|i| i.bytes.len()).sum()),
+            keys: Keys {
+                keys: Vec::with_capacity(items.iter().map(|i| i.key.len()).sum()),
+                records: Vec::with_capacity(items.len()),
+            },
+        };
+        for item in items {
+            let start = chunk.bytes.len();
+            chunk.bytes.extend_from_slice(item.bytes);
+            let k = chunk.keys.keys.len();
+            chunk.keys.keys.extend_from_slice(item.key);
+            chunk.keys.records.push(Record {
+                key: (k as u32, chunk.keys.keys.len() as u32),
+                bytes: (start as u32, chunk.bytes.len() as u32),
+                depth: item.depth,
+            });
         }
+        chunk
     }
 }
 
@@ -178,8 +230,8 @@ mod tests {
         assert_eq!(v, want);
     }
 
-    fn gather(order: Order, paths: &[&str]) -> Gathered {
-        let g = Gathered::new(order);
+    fn gather(order: Order, limit: Option<usize>, paths: &[&str]) -> Gathered {
+        let g = Gathered::new(order, limit);
         // Two batches, as two workers would hand them over.
         for half in paths.chunks(paths.len().div_ceil(2)) {
             let (mut bytes, mut keys) = (Vec::new(), Keys::default());
@@ -194,9 +246,9 @@ mod tests {
         g
     }
 
-    fn drained(g: &Gathered, limit: Option<usize>) -> String {
+    fn drained(g: &Gathered) -> String {
         let mut out = Vec::new();
-        g.drain(limit, &mut |r| {
+        g.drain(&mut |r| {
             out.extend_from_slice(r);
             true
         });
@@ -207,11 +259,11 @@ mod tests {
     fn sorts_across_batches_by_path_and_by_depth() {
         let paths = ["z", "a/b/c", "a", "m/n", "a/b", "b"];
         assert_eq!(
-            drained(&gather(Order::Path, &paths), None),
+            drained(&gather(Order::Path, None, &paths)),
             "a\na/b\na/b/c\nb\nm/n\nz\n"
         );
         assert_eq!(
-            drained(&gather(Order::Depth, &paths), None),
+            drained(&gather(Order::Depth, None, &paths)),
             "a\nb\nz\na/b\nm/n\na/b/c\n"
         );
     }
@@ -219,11 +271,32 @@ mod tests {
     #[test]
     fn a_limit_keeps_the_first_in_order() {
         let paths = ["e", "d", "c", "b", "a", "f"];
-        assert_eq!(drained(&gather(Order::Path, &paths), Some(2)), "a\nb\n");
-        assert_eq!(drained(&gather(Order::Path, &paths), Some(0)), "");
+        assert_eq!(drained(&gather(Order::Path, Some(2), &paths)), "a\nb\n");
+        assert_eq!(drained(&gather(Order::Path, Some(0), &paths)), "");
         assert_eq!(
-            drained(&gather(Order::Path, &paths), Some(10)),
+            drained(&gather(Order::Path, Some(10), &paths)),
             "a\nb\nc\nd\ne\nf\n"
         );
+    }
+
+    #[test]
+    fn a_limited_pile_is_cut_back_as_it_grows_and_keeps_the_first() {
+        let g = Gathered::new(Order::Path, Some(3));
+        // Batches in descending order, so that the first three come last.
+        let total = 3 * COMPACT_AT_LEAST;
+        for batch in (0..total).collect::<Vec<_>>().chunks(1000).rev() {
+            let (mut bytes, mut keys) = (Vec::new(), Keys::default());
+            for i in batch.iter().rev() {
+                let p = format!("f{i:07}");
+                let start = bytes.len();
+                bytes.extend_from_slice(p.as_bytes());
+                bytes.push(b'\n');
+                keys.note(p.as_bytes(), start, bytes.len());
+            }
+            g.keep(&mut bytes, &mut keys);
+            let held = g.pile.lock().unwrap().records;
+            assert!(held <= COMPACT_AT_LEAST + 1000, "{held} records held");
+        }
+        assert_eq!(drained(&g), "f0000000\nf0000001\nf0000002\n");
     }
 }
