@@ -319,7 +319,7 @@ pub struct Cli {
     /// Paths compare byte by byte, one component at a time, so a directory's entries follow
     /// it directly ("a/b" before "a-b", as in a tree listing). The output is then the same
     /// under every method and concurrency, but it comes only when the walk has ended: ffind
-    /// holds every result in memory meanwhile (about twice the output's size, plus 24 bytes a
+    /// holds every result in memory meanwhile (the output's size plus about 64 bytes a
     /// result) and sorts them (n log n). --max-results and -1 apply after sorting: the first
     /// N in order. "none" (the default) prints results as they are found.
     #[arg(long, value_name = "ORDER", value_enum)]

@@ -166,7 +166,7 @@ impl Printer {
             }
             batch.buf.push(self.terminator);
             if self.sorted.is_some() {
-                batch.keys.note(path, start, batch.buf.len());
+                batch.keys.note(path, &batch.buf, start);
             }
             if batch.buf.len() >= BATCH_BYTES {
                 self.flush(batch);

@@ -6,8 +6,9 @@
 //! records are written in that order. How a record is formatted (a path, a color, a JSON line)
 //! does not matter here: only its bytes are moved.
 //!
-//! Cost: every record is held until the walk ends (its bytes, its path again as the key, and
-//! 24 bytes of bookkeeping), and sorting n records takes n log n comparisons. With a limit
+//! Cost: every record is held until the walk ends (its bytes, 24 bytes of bookkeeping, and
+//! its path again when the record does not start with it; 40 more bytes while sorting), and
+//! sorting n records takes n log n comparisons. With a limit
 //! (`--max-results N`) only the first N are fully sorted, after a linear selection, and the
 //! pile is cut back to its first N as it grows, so memory stays bounded.
 
@@ -26,8 +27,10 @@ pub enum Order {
 /// One record's place in its batch.
 #[derive(Debug, Clone, Copy)]
 struct Record {
-    /// The key's range in [`Keys::keys`].
+    /// The key's range in [`Keys::keys`], or in the output bytes when `key_in_bytes`.
     key: (u32, u32),
+    /// The record's bytes start with its path (a plain listing): the key is not copied.
+    key_in_bytes: bool,
     /// The record's range in the batch's output bytes.
     bytes: (u32, u32),
     /// Path components, for [`Order::Depth`].
@@ -42,16 +45,22 @@ pub struct Keys {
 }
 
 impl Keys {
-    /// Notes a record: its path (the key) and where its bytes lie in the batch's buffer.
+    /// Notes a record: its path (the key), and `buf[start..]`, the record as formatted.
     #[inline]
-    pub fn note(&mut self, path: &[u8], start: usize, end: usize) {
-        let k = self.keys.len();
-        self.keys.extend_from_slice(path);
+    pub fn note(&mut self, path: &[u8], buf: &[u8], start: usize) {
         // Batches stay near 64 KiB, so offsets fit in 32 bits; a single record of more than
         // 4 GiB is not a path.
+        let (key, key_in_bytes) = if buf[start..].starts_with(path) {
+            ((start as u32, (start + path.len()) as u32), true)
+        } else {
+            let k = self.keys.len();
+            self.keys.extend_from_slice(path);
+            ((k as u32, self.keys.len() as u32), false)
+        };
         self.records.push(Record {
-            key: (k as u32, self.keys.len() as u32),
-            bytes: (start as u32, end as u32),
+            key,
+            key_in_bytes,
+            bytes: (start as u32, buf.len() as u32),
             depth: path.iter().filter(|&&b| b == b'/').count() as u32,
         });
     }
@@ -139,7 +148,11 @@ impl Gathered {
             .iter()
             .flat_map(|chunk| {
                 chunk.keys.records.iter().map(|rec| Item {
-                    key: &chunk.keys.keys[rec.key.0 as usize..rec.key.1 as usize],
+                    key: if rec.key_in_bytes {
+                        &chunk.bytes[rec.key.0 as usize..rec.key.1 as usize]
+                    } else {
+                        &chunk.keys.keys[rec.key.0 as usize..rec.key.1 as usize]
+                    },
                     depth: rec.depth,
                     bytes: &chunk.bytes[rec.bytes.0 as usize..rec.bytes.1 as usize],
                 })
@@ -184,6 +197,7 @@ impl Chunk {
             chunk.keys.keys.extend_from_slice(item.key);
             chunk.keys.records.push(Record {
                 key: (k as u32, chunk.keys.keys.len() as u32),
+                key_in_bytes: false,
                 bytes: (start as u32, chunk.bytes.len() as u32),
                 depth: item.depth,
             });
@@ -203,10 +217,27 @@ struct Item<'a> {
 /// byte, so a directory's entries come right after it ("a", "a/b", "a-b"), as in a tree
 /// listing, where plain byte order would put "a-b" between "a" and "a/b".
 pub fn compare_paths(a: &[u8], b: &[u8]) -> Ordering {
-    match a.iter().zip(b).position(|(x, y)| x != y) {
+    match mismatch(a, b) {
         None => a.len().cmp(&b.len()),
         Some(i) => rank(a[i]).cmp(&rank(b[i])),
     }
+}
+
+/// Where two byte strings first differ (None when one is a prefix of the other), eight bytes
+/// at a time: sorted paths share long prefixes (the search path, their directories).
+fn mismatch(a: &[u8], b: &[u8]) -> Option<usize> {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = u64::from_le_bytes(a[i..i + 8].try_into().unwrap_or_default());
+        let y = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
+        if x != y {
+            // Little-endian: the lowest differing byte is the first one.
+            return Some(i + ((x ^ y).trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    (i..n).find(|&j| a[j] != b[j])
 }
 
 /// A byte's place in path order: "/" first.
@@ -221,6 +252,15 @@ fn rank(byte: u8) -> u16 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn mismatch_finds_the_first_difference() {
+        assert_eq!(mismatch(b"abcdefghijk", b"abcdefghijk"), None);
+        assert_eq!(mismatch(b"abcdefghijk", b"abcdefghij"), None);
+        assert_eq!(mismatch(b"abcdefghijk", b"abcdeXghijk"), Some(5));
+        assert_eq!(mismatch(b"abcdefghijk", b"abcdefghiXk"), Some(9));
+        assert_eq!(mismatch(b"a", b"b"), Some(0));
+    }
 
     #[test]
     fn components_before_siblings() {
@@ -239,7 +279,7 @@ mod tests {
                 let start = bytes.len();
                 bytes.extend_from_slice(p.as_bytes());
                 bytes.push(b'\n');
-                keys.note(p.as_bytes(), start, bytes.len());
+                keys.note(p.as_bytes(), &bytes, start);
             }
             g.keep(&mut bytes, &mut keys);
         }
@@ -269,6 +309,20 @@ mod tests {
     }
 
     #[test]
+    fn records_formatted_otherwise_sort_by_their_path() {
+        // A record that does not start with its path (a color, a --format): the key is kept.
+        let g = Gathered::new(Order::Path, None);
+        let (mut bytes, mut keys) = (Vec::new(), Keys::default());
+        for (path, record) in [("b", "<z>b\n"), ("a", "<y>a\n"), ("c", "c!\n")] {
+            let start = bytes.len();
+            bytes.extend_from_slice(record.as_bytes());
+            keys.note(path.as_bytes(), &bytes, start);
+        }
+        g.keep(&mut bytes, &mut keys);
+        assert_eq!(drained(&g), "<y>a\n<z>b\nc!\n");
+    }
+
+    #[test]
     fn a_limit_keeps_the_first_in_order() {
         let paths = ["e", "d", "c", "b", "a", "f"];
         assert_eq!(drained(&gather(Order::Path, Some(2), &paths)), "a\nb\n");
@@ -291,7 +345,7 @@ mod tests {
                 let start = bytes.len();
                 bytes.extend_from_slice(p.as_bytes());
                 bytes.push(b'\n');
-                keys.note(p.as_bytes(), start, bytes.len());
+                keys.note(p.as_bytes(), &bytes, start);
             }
             g.keep(&mut bytes, &mut keys);
             let held = g.pile.lock().unwrap().records;
