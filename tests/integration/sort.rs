@@ -135,3 +135,30 @@ fn many_batches_come_out_in_one_order() {
     assert!(want.len() > 64 * 1024);
     assert_ordered(&t, &["--sort", "path"], want.as_bytes());
 }
+
+#[test]
+fn sorted_output_reports_a_full_disk_and_stops_quietly_on_a_closed_pipe() {
+    let t = tree();
+    if std::path::Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = t.cmd(&["--sort", "path"]).stdout(full).output().unwrap();
+        assert_eq!(out.status.code(), Some(1));
+        assert_eq!(
+            String::from_utf8_lossy(&out.stderr),
+            "ffind: cannot write to standard output: No space left on device\n"
+        );
+    }
+    // The reader takes one line and leaves: the rest is not written, and nothing is said.
+    // More output than a pipe holds (64 KiB), so that ffind does meet the closed pipe.
+    let names: Vec<String> = (0..2000)
+        .map(|i| format!("many/a-file-name-long-enough-to-fill-the-pipe-{i:04}"))
+        .collect();
+    t.files(&names.iter().map(String::as_str).collect::<Vec<_>>());
+    let run =
+        t.run_script(r#""$FFIND" --sort path -u | head -1; echo "status ${PIPESTATUS[0]}" >&2"#);
+    assert_eq!(String::from_utf8_lossy(&run.stdout), ".hidden/\n");
+    assert_eq!(run.stderr, "status 0\n");
+}
