@@ -1,6 +1,6 @@
 //! `--sort`: results gathered while the walk runs, then sorted and written when it ends, so
 //! that output is the same whatever the method and concurrency (what fd issues #159 and #1875
-//! ask for; fd itself has no order but `-j1`'s).
+//! ask for; fd's output has no set order).
 //!
 //! The printer formats each record as usual into a worker's batch; when sorting, the batch also
 //! notes the record's sort key (its path) and byte range ([`Keys`]), and a full batch goes into
