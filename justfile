@@ -27,10 +27,12 @@ bench *ARGS:
 ci:
     bash .ci/run
 
-# Regenerate the committed shell completions (completions/) from the clap definition
+# Regenerate the committed shell completions (completions/) and manual (docs/ffind.1) from the clap definition
 completions:
-    cargo build --release
-    for pair in bash:ffind.bash zsh:_ffind fish:ffind.fish; do \
-      target/release/ffind --gen-completions "${pair%%:*}" > "completions/${pair#*:}.tmp"; \
+    cargo build
+    for pair in bash:ffind.bash zsh:_ffind fish:ffind.fish elvish:ffind.elv powershell:_ffind.ps1; do \
+      target/debug/ffind --gen-completions "${pair%%:*}" > "completions/${pair#*:}.tmp"; \
       mv "completions/${pair#*:}.tmp" "completions/${pair#*:}"; \
     done
+    target/debug/ffind --gen-man > docs/ffind.1.tmp
+    mv docs/ffind.1.tmp docs/ffind.1

@@ -11,6 +11,7 @@
 #          memory  max RSS (/usr/bin/time), to /dev/null and with a slow reader
 #          first   time to the first result (| head -1)
 #          sweep   --concurrency 1..1024 for --method queue and rayon
+#          sort    the cost of --sort path and --sort depth against the plain listing, and their memory
 #          slow    on a FUSE mount that sleeps per operation (benches/slowfs.sh); never by default
 #          (default: all but slow)
 #
@@ -57,16 +58,16 @@ sections=()
 for arg in "$@"; do
   case "$arg" in
     linux | big | flat) trees+=("$arg") ;;
-    side | git | j1 | memory | first | sweep | slow) sections+=("$arg") ;;
+    side | git | j1 | memory | first | sweep | sort | slow) sections+=("$arg") ;;
     -h | --help) usage 0 ;;
     *) echo "benches/run.sh: unknown tree or section '$arg'" >&2 && usage ;;
   esac
 done
 [ ${#trees[@]} -gt 0 ] || trees=(linux big flat)
-[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep)
+[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep sort)
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 per_tree=0
-for s in side j1 memory first sweep; do
+for s in side j1 memory first sweep sort; do
   if wants "$s"; then per_tree=1; fi
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive number, not '$runs'"
@@ -95,7 +96,7 @@ for tool in "$fd" "$floor"; do [ -x "$tool" ] || die "peers.sh did not provide $
 for tool in hyperfine bfs find python3; do
   command -v "$tool" >/dev/null || die "$tool is missing (hyperfine and bfs: apt-get install hyperfine bfs)"
 done
-if wants memory && [ ! -x /usr/bin/time ]; then
+if { wants memory || wants sort; } && [ ! -x /usr/bin/time ]; then
   say "installing GNU time (/usr/bin/time) for max RSS"
   { apt-get install -y -qq time >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }; } ||
     die "/usr/bin/time is missing and could not be installed: apt-get install time"
@@ -346,6 +347,22 @@ run_sweep() {
   section_summary "$label: concurrency sweep" "$pivot"
 }
 
+# --sort holds every result until the walk ends and sorts them: its time and memory against
+# the streaming listing (the ratio column is to plain `ffind -u`).
+sort_cost() {
+  local label=$1 dir=$2 d c
+  d=$(q "$dir")
+  local -a cmds=("$ffind -u . $d" "$ffind -u --sort path . $d" "$ffind -u --sort depth . $d")
+  group sort "$label" "$dir" "ffind -u . $label" -N -- "${cmds[@]}"
+  : >"$tmp/sort-mem.tsv"
+  for c in "${cmds[@]}"; do
+    eval "/usr/bin/time -f %M -o $tmp/rss $c" >/dev/null || die "failed: $(short "$c")"
+    printf -- '- `%s`: max RSS %s KiB\n' "$(short "$c")" "$(tail -1 "$tmp/rss")" >>"$tmp/sort-mem.tsv"
+  done
+  cat "$tmp/sort-mem.tsv" >>"$out/$stamp-$label-sort.md"
+  section_summary "$label: --sort memory" "$(cat "$tmp/sort-mem.tsv")"
+}
+
 sweep() {
   local label=$1 dir=$2 ref_json
   ref_json=$(floor_ref "$label" "$dir")
@@ -408,6 +425,7 @@ if [ $per_tree = 1 ]; then
     if wants first; then first "$tree" "$dir"; fi
     if wants memory; then memory "$tree" "$dir"; fi
     if wants sweep; then sweep "$tree" "$dir"; fi
+    if wants sort; then sort_cost "$tree" "$dir"; fi
   done
 fi
 if wants git; then git_default; fi

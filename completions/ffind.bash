@@ -23,7 +23,7 @@ _ffind() {
 
     case "${cmd}" in
         ffind)
-            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -j -h -V --and --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-ignore-parent --ignore-parent --no-global-ignore-file --no-require-git --require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --full-path --follow --no-follow --max-depth --min-depth --exact-depth --exclude --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --method --concurrency --base-directory --search-path --gen-completions --help --version"
+            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -j -C -h -V --and --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-ignore-parent --ignore-parent --no-global-ignore-file --no-require-git --require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --full-path --follow --no-follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --relative-path --strip-cwd-prefix --sort --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --method --concurrency --base-directory --search-path --show-errors --gen-completions --gen-man --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -58,6 +58,10 @@ _ffind() {
                     return 0
                     ;;
                 -E)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore-contain)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -105,6 +109,10 @@ _ffind() {
                     COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
                     return 0
                     ;;
+                --sort)
+                    COMPREPLY=($(compgen -W "path depth none" -- "${cur}"))
+                    return 0
+                    ;;
                 --max-results)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -146,6 +154,10 @@ _ffind() {
                     return 0
                     ;;
                 --base-directory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

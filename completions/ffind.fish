@@ -4,6 +4,7 @@ complete -c ffind -s d -l max-depth -d 'Descend at most this many levels below t
 complete -c ffind -l min-depth -d 'Show only entries at least this many levels below the search path' -r
 complete -c ffind -l exact-depth -d 'Show only entries exactly this many levels below the search path' -r
 complete -c ffind -s E -l exclude -d 'Exclude entries that match this glob, and everything below them (repeatable)' -r
+complete -c ffind -l ignore-contain -d 'Skip directories that hold an entry of this name, and everything in them (repeatable)' -r
 complete -c ffind -s t -l type -d 'Filter by type (repeatable): f/file, d/dir/directory, l/symlink, x/executable, e/empty, s/socket, p/pipe, b/block-device, c/char-device' -r -f -a "f\t''
 file\t''
 d\t''
@@ -28,10 +29,13 @@ complete -c ffind -s S -l size -d 'Filter by size: +N at least, -N at most, N ex
 complete -c ffind -l changed-within -d 'Only entries modified within this duration ("2weeks", "10h", "1d 2h") or since this date ("2024-06-01", "2024-06-01 12:00:00", "@1717200000")' -r
 complete -c ffind -l changed-before -d 'Only entries modified before this date, or longer ago than this duration' -r
 complete -c ffind -s o -l owner -d 'Only entries owned by this user and/or group: "user", "user:group", ":group", ids accepted; "!" negates a part ("!root", ":!wheel")' -r
-complete -c ffind -l strip-cwd-prefix -d 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given)' -r -f -a "always\t''
+complete -c ffind -l strip-cwd-prefix -d 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never' -r -f -a "always\t''
 never\t''
 auto\t''"
-complete -c ffind -l max-results -d 'Stop after this many results' -r
+complete -c ffind -l sort -d 'Print the results sorted: by path, or by depth (fewer components in the printed path first, then by path)' -r -f -a "path\t'By path, component by component'
+depth\t'Shallower entries first, then by path'
+none\t'As found (the default)'"
+complete -c ffind -l max-results -d 'Stop after this many results. Overridden by -1' -r
 complete -c ffind -l format -d 'Print each result through a template instead of as its path: {} the path, {/} its file name, {//} its parent directory, {.} the path without extension, {/.} the file name without extension; {{ and }} are literal braces' -r
 complete -c ffind -l json-fields -d 'With --json: metadata to add to each object, comma-separated: size (bytes), mtime (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user", "group" when known), nlink, inode' -r -f -a "size\t''
 mtime\t''
@@ -54,7 +58,7 @@ rayon\t'Rayon\'s work stealing, one task per directory'
 jwalk\t'The jwalk crate'
 ignore\t'The ignore crate\'s parallel walker (fd\'s engine)'"
 complete -c ffind -s j -l concurrency -d 'How many directories are read at once (threads). Default: the number of CPUs, more on network and FUSE file systems. Up to 4096' -r
-complete -c ffind -l base-directory -d 'Change the working directory before searching; results are relative to it' -r -F
+complete -c ffind -s C -l base-directory -d 'Change the working directory before searching; results are relative to it' -r -F
 complete -c ffind -l search-path -d 'More search paths, for patterns that look like paths (repeatable)' -r -F
 complete -c ffind -l gen-completions -d 'Print a shell completion script for SHELL and exit' -r -f -a "bash\t''
 elvish\t''
@@ -69,7 +73,7 @@ complete -c ffind -l no-ignore-vcs -d 'Show entries that git\'s ignore files wou
 complete -c ffind -l ignore-vcs -d 'Respect git\'s ignore files (the default; overrides --no-ignore-vcs)'
 complete -c ffind -l no-ignore-parent -d 'Do not apply the ignore files of the directories above a search path'
 complete -c ffind -l ignore-parent -d 'Apply the ignore files above a search path (the default; overrides --no-ignore-parent)'
-complete -c ffind -l no-global-ignore-file -d 'Do not read ffind\'s global ignore file, $XDG_CONFIG_HOME/ffind/ignore (by default ~/.config/ffind/ignore)'
+complete -c ffind -l no-global-ignore-file -d 'Do not read the global ignore file: $XDG_CONFIG_HOME/ffind/ignore (by default ~/.config/ffind/ignore), or fd\'s, $XDG_CONFIG_HOME/fd/ignore, when ffind\'s does not exist'
 complete -c ffind -l no-require-git -d 'Apply git\'s ignore files even outside a git repository'
 complete -c ffind -l require-git -d 'Apply .gitignore files only inside a git work tree (the default)'
 complete -c ffind -s u -l unrestricted -d 'Unrestricted: search hidden and ignored entries too (an alias for -HI; may be repeated, as -uu, for fd compatibility)'
@@ -84,10 +88,13 @@ complete -c ffind -l no-follow -d 'Do not follow symbolic links (the default; ov
 complete -c ffind -l prune -d 'Do not descend into directories that match the search'
 complete -c ffind -l one-file-system -d 'Do not descend into directories on another file system than the search path\'s'
 complete -c ffind -s 0 -l print0 -d 'Separate results with NUL instead of newline (for xargs -0)'
-complete -c ffind -s a -l absolute-path -d 'Print absolute paths'
+complete -c ffind -s a -l absolute-path -d 'Print absolute paths. Overridden by --relative-path'
+complete -c ffind -l relative-path -d 'Print paths as given, relative to the working directory (the default; overrides -a)'
 complete -c ffind -s 1 -d 'Stop after the first result (same as --max-results=1)'
 complete -c ffind -s q -l quiet -d 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match'
 complete -c ffind -s l -l list-details -d 'List results with details, like \'ls -l\': mode, links, owner, group, size (1024-based units, as ls -h), modification time, path, and "-> target" for symbolic links'
 complete -c ffind -l json -d 'Print one JSON object per result and line (NDJSON), for scripts'
+complete -c ffind -l show-errors -d 'Accepted for fd compatibility: ffind always reports file-system errors (an unreadable directory, a missing search path) on stderr, and exits with 1 after them'
+complete -c ffind -l gen-man -d 'Print the manual page (roff, for doc/ffind.1) and exit'
 complete -c ffind -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ffind -s V -l version -d 'Print version'

@@ -6,7 +6,8 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::{ArgAction, Parser, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
 
 /// A parallel file finder with fd's command line.
 ///
@@ -94,8 +95,9 @@ pub struct Cli {
     #[arg(long, hide = true, overrides_with = "no_ignore_parent")]
     pub ignore_parent: bool,
 
-    /// Do not read ffind's global ignore file, $XDG_CONFIG_HOME/ffind/ignore (by default
-    /// ~/.config/ffind/ignore).
+    /// Do not read the global ignore file: $XDG_CONFIG_HOME/ffind/ignore (by default
+    /// ~/.config/ffind/ignore), or fd's, $XDG_CONFIG_HOME/fd/ignore, when ffind's does not
+    /// exist.
     #[arg(long)]
     pub no_global_ignore_file: bool,
 
@@ -122,7 +124,9 @@ pub struct Cli {
     /// Unrestricted: search hidden and ignored entries too (an alias for -HI; may be repeated,
     /// as -uu, for fd compatibility).
     ///
-    /// Files given with --ignore-file still apply.
+    /// Files given with --ignore-file still apply. Like -H and -I it holds until the opposite
+    /// flag: -u --no-hidden skips hidden entries (ignored ones stay shown), --no-hidden -u
+    /// shows them.
     #[arg(short = 'u', long = "unrestricted", action = ArgAction::Count)]
     pub unrestricted: u8,
 
@@ -188,7 +192,7 @@ pub struct Cli {
     /// Show only entries at least this many levels below the search path.
     ///
     /// Shallower directories are still searched. See also --max-depth and --exact-depth.
-    #[arg(long, value_name = "DEPTH")]
+    #[arg(long, value_name = "DEPTH", alias = "mindepth")]
     pub min_depth: Option<usize>,
 
     /// Show only entries exactly this many levels below the search path.
@@ -206,6 +210,13 @@ pub struct Cli {
     /// directories only ("cache/").
     #[arg(short = 'E', long, value_name = "GLOB", action = ArgAction::Append)]
     pub exclude: Vec<String>,
+
+    /// Skip directories that hold an entry of this name, and everything in them (repeatable).
+    ///
+    /// For example --ignore-contain CACHEDIR.TAG skips cache directories, or
+    /// --ignore-contain .nobackup. Such a directory is not printed either, as in fd.
+    #[arg(long, value_name = "NAME", action = ArgAction::Append)]
+    pub ignore_contain: Vec<String>,
 
     /// Do not descend into directories that match the search.
     ///
@@ -287,22 +298,39 @@ pub struct Cli {
     #[arg(short = '0', long)]
     pub print0: bool,
 
-    /// Print absolute paths.
-    #[arg(short = 'a', long)]
+    /// Print absolute paths. Overridden by --relative-path.
+    #[arg(short = 'a', long, overrides_with = "relative_path")]
     pub absolute_path: bool,
 
+    /// Print paths as given, relative to the working directory (the default; overrides -a).
+    #[arg(long, hide = true, overrides_with = "absolute_path")]
+    pub relative_path: bool,
+
     /// Do not print the "./" prefix for entries of the current directory (the default when
-    /// no PATH is given).
-    #[arg(long, value_name = "WHEN", num_args = 0..=1, default_missing_value = "always",
-          value_parser = ["always", "never", "auto"])]
+    /// no PATH is given). WHEN is always (the default), never or auto, and goes after "=":
+    /// --strip-cwd-prefix=never.
+    #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
+          default_missing_value = "always", value_parser = ["always", "never", "auto"])]
     pub strip_cwd_prefix: Option<String>,
 
-    /// Stop after this many results.
-    #[arg(long, value_name = "COUNT")]
+    /// Print the results sorted: by path, or by depth (fewer components in the printed path
+    /// first, then by path).
+    ///
+    /// Paths compare byte by byte, one component at a time, so a directory's entries follow
+    /// it directly ("a/b" before "a-b", as in a tree listing). The output is then the same
+    /// under every method and concurrency, but it comes only when the walk has ended: ffind
+    /// holds every result in memory meanwhile (the output's size plus about 64 bytes a
+    /// result) and sorts them (n log n). --max-results and -1 apply after sorting: the first
+    /// N in order. "none" (the default) prints results as they are found.
+    #[arg(long, value_name = "ORDER", value_enum)]
+    pub sort: Option<SortArg>,
+
+    /// Stop after this many results. Overridden by -1.
+    #[arg(long, value_name = "COUNT", overrides_with = "max_one_result")]
     pub max_results: Option<usize>,
 
     /// Stop after the first result (same as --max-results=1).
-    #[arg(short = '1', conflicts_with = "max_results")]
+    #[arg(short = '1', overrides_with = "max_results")]
     pub max_one_result: bool,
 
     /// Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match.
@@ -372,16 +400,36 @@ pub struct Cli {
     pub concurrency: Option<u32>,
 
     /// Change the working directory before searching; results are relative to it.
-    #[arg(long, value_name = "PATH")]
+    #[arg(short = 'C', long, value_name = "PATH")]
     pub base_directory: Option<PathBuf>,
 
     /// More search paths, for patterns that look like paths (repeatable).
     #[arg(long, value_name = "PATH", action = ArgAction::Append)]
     pub search_path: Vec<PathBuf>,
 
+    /// Accepted for fd compatibility: ffind always reports file-system errors (an unreadable
+    /// directory, a missing search path) on stderr, and exits with 1 after them.
+    #[arg(long)]
+    pub show_errors: bool,
+
     /// Print a shell completion script for SHELL and exit.
     #[arg(long, value_name = "SHELL", value_enum, hide = true)]
     pub gen_completions: Option<clap_complete::Shell>,
+
+    /// Print the manual page (roff, for doc/ffind.1) and exit.
+    #[arg(long, hide = true)]
+    pub gen_man: bool,
+}
+
+/// The `--sort` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum SortArg {
+    /// By path, component by component.
+    Path,
+    /// Shallower entries first, then by path.
+    Depth,
+    /// As found (the default).
+    None,
 }
 
 /// The `--method` values.
@@ -405,7 +453,38 @@ pub enum MethodArg {
 
 /// Parses the command line (everything after a leading `bench` goes to [`crate::bench`]).
 pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Cli, clap::Error> {
-    Cli::try_parse_from(args)
+    let matches = Cli::command().try_get_matches_from(args)?;
+    let mut cli = Cli::from_arg_matches(&matches)?;
+    cli.resolve_unrestricted(&matches);
+    Ok(cli)
+}
+
+/// Writes the manual page (roff) generated from the command line: `doc/ffind.1`.
+pub fn manual(out: &mut dyn std::io::Write) -> std::io::Result<()> {
+    clap_mangen::Man::new(Cli::command()).render(out)
+}
+
+impl Cli {
+    /// Folds -u into -H and -I where it stands on the command line: of -H, -u and --no-hidden
+    /// (and of -I, -u and --ignore) the last one given wins. clap's `overrides_with` cannot say
+    /// this, since -u sets two flags that are overridden separately.
+    fn resolve_unrestricted(&mut self, m: &ArgMatches) {
+        let last = |id: &str| -> Option<usize> {
+            (m.value_source(id) == Some(ValueSource::CommandLine))
+                .then(|| m.indices_of(id).and_then(Iterator::max))
+                .flatten()
+        };
+        let u = last("unrestricted");
+        let winner = |on: &str, off: &str| -> bool {
+            [(last(on), true), (u, true), (last(off), false)]
+                .into_iter()
+                .filter_map(|(at, value)| at.map(|at| (at, value)))
+                .max_by_key(|&(at, _)| at)
+                .is_some_and(|(_, value)| value)
+        };
+        self.hidden = winner("hidden", "no_hidden");
+        self.no_ignore = winner("no_ignore", "ignore");
+    }
 }
 
 #[cfg(test)]

@@ -2,16 +2,17 @@
 //! terminal say, decided once, before any directory is read. The walk never sees clap and never
 //! reads the environment.
 
+use std::ffi::CString;
 use std::io::IsTerminal;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use anyhow::{anyhow, bail, Context as _, Result};
+use anyhow::{anyhow, bail, Result};
 use ignore::gitignore::{gitconfig_excludes_path, Gitignore};
 use ignore::overrides::{Override, OverrideBuilder};
 
-use crate::cli::{Cli, MethodArg};
+use crate::cli::{Cli, MethodArg, SortArg};
 use crate::filter::ignore::{global_matcher, matcher_from_file, IgnoreOptions};
 use crate::filter::owner::OwnerFilter;
 use crate::filter::size::SizeFilter;
@@ -22,9 +23,10 @@ use crate::output::details::Details;
 use crate::output::hyperlink::Hyperlink;
 use crate::output::json::JsonFields;
 use crate::output::owners::Owners;
+use crate::output::sort::Order;
 use crate::output::style::{Record, Style};
-use crate::template::Template;
 use crate::report::describe;
+use crate::template::Template;
 use crate::walk::{dir, Method};
 
 /// One search path.
@@ -88,11 +90,23 @@ pub struct Config {
     pub style: Option<Style>,
     /// Results start with "./" when they would start with '-' (no search path given).
     pub dash_guard: bool,
+    /// `--sort`: print the results in this order once the walk ends.
+    pub sort: Option<Order>,
+    /// `--ignore-contain`: skip directories holding an entry of one of these names.
+    pub ignore_contain: Vec<CString>,
 }
 
-/// The working directory, with a clear error if it is gone.
-fn current_dir() -> Result<PathBuf> {
-    std::env::current_dir().context("cannot read the current directory")
+/// The working directory, with a clear error if it is gone. It is read only when a search
+/// path is relative to it (none given, or a relative one): with every search path absolute, a
+/// deleted working directory is no error, as in fd, and "/" stands in for it, since nothing is
+/// joined to it then (with -a and -p the absolute search paths are used as they are).
+fn current_dir(cli: &Cli) -> Result<PathBuf> {
+    let mut given = cli.paths.iter().chain(&cli.search_path).peekable();
+    if given.peek().is_some() && given.all(|p| p.is_absolute()) {
+        return Ok(PathBuf::from("/"));
+    }
+    std::env::current_dir()
+        .map_err(|e| anyhow!("cannot read the current directory: {}", describe(&e)))
 }
 
 /// `cwd/path`, without "." components and trailing slashes (".." is kept: it may cross a link).
@@ -166,16 +180,20 @@ fn config_home() -> Option<PathBuf> {
 }
 
 fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
-    let unrestricted = cli.unrestricted > 0;
-    let use_files = !cli.no_ignore && !unrestricted;
+    // `cli::parse` has folded -u into `hidden` and `no_ignore`.
+    let use_files = !cli.no_ignore;
     let vcs = use_files && !cli.no_ignore_vcs;
     let mut explicit: Vec<Arc<Gitignore>> = Vec::new();
     let mut unread = Vec::new();
     if use_files && !cli.no_global_ignore_file {
-        if let Some(global) = config_home().map(|c| c.join("ffind").join("ignore")) {
-            if let Some(m) = global_matcher(&global, &mut unread) {
-                explicit.push(Arc::new(m));
-            }
+        // ffind's own global ignore file, else fd's, so that fd users keep their ignores.
+        let global = config_home().and_then(|c| {
+            [c.join("ffind").join("ignore"), c.join("fd").join("ignore")]
+                .into_iter()
+                .find(|f| f.exists())
+        });
+        if let Some(m) = global.and_then(|g| global_matcher(&g, &mut unread)) {
+            explicit.push(Arc::new(m));
         }
     }
     for file in &cli.ignore_file {
@@ -237,7 +255,7 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
         .iter()
         .map(|p| Ok((*p, filter::pattern_regex(p, syntax, cli.full_path)?)))
         .collect::<Result<Vec<_>>>()?;
-    if !(cli.hidden || cli.unrestricted > 0) {
+    if !cli.hidden {
         if let Some((p, _)) = regexes
             .iter()
             .find(|(_, re)| filter::only_matches_hidden(re))
@@ -368,6 +386,19 @@ fn resolve_style(cli: &Cli, cwd: &Path) -> Option<Style> {
     })
 }
 
+/// `--ignore-contain` names, checked: one file name each (no "/", not empty).
+fn resolve_ignore_contain(cli: &Cli) -> Result<Vec<CString>> {
+    cli.ignore_contain
+        .iter()
+        .map(|name| {
+            if name.is_empty() || name.contains('/') || name == "." || name == ".." {
+                bail!("--ignore-contain takes a file name, not '{name}'");
+            }
+            CString::new(name.as_str()).map_err(|_| anyhow!("invalid name '{name}'"))
+        })
+        .collect()
+}
+
 /// Directories read at once when `-j` is not given: one per CPU on local disks; on network and
 /// FUSE file systems, where each read waits on a round trip rather than a core, at least
 /// [`SLOW_FS_CONCURRENCY`].
@@ -401,7 +432,7 @@ fn resolve_method(arg: MethodArg) -> Method {
 impl Config {
     /// Resolves a parsed command line. Errors here are usage errors (exit code 2).
     pub fn from_cli(cli: &Cli) -> Result<Config> {
-        let cwd = current_dir()?;
+        let cwd = current_dir(cli)?;
         let (min_depth, max_depth) = match cli.exact_depth {
             Some(d) => (d, d),
             None => (
@@ -425,7 +456,7 @@ impl Config {
             roots,
             method: resolve_method(cli.method),
             concurrency,
-            hidden: cli.hidden || cli.unrestricted > 0,
+            hidden: cli.hidden,
             ignore: resolve_ignore(cli)?,
             follow: cli.follow,
             min_depth,
@@ -440,6 +471,12 @@ impl Config {
             eager_output: std::io::stdout().is_terminal(),
             style: resolve_style(cli, &cwd),
             dash_guard,
+            sort: match cli.sort {
+                Some(SortArg::Path) => Some(Order::Path),
+                Some(SortArg::Depth) => Some(Order::Depth),
+                Some(SortArg::None) | None => None,
+            },
+            ignore_contain: resolve_ignore_contain(cli)?,
         })
     }
 }

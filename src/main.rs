@@ -47,6 +47,15 @@ fn run(args: Vec<OsString>) -> Outcome {
         clap_complete::generate(shell, &mut cmd, "ffind", &mut io::stdout());
         return Outcome::Success;
     }
+    if cli.gen_man {
+        return match cli::manual(&mut io::stdout()) {
+            Ok(()) => Outcome::Success,
+            Err(e) => {
+                eprintln!("ffind: cannot write the manual: {}", describe(&e));
+                Outcome::Errors
+            }
+        };
+    }
     if let Some(base) = &cli.base_directory {
         if let Err(e) = std::env::set_current_dir(base) {
             eprintln!(
@@ -75,10 +84,12 @@ fn run(args: Vec<OsString>) -> Outcome {
             config.max_results,
             config.eager_output,
         )
-        .with_style(config.style.as_ref(), config.dash_guard),
+        .with_style(config.style.as_ref(), config.dash_guard)
+        .sorted(config.sort),
     ));
     let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
     walk::run(config, printer, report);
+    printer.finish();
     if printer.why() == Stopped::WriteError {
         if let Some(e) = printer.take_error() {
             let _ = writeln!(

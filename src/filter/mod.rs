@@ -10,6 +10,8 @@ pub mod owner;
 pub mod size;
 pub mod time;
 
+use std::ffi::CStr;
+
 use anyhow::{bail, Result};
 use regex::bytes::{Regex, RegexBuilder};
 use regex_syntax::ast;
@@ -28,6 +30,9 @@ pub trait Meta {
     fn executable(&mut self) -> bool;
     /// Whether it is an empty file or a directory without entries.
     fn is_empty(&mut self, kind: Kind) -> bool;
+    /// For a directory: whether it holds an entry called `name` (`--ignore-contain`); a
+    /// symlink counts when it leads somewhere, as fd's `Path::exists` sees it.
+    fn contains(&mut self, name: &CStr) -> bool;
 }
 
 /// One entry as the filters see it.

@@ -1,6 +1,6 @@
-//! Output: the one writer ([`printer`]) and the styles results can be shown in ([`style`]:
+//! Output: the one writer ([`printer`]), the styles results can be shown in ([`style`]:
 //! escaped, colored, hyperlinked, through a template, as `-l` details or JSON), one small
-//! module each.
+//! module each, and `--sort`'s gathering of results ([`sort`]).
 
 pub mod colors;
 pub mod details;
@@ -9,4 +9,5 @@ pub mod hyperlink;
 pub mod json;
 pub mod owners;
 pub mod printer;
+pub mod sort;
 pub mod style;

@@ -15,6 +15,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::filter::Meta;
+use crate::output::sort::{Gathered, Keys, Order};
 use crate::output::style::Style;
 use crate::walk::dir::Kind;
 
@@ -33,6 +34,8 @@ pub struct Batch {
     matched: bool,
     /// Room to build a path in (an output style given a "./"-guarded name).
     scratch: Vec<u8>,
+    /// With `--sort`: each record's key and place in `buf`.
+    keys: Keys,
 }
 
 impl Batch {
@@ -42,6 +45,7 @@ impl Batch {
             buf: Vec::new(),
             matched: false,
             scratch: Vec::new(),
+            keys: Keys::default(),
         }
     }
 }
@@ -82,6 +86,8 @@ pub struct Printer {
     /// Results relative to the current directory without a prefix get "./" when they start
     /// with '-', so that no result reads as an option (`ffind -e tmp | xargs rm`).
     dash_guard: bool,
+    /// With `--sort`: the results set aside until the walk ends (and the limit applied then).
+    sorted: Option<Gathered>,
 }
 
 impl std::fmt::Debug for Printer {
@@ -116,6 +122,7 @@ impl Printer {
             eager,
             style: None,
             dash_guard: false,
+            sorted: None,
         }
     }
 
@@ -127,6 +134,17 @@ impl Printer {
             dash_guard,
             ..self
         }
+    }
+
+    /// Sorts the output: results are set aside and written in `order` by [`Printer::finish`];
+    /// the limit applies then, to the sorted results. (With `quiet` nothing is printed, so
+    /// there is nothing to sort.)
+    pub fn sorted(mut self, order: Option<Order>) -> Printer {
+        if let (Some(order), false) = (order, self.quiet) {
+            let limit = self.remaining.take().map(AtomicUsize::into_inner);
+            self.sorted = Some(Gathered::new(order, limit));
+        }
+        self
     }
 
     /// Whether the walk should stop (checked by workers once per directory and per result).
@@ -161,6 +179,7 @@ impl Printer {
         }
         batch.matched = true;
         if !self.quiet {
+            let start = batch.buf.len();
             let guard = self.dash_guard && path.first() == Some(&b'-');
             match self.style {
                 None => {
@@ -177,6 +196,9 @@ impl Printer {
                 Some(style) => push_styled(batch, style, path, guard, kind, meta),
             }
             batch.buf.push(self.terminator);
+            if self.sorted.is_some() {
+                batch.keys.note(path, &batch.buf, start);
+            }
             if batch.buf.len() >= BATCH_BYTES {
                 self.flush(batch);
             }
@@ -197,7 +219,7 @@ impl Printer {
     /// promptly or the last write is old.
     #[inline]
     pub fn directory_done(&self, batch: &mut Batch) {
-        if batch.buf.is_empty() {
+        if batch.buf.is_empty() || self.sorted.is_some() {
             return;
         }
         if self.eager || self.nothing_written.load(Ordering::Relaxed) {
@@ -218,15 +240,46 @@ impl Printer {
         if batch.buf.is_empty() {
             return;
         }
+        if let Some(gathered) = &self.sorted {
+            return gathered.keep(&mut batch.buf, &mut batch.keys);
+        }
+        self.write_out(&batch.buf);
+        batch.buf.clear();
+        if batch.buf.capacity() > 4 * BATCH_BYTES {
+            batch.buf.shrink_to(BATCH_BYTES);
+        }
+    }
+
+    /// With `--sort`, once the walk has ended: writes the results set aside, in order, in
+    /// batches (the first N of them with a limit). Does nothing otherwise.
+    pub fn finish(&self) {
+        let Some(gathered) = &self.sorted else {
+            return;
+        };
+        let mut out = Vec::with_capacity(BATCH_BYTES);
+        gathered.drain(&mut |record| {
+            out.extend_from_slice(record);
+            if out.len() >= BATCH_BYTES {
+                self.write_out(&out);
+                out.clear();
+            }
+            !self.stopped()
+        });
+        self.write_out(&out);
+    }
+
+    /// One write of whole records to the output, under the lock; stops the walk on error.
+    fn write_out(&self, bytes: &[u8]) {
+        if bytes.is_empty() {
+            return;
+        }
         let result = {
             let mut out = self.out.lock().unwrap_or_else(|e| e.into_inner());
             if self.why() == Stopped::BrokenPipe || self.why() == Stopped::WriteError {
-                batch.buf.clear();
                 return;
             }
-            out.write_all(&batch.buf).and_then(|()| out.flush())
+            out.write_all(bytes).and_then(|()| out.flush())
         };
-        batch.buf.clear();
         self.nothing_written.store(false, Ordering::Relaxed);
         self.last_write_ms
             .store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
@@ -240,9 +293,6 @@ impl Printer {
                     .get_or_insert(e);
                 self.halt(Stopped::WriteError);
             }
-        }
-        if batch.buf.capacity() > 4 * BATCH_BYTES {
-            batch.buf.shrink_to(BATCH_BYTES);
         }
     }
 
@@ -302,6 +352,9 @@ mod tests {
         fn is_empty(&mut self, _: Kind) -> bool {
             false
         }
+        fn contains(&mut self, _: &std::ffi::CStr) -> bool {
+            false
+        }
     }
 
     fn file() -> Kind {
@@ -357,6 +410,27 @@ mod tests {
         p.flush(&mut b);
         assert_eq!(&*sink.0.lock().unwrap(), b"a\0b/\0c\0");
         assert_eq!(p.why(), Stopped::Limit);
+    }
+
+    #[test]
+    fn sorted_output_waits_for_finish_and_limits_after_sorting() {
+        let sink = Sink::default();
+        let p = Printer::new(Box::new(sink.clone()), b'\n', false, Some(2), false)
+            .sorted(Some(Order::Path));
+        let (mut b1, mut b2) = (Batch::new(), Batch::new());
+        for name in ["c", "a-b"] {
+            assert!(p.push(&mut b1, name.as_bytes(), file(), &mut NoMeta));
+        }
+        for name in ["d", "a"] {
+            assert!(p.push(&mut b2, name.as_bytes(), Kind::Dir, &mut NoMeta));
+        }
+        p.directory_done(&mut b1);
+        p.flush(&mut b1);
+        p.flush(&mut b2);
+        assert!(sink.0.lock().unwrap().is_empty(), "nothing before finish");
+        p.finish();
+        assert_eq!(&*sink.0.lock().unwrap(), b"a/\na-b\n");
+        assert!(p.matched());
     }
 
     struct Full;

@@ -44,6 +44,15 @@ impl Meta for MetaAt<'_> {
             _ => false,
         }
     }
+
+    fn contains(&mut self, name: &CStr) -> bool {
+        // "entry/name" relative to the open parent: one fstatat, no descriptor opened.
+        let mut rel = Vec::with_capacity(self.name.count_bytes() + name.count_bytes() + 2);
+        rel.extend_from_slice(self.name.to_bytes());
+        rel.push(b'/');
+        rel.extend_from_slice(name.to_bytes_with_nul());
+        CStr::from_bytes_with_nul(&rel).is_ok_and(|rel| self.dir.stat_at(rel, true).is_ok())
+    }
 }
 
 /// A directory waiting to be read.

@@ -171,6 +171,13 @@ impl Walk<'_> {
                 return Action::Skip;
             }
         }
+        // Only asked when given: a plain walk pays nothing for it.
+        if is_dir
+            && !config.ignore_contain.is_empty()
+            && config.ignore_contain.iter().any(|n| meta.contains(n))
+        {
+            return Action::Skip;
+        }
         let depth = parent.depth + 1;
         let print = depth >= config.min_depth
             && depth <= config.max_depth
@@ -299,6 +306,10 @@ impl Meta for MetaPath<'_> {
             Kind::File => self.stat().is_some_and(|st| st.size == 0),
             _ => false,
         }
+    }
+
+    fn contains(&mut self, name: &CStr) -> bool {
+        std::fs::metadata(self.path.join(std::ffi::OsStr::from_bytes(name.to_bytes()))).is_ok()
     }
 }
 

@@ -8,7 +8,6 @@ use std::os::unix::fs::MetadataExt;
 use std::path::Path;
 
 use crate::fd_parity::{assert_everywhere, assert_listing, listing, methods_agree};
-use crate::filters_common::assert_usage_error;
 use crate::fixture::Tree;
 
 // Depth.
@@ -254,7 +253,7 @@ fn max_results_and_one() {
             }
         }
     }
-    assert_usage_error(&t, &["-1", "--max-results", "2"], "cannot be used with");
+    // Of -1 and --max-results the last wins, as in fd (cli_compat.rs).
 }
 
 #[test]

@@ -1,6 +1,7 @@
 //! ffind's integration tests: the real binary on temporary trees, one file per topic.
 
 mod bench;
+mod cli_compat;
 mod completions;
 mod depth_exclude;
 mod faults;
@@ -14,6 +15,7 @@ mod output;
 mod parity;
 mod parsers;
 mod patterns;
+mod sort;
 mod syscalls;
 mod terminal;
 mod types;

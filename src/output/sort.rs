@@ -1,0 +1,358 @@
+//! `--sort`: results gathered while the walk runs, then sorted and written when it ends, so
+//! that output is the same whatever the method and concurrency (what fd issues #159 and #1875
+//! ask for; fd's output has no set order).
+//!
+//! The printer formats each record as usual into a worker's batch; when sorting, the batch also
+//! notes the record's sort key (its path) and byte range ([`Keys`]), and a full batch goes into
+//! the [`Gathered`] pile instead of to stdout. At the end the pile is ordered by key and the
+//! records are written in that order. How a record is formatted (a path, a color, a JSON line)
+//! does not matter here: only its bytes are moved.
+//!
+//! Cost: every record is held until the walk ends (its bytes, 24 bytes of bookkeeping, and
+//! its path again when the record does not start with it; 40 more bytes while sorting), and
+//! sorting n records takes n log n comparisons. With a limit
+//! (`--max-results N`) only the first N are fully sorted, after a linear selection, and the
+//! pile is cut back to its first N as it grows, so memory stays bounded.
+
+use std::cmp::Ordering;
+use std::sync::Mutex;
+
+/// An order for `--sort`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Order {
+    /// By path, one component at a time.
+    Path,
+    /// Fewer path components first, then by path.
+    Depth,
+}
+
+/// One record's place in its batch.
+#[derive(Debug, Clone, Copy)]
+struct Record {
+    /// The key's range in [`Keys::keys`], or in the output bytes when `key_in_bytes`.
+    key: (u32, u32),
+    /// The record's bytes start with its path (a plain listing): the key is not copied.
+    key_in_bytes: bool,
+    /// The record's range in the batch's output bytes.
+    bytes: (u32, u32),
+    /// Path components, for [`Order::Depth`].
+    depth: u32,
+}
+
+/// The sort keys of the records in a worker's batch (empty unless sorting).
+#[derive(Debug, Default)]
+pub struct Keys {
+    keys: Vec<u8>,
+    records: Vec<Record>,
+}
+
+impl Keys {
+    /// Notes a record: its path (the key), and `buf[start..]`, the record as formatted.
+    #[inline]
+    pub fn note(&mut self, path: &[u8], buf: &[u8], start: usize) {
+        // Batches stay near 64 KiB, so offsets fit in 32 bits; a single record of more than
+        // 4 GiB is not a path.
+        let (key, key_in_bytes) = if buf[start..].starts_with(path) {
+            ((start as u32, (start + path.len()) as u32), true)
+        } else {
+            let k = self.keys.len();
+            self.keys.extend_from_slice(path);
+            ((k as u32, self.keys.len() as u32), false)
+        };
+        self.records.push(Record {
+            key,
+            key_in_bytes,
+            bytes: (start as u32, buf.len() as u32),
+            depth: path.iter().filter(|&&b| b == b'/').count() as u32,
+        });
+    }
+}
+
+/// A full batch set aside: its output bytes and their keys.
+#[derive(Debug)]
+struct Chunk {
+    bytes: Vec<u8>,
+    keys: Keys,
+}
+
+/// Every batch set aside while the walk runs.
+#[derive(Debug)]
+pub struct Gathered {
+    order: Order,
+    /// Only the first this many records are printed (`--max-results`).
+    limit: Option<usize>,
+    pile: Mutex<Pile>,
+}
+
+#[derive(Debug, Default)]
+struct Pile {
+    chunks: Vec<Chunk>,
+    records: usize,
+}
+
+/// With a limit N, the pile is cut back to its first N records whenever it holds more than
+/// twice that many, and at least this many (so that a small limit does not cut at every
+/// batch): memory stays bounded, and each record is copied a constant number of times on
+/// average.
+const COMPACT_AT_LEAST: usize = 64 * 1024;
+
+impl Gathered {
+    /// An empty pile for `order`, of which the first `limit` records will be printed.
+    pub fn new(order: Order, limit: Option<usize>) -> Gathered {
+        Gathered {
+            order,
+            limit,
+            pile: Mutex::new(Pile::default()),
+        }
+    }
+
+    /// Takes a batch's bytes and keys (leaving them empty).
+    pub fn keep(&self, bytes: &mut Vec<u8>, keys: &mut Keys) {
+        if keys.records.is_empty() {
+            bytes.clear();
+            return;
+        }
+        let mut chunk = Chunk {
+            bytes: std::mem::take(bytes),
+            keys: std::mem::take(keys),
+        };
+        // Buffers grow by doubling: held until the end, their slack would double the memory.
+        chunk.bytes.shrink_to_fit();
+        chunk.keys.keys.shrink_to_fit();
+        chunk.keys.records.shrink_to_fit();
+        let mut pile = self.pile.lock().unwrap_or_else(|e| e.into_inner());
+        pile.records += chunk.keys.records.len();
+        pile.chunks.push(chunk);
+        if let Some(n) = self.limit {
+            if pile.records > (2 * n).max(COMPACT_AT_LEAST) {
+                let first = Chunk::of(&self.first(&pile.chunks, n));
+                pile.records = first.keys.records.len();
+                pile.chunks = vec![first];
+            }
+        }
+    }
+
+    /// Sorts everything kept and hands the first `limit` records' bytes to `write`, in order,
+    /// until it returns false.
+    pub fn drain(&self, write: &mut dyn FnMut(&[u8]) -> bool) {
+        let pile = std::mem::take(&mut *self.pile.lock().unwrap_or_else(|e| e.into_inner()));
+        let n = self.limit.unwrap_or(usize::MAX);
+        for item in &self.first(&pile.chunks, n) {
+            if !write(item.bytes) {
+                return;
+            }
+        }
+    }
+
+    /// The first `n` records of `chunks`, in order.
+    fn first<'c>(&self, chunks: &'c [Chunk], n: usize) -> Vec<Item<'c>> {
+        let mut all: Vec<Item<'_>> = chunks
+            .iter()
+            .flat_map(|chunk| {
+                chunk.keys.records.iter().map(|rec| Item {
+                    key: if rec.key_in_bytes {
+                        &chunk.bytes[rec.key.0 as usize..rec.key.1 as usize]
+                    } else {
+                        &chunk.keys.keys[rec.key.0 as usize..rec.key.1 as usize]
+                    },
+                    depth: rec.depth,
+                    bytes: &chunk.bytes[rec.bytes.0 as usize..rec.bytes.1 as usize],
+                })
+            })
+            .collect();
+        let order = self.order;
+        let cmp = |a: &Item<'_>, b: &Item<'_>| -> Ordering {
+            match order {
+                Order::Path => compare_paths(a.key, b.key),
+                Order::Depth => a
+                    .depth
+                    .cmp(&b.depth)
+                    .then_with(|| compare_paths(a.key, b.key)),
+            }
+        };
+        if n < all.len() {
+            // Only the first n need ordering: select them in linear time, then sort those.
+            if n > 0 {
+                all.select_nth_unstable_by(n - 1, cmp);
+            }
+            all.truncate(n);
+        }
+        all.sort_unstable_by(cmp);
+        all
+    }
+}
+
+impl Chunk {
+    /// One chunk holding copies of `items`.
+    fn of(items: &[Item<'_>]) -> Chunk {
+        let mut chunk = Chunk {
+            bytes: Vec::with_capacity(items.iter().map(|i| i.bytes.len()).sum()),
+            keys: Keys {
+                keys: Vec::with_capacity(items.iter().map(|i| i.key.len()).sum()),
+                records: Vec::with_capacity(items.len()),
+            },
+        };
+        for item in items {
+            let start = chunk.bytes.len();
+            chunk.bytes.extend_from_slice(item.bytes);
+            let k = chunk.keys.keys.len();
+            chunk.keys.keys.extend_from_slice(item.key);
+            chunk.keys.records.push(Record {
+                key: (k as u32, chunk.keys.keys.len() as u32),
+                key_in_bytes: false,
+                bytes: (start as u32, chunk.bytes.len() as u32),
+                depth: item.depth,
+            });
+        }
+        chunk
+    }
+}
+
+/// A record as the final sort sees it.
+struct Item<'a> {
+    key: &'a [u8],
+    depth: u32,
+    bytes: &'a [u8],
+}
+
+/// Paths compared one component at a time, each byte by byte: "/" sorts before every other
+/// byte, so a directory's entries come right after it ("a", "a/b", "a-b"), as in a tree
+/// listing, where plain byte order would put "a-b" between "a" and "a/b".
+pub fn compare_paths(a: &[u8], b: &[u8]) -> Ordering {
+    match mismatch(a, b) {
+        None => a.len().cmp(&b.len()),
+        Some(i) => rank(a[i]).cmp(&rank(b[i])),
+    }
+}
+
+/// Where two byte strings first differ (None when one is a prefix of the other), eight bytes
+/// at a time: sorted paths share long prefixes (the search path, their directories).
+fn mismatch(a: &[u8], b: &[u8]) -> Option<usize> {
+    let n = a.len().min(b.len());
+    let mut i = 0;
+    while i + 8 <= n {
+        let x = u64::from_le_bytes(a[i..i + 8].try_into().unwrap_or_default());
+        let y = u64::from_le_bytes(b[i..i + 8].try_into().unwrap_or_default());
+        if x != y {
+            // Little-endian: the lowest differing byte is the first one.
+            return Some(i + ((x ^ y).trailing_zeros() / 8) as usize);
+        }
+        i += 8;
+    }
+    (i..n).find(|&j| a[j] != b[j])
+}
+
+/// A byte's place in path order: "/" first.
+fn rank(byte: u8) -> u16 {
+    if byte == b'/' {
+        0
+    } else {
+        u16::from(byte) + 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn mismatch_finds_the_first_difference() {
+        assert_eq!(mismatch(b"abcdefghijk", b"abcdefghijk"), None);
+        assert_eq!(mismatch(b"abcdefghijk", b"abcdefghij"), None);
+        assert_eq!(mismatch(b"abcdefghijk", b"abcdeXghijk"), Some(5));
+        assert_eq!(mismatch(b"abcdefghijk", b"abcdefghiXk"), Some(9));
+        assert_eq!(mismatch(b"a", b"b"), Some(0));
+    }
+
+    #[test]
+    fn components_before_siblings() {
+        let mut v: Vec<&[u8]> = vec![b"a-b", b"a/b", b"a", b"a/b/c", b"B", b"a.txt", b"a/a"];
+        v.sort_by(|a, b| compare_paths(a, b));
+        let want: Vec<&[u8]> = vec![b"B", b"a", b"a/a", b"a/b", b"a/b/c", b"a-b", b"a.txt"];
+        assert_eq!(v, want);
+    }
+
+    fn gather(order: Order, limit: Option<usize>, paths: &[&str]) -> Gathered {
+        let g = Gathered::new(order, limit);
+        // Two batches, as two workers would hand them over.
+        for half in paths.chunks(paths.len().div_ceil(2)) {
+            let (mut bytes, mut keys) = (Vec::new(), Keys::default());
+            for p in half {
+                let start = bytes.len();
+                bytes.extend_from_slice(p.as_bytes());
+                bytes.push(b'\n');
+                keys.note(p.as_bytes(), &bytes, start);
+            }
+            g.keep(&mut bytes, &mut keys);
+        }
+        g
+    }
+
+    fn drained(g: &Gathered) -> String {
+        let mut out = Vec::new();
+        g.drain(&mut |r| {
+            out.extend_from_slice(r);
+            true
+        });
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn sorts_across_batches_by_path_and_by_depth() {
+        let paths = ["z", "a/b/c", "a", "m/n", "a/b", "b"];
+        assert_eq!(
+            drained(&gather(Order::Path, None, &paths)),
+            "a\na/b\na/b/c\nb\nm/n\nz\n"
+        );
+        assert_eq!(
+            drained(&gather(Order::Depth, None, &paths)),
+            "a\nb\nz\na/b\nm/n\na/b/c\n"
+        );
+    }
+
+    #[test]
+    fn records_formatted_otherwise_sort_by_their_path() {
+        // A record that does not start with its path (a color, a --format): the key is kept.
+        let g = Gathered::new(Order::Path, None);
+        let (mut bytes, mut keys) = (Vec::new(), Keys::default());
+        for (path, record) in [("b", "<z>b\n"), ("a", "<y>a\n"), ("c", "c!\n")] {
+            let start = bytes.len();
+            bytes.extend_from_slice(record.as_bytes());
+            keys.note(path.as_bytes(), &bytes, start);
+        }
+        g.keep(&mut bytes, &mut keys);
+        assert_eq!(drained(&g), "<y>a\n<z>b\nc!\n");
+    }
+
+    #[test]
+    fn a_limit_keeps_the_first_in_order() {
+        let paths = ["e", "d", "c", "b", "a", "f"];
+        assert_eq!(drained(&gather(Order::Path, Some(2), &paths)), "a\nb\n");
+        assert_eq!(drained(&gather(Order::Path, Some(0), &paths)), "");
+        assert_eq!(
+            drained(&gather(Order::Path, Some(10), &paths)),
+            "a\nb\nc\nd\ne\nf\n"
+        );
+    }
+
+    #[test]
+    fn a_limited_pile_is_cut_back_as_it_grows_and_keeps_the_first() {
+        let g = Gathered::new(Order::Path, Some(3));
+        // Batches in descending order, so that the first three come last.
+        let total = 3 * COMPACT_AT_LEAST;
+        for batch in (0..total).collect::<Vec<_>>().chunks(1000).rev() {
+            let (mut bytes, mut keys) = (Vec::new(), Keys::default());
+            for i in batch.iter().rev() {
+                let p = format!("f{i:07}");
+                let start = bytes.len();
+                bytes.extend_from_slice(p.as_bytes());
+                bytes.push(b'\n');
+                keys.note(p.as_bytes(), &bytes, start);
+            }
+            g.keep(&mut bytes, &mut keys);
+            let held = g.pile.lock().unwrap().records;
+            assert!(held <= COMPACT_AT_LEAST + 1000, "{held} records held");
+        }
+        assert_eq!(drained(&g), "f0000000\nf0000001\nf0000002\n");
+    }
+}
