@@ -31,8 +31,14 @@ impl Details {
         Details { tz, now }
     }
 
-    /// Appends the columns before the path, and a space.
-    pub fn write_columns(&self, out: &mut Vec<u8>, stat: Option<&Stat>, owners: &Owners) {
+    /// Appends the columns before the path `path`, and a space.
+    pub fn write_columns(
+        &self,
+        out: &mut Vec<u8>,
+        path: &[u8],
+        stat: Option<&Stat>,
+        owners: &Owners,
+    ) {
         let Some(st) = stat else {
             // The entry vanished (or cannot be read): ls prints question marks.
             out.extend_from_slice(b"?????????? ? ? ?    ?            ? ");
@@ -43,7 +49,7 @@ impl Details {
         let group = owners.group(st.gid).unwrap_or_else(|| st.gid.to_string());
         let size = match st.mode & libc::S_IFMT {
             libc::S_IFBLK | libc::S_IFCHR => {
-                let (major, minor) = device_numbers(st.rdev);
+                let (major, minor) = device_numbers(device_id(path));
                 format!("{major}, {minor}")
             }
             _ => human_size(st.size),
@@ -93,6 +99,14 @@ fn push_mode(out: &mut Vec<u8>, mode: u32) {
             (false, false) => b'-',
         });
     }
+}
+
+/// The device a block or character device file stands for. Asked by path here rather than
+/// kept in every `Stat`: devices are rare, and the walk moves `Stat`s around for every entry.
+fn device_id(path: &[u8]) -> u64 {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(std::ffi::OsStr::from_bytes(path)).map_or(0, |md| md.rdev())
 }
 
 /// Linux's major and minor device numbers.

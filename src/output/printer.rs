@@ -162,19 +162,15 @@ impl Printer {
         batch.matched = true;
         if !self.quiet {
             let guard = self.dash_guard && path.first() == Some(&b'-');
-            match self.style {
-                None => {
-                    // The plain listing: raw bytes, nothing else.
-                    batch.buf.reserve(path.len() + 4);
-                    if guard {
-                        batch.buf.extend_from_slice(b"./");
-                    }
-                    batch.buf.extend_from_slice(path);
-                    if is_dir {
-                        batch.buf.push(b'/');
-                    }
+            if self.style.is_none() && !guard {
+                // The plain listing: raw bytes, nothing else.
+                batch.buf.reserve(path.len() + 2);
+                batch.buf.extend_from_slice(path);
+                if is_dir {
+                    batch.buf.push(b'/');
                 }
-                Some(style) => push_styled(batch, style, path, guard, kind, meta),
+            } else {
+                push_styled(batch, self.style, path, guard, kind, meta);
             }
             batch.buf.push(self.terminator);
             if batch.buf.len() >= BATCH_BYTES {
@@ -262,16 +258,26 @@ impl Printer {
     }
 }
 
-/// One result in an output style, formatted by the worker into its own batch.
+/// One result that is not a plain path: "./"-guarded (`guard`) or in an output style,
+/// formatted by the worker into its own batch (without the terminator). Kept out of line, so
+/// that the plain listing's path stays small.
 #[inline(never)]
 fn push_styled(
     batch: &mut Batch,
-    style: &Style,
+    style: Option<&Style>,
     path: &[u8],
     guard: bool,
     kind: Kind,
     meta: &mut dyn Meta,
 ) {
+    let Some(style) = style else {
+        batch.buf.extend_from_slice(b"./");
+        batch.buf.extend_from_slice(path);
+        if kind == Kind::Dir {
+            batch.buf.push(b'/');
+        }
+        return;
+    };
     if guard {
         let mut guarded = std::mem::take(&mut batch.scratch);
         guarded.clear();
