@@ -23,12 +23,28 @@ pub struct Details {
     tz: TimeZone,
     /// Now, in seconds since the epoch.
     now: i64,
+    /// Links are followed (`-L`): the walk's metadata is the target's, but `ls -l` (what fd
+    /// runs) shows the link itself, so it is asked by path.
+    follow: bool,
 }
 
 impl Details {
-    /// Columns in time zone `tz`, relative to `now` (seconds since the epoch).
-    pub fn new(tz: TimeZone, now: i64) -> Details {
-        Details { tz, now }
+    /// Columns in time zone `tz`, relative to `now` (seconds since the epoch); `follow` when
+    /// the walk follows links.
+    pub fn new(tz: TimeZone, now: i64, follow: bool) -> Details {
+        Details { tz, now, follow }
+    }
+
+    /// The metadata shown for `path`: the walk's (`walked`), or the link's own under `-L`.
+    pub fn stat(&self, path: &[u8], walked: impl FnOnce() -> Option<Stat>) -> Option<Stat> {
+        use std::os::unix::ffi::OsStrExt;
+        if !self.follow {
+            return walked();
+        }
+        std::fs::symlink_metadata(std::ffi::OsStr::from_bytes(path))
+            .ok()
+            .map(|md| Stat::from_metadata(&md))
+            .or_else(walked)
     }
 
     /// Appends the columns before the path `path`, and a space.

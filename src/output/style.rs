@@ -61,7 +61,7 @@ impl Style {
                 template.expand_into_with(path, out, |value, out| self.text(out, value))
             }
             Record::Details(details) => {
-                let st = meta.stat();
+                let st = details.stat(path, || meta.stat());
                 details.write_columns(out, path, st.as_ref(), &self.owners);
                 self.write_path(out, path, kind, meta, false);
                 if st.is_some_and(|st| st.kind() == Kind::Symlink) {
