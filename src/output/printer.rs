@@ -365,6 +365,24 @@ mod tests {
         assert_eq!(p.why(), Stopped::Limit);
     }
 
+    #[test]
+    fn results_starting_with_a_dash_are_guarded_only_when_asked() {
+        let sink = Sink::default();
+        let p =
+            Printer::new(Box::new(sink.clone()), b'\n', false, None, false).with_style(None, true);
+        let mut b = Batch::new();
+        p.push(&mut b, b"-rf", file(), &mut NoMeta);
+        p.push(&mut b, b"-d", Kind::Dir, &mut NoMeta);
+        p.push(&mut b, b"sub/-x", file(), &mut NoMeta);
+        p.flush(&mut b);
+        assert_eq!(&*sink.0.lock().unwrap(), b"./-rf\n./-d/\nsub/-x\n");
+        let sink = Sink::default();
+        let p = Printer::new(Box::new(sink.clone()), b'\n', false, None, false);
+        p.push(&mut b, b"-rf", file(), &mut NoMeta);
+        p.flush(&mut b);
+        assert_eq!(&*sink.0.lock().unwrap(), b"-rf\n");
+    }
+
     struct Full;
     impl Write for Full {
         fn write(&mut self, _: &[u8]) -> io::Result<usize> {
