@@ -346,7 +346,7 @@ fn resolve_style(cli: &Cli, cwd: &Path) -> Option<Style> {
         Record::Format(Template::parse(format.as_bytes()))
     } else if cli.list_details {
         let now = jiff::Timestamp::now().as_second();
-        Record::Details(Details::new(jiff::tz::TimeZone::system(), now))
+        Record::Details(Details::new(jiff::tz::TimeZone::system(), now, cli.follow))
     } else if cli.json {
         Record::Json(JsonFields::from_names(&cli.json_fields))
     } else {

@@ -23,16 +23,38 @@ pub struct Details {
     tz: TimeZone,
     /// Now, in seconds since the epoch.
     now: i64,
+    /// Links are followed (`-L`): the walk's metadata is the target's, but `ls -l` (what fd
+    /// runs) shows the link itself, so it is asked by path.
+    follow: bool,
 }
 
 impl Details {
-    /// Columns in time zone `tz`, relative to `now` (seconds since the epoch).
-    pub fn new(tz: TimeZone, now: i64) -> Details {
-        Details { tz, now }
+    /// Columns in time zone `tz`, relative to `now` (seconds since the epoch); `follow` when
+    /// the walk follows links.
+    pub fn new(tz: TimeZone, now: i64, follow: bool) -> Details {
+        Details { tz, now, follow }
     }
 
-    /// Appends the columns before the path, and a space.
-    pub fn write_columns(&self, out: &mut Vec<u8>, stat: Option<&Stat>, owners: &Owners) {
+    /// The metadata shown for `path`: the walk's (`walked`), or the link's own under `-L`.
+    pub fn stat(&self, path: &[u8], walked: impl FnOnce() -> Option<Stat>) -> Option<Stat> {
+        use std::os::unix::ffi::OsStrExt;
+        if !self.follow {
+            return walked();
+        }
+        std::fs::symlink_metadata(std::ffi::OsStr::from_bytes(path))
+            .ok()
+            .map(|md| Stat::from_metadata(&md))
+            .or_else(walked)
+    }
+
+    /// Appends the columns before the path `path`, and a space.
+    pub fn write_columns(
+        &self,
+        out: &mut Vec<u8>,
+        path: &[u8],
+        stat: Option<&Stat>,
+        owners: &Owners,
+    ) {
         let Some(st) = stat else {
             // The entry vanished (or cannot be read): ls prints question marks.
             out.extend_from_slice(b"?????????? ? ? ?    ?            ? ");
@@ -43,7 +65,7 @@ impl Details {
         let group = owners.group(st.gid).unwrap_or_else(|| st.gid.to_string());
         let size = match st.mode & libc::S_IFMT {
             libc::S_IFBLK | libc::S_IFCHR => {
-                let (major, minor) = device_numbers(st.rdev);
+                let (major, minor) = device_numbers(device_id(path));
                 format!("{major}, {minor}")
             }
             _ => human_size(st.size),
@@ -93,6 +115,14 @@ fn push_mode(out: &mut Vec<u8>, mode: u32) {
             (false, false) => b'-',
         });
     }
+}
+
+/// The device a block or character device file stands for. Asked by path here rather than
+/// kept in every `Stat`: devices are rare, and the walk moves `Stat`s around for every entry.
+fn device_id(path: &[u8]) -> u64 {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::MetadataExt;
+    std::fs::metadata(std::ffi::OsStr::from_bytes(path)).map_or(0, |md| md.rdev())
 }
 
 /// Linux's major and minor device numbers.

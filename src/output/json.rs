@@ -85,7 +85,7 @@ struct Record<'a> {
     #[serde(skip_serializing_if = "Option::is_none")]
     group: Field<String>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    nlink: Field<u64>,
+    nlink: Field<u32>,
     #[serde(skip_serializing_if = "Option::is_none")]
     inode: Field<u64>,
 }

@@ -181,19 +181,15 @@ impl Printer {
         if !self.quiet {
             let start = batch.buf.len();
             let guard = self.dash_guard && path.first() == Some(&b'-');
-            match self.style {
-                None => {
-                    // The plain listing: raw bytes, nothing else.
-                    batch.buf.reserve(path.len() + 4);
-                    if guard {
-                        batch.buf.extend_from_slice(b"./");
-                    }
-                    batch.buf.extend_from_slice(path);
-                    if is_dir {
-                        batch.buf.push(b'/');
-                    }
+            if self.style.is_none() && !guard {
+                // The plain listing: raw bytes, nothing else.
+                batch.buf.reserve(path.len() + 2);
+                batch.buf.extend_from_slice(path);
+                if is_dir {
+                    batch.buf.push(b'/');
                 }
-                Some(style) => push_styled(batch, style, path, guard, kind, meta),
+            } else {
+                push_styled(batch, self.style, path, guard, kind, meta);
             }
             batch.buf.push(self.terminator);
             if self.sorted.is_some() {
@@ -312,16 +308,26 @@ impl Printer {
     }
 }
 
-/// One result in an output style, formatted by the worker into its own batch.
+/// One result that is not a plain path: "./"-guarded (`guard`) or in an output style,
+/// formatted by the worker into its own batch (without the terminator). Kept out of line, so
+/// that the plain listing's path stays small.
 #[inline(never)]
 fn push_styled(
     batch: &mut Batch,
-    style: &Style,
+    style: Option<&Style>,
     path: &[u8],
     guard: bool,
     kind: Kind,
     meta: &mut dyn Meta,
 ) {
+    let Some(style) = style else {
+        batch.buf.extend_from_slice(b"./");
+        batch.buf.extend_from_slice(path);
+        if kind == Kind::Dir {
+            batch.buf.push(b'/');
+        }
+        return;
+    };
     if guard {
         let mut guarded = std::mem::take(&mut batch.scratch);
         guarded.clear();
@@ -431,6 +437,24 @@ mod tests {
         p.finish();
         assert_eq!(&*sink.0.lock().unwrap(), b"a/\na-b\n");
         assert!(p.matched());
+    }
+
+    #[test]
+    fn results_starting_with_a_dash_are_guarded_only_when_asked() {
+        let sink = Sink::default();
+        let p =
+            Printer::new(Box::new(sink.clone()), b'\n', false, None, false).with_style(None, true);
+        let mut b = Batch::new();
+        p.push(&mut b, b"-rf", file(), &mut NoMeta);
+        p.push(&mut b, b"-d", Kind::Dir, &mut NoMeta);
+        p.push(&mut b, b"sub/-x", file(), &mut NoMeta);
+        p.flush(&mut b);
+        assert_eq!(&*sink.0.lock().unwrap(), b"./-rf\n./-d/\nsub/-x\n");
+        let sink = Sink::default();
+        let p = Printer::new(Box::new(sink.clone()), b'\n', false, None, false);
+        p.push(&mut b, b"-rf", file(), &mut NoMeta);
+        p.flush(&mut b);
+        assert_eq!(&*sink.0.lock().unwrap(), b"-rf\n");
     }
 
     struct Full;

@@ -61,8 +61,8 @@ impl Style {
                 template.expand_into_with(path, out, |value, out| self.text(out, value))
             }
             Record::Details(details) => {
-                let st = meta.stat();
-                details.write_columns(out, st.as_ref(), &self.owners);
+                let st = details.stat(path, || meta.stat());
+                details.write_columns(out, path, st.as_ref(), &self.owners);
                 self.write_path(out, path, kind, meta, false);
                 if st.is_some_and(|st| st.kind() == Kind::Symlink) {
                     if let Some(target) = link_target(path) {

@@ -87,10 +87,9 @@ pub struct Stat {
     pub gid: u32,
     pub dev: u64,
     pub ino: u64,
-    /// Hard links (for `-l`).
-    pub nlink: u64,
-    /// The device a block or character device stands for (for `-l`).
-    pub rdev: u64,
+    /// Hard links (for `-l`; u32 fills the padding after the u32 fields, so `Stat` stays the
+    /// size the walk moves around).
+    pub nlink: u32,
 }
 
 impl Stat {
@@ -104,8 +103,7 @@ impl Stat {
             gid: st.st_gid,
             dev: st.st_dev,
             ino: st.st_ino,
-            nlink: st.st_nlink,
-            rdev: st.st_rdev,
+            nlink: u32::try_from(st.st_nlink).unwrap_or(u32::MAX),
         }
     }
 
@@ -126,8 +124,7 @@ impl Stat {
             gid: md.gid(),
             dev: md.dev(),
             ino: md.ino(),
-            nlink: md.nlink(),
-            rdev: md.rdev(),
+            nlink: u32::try_from(md.nlink()).unwrap_or(u32::MAX),
         }
     }
 }

@@ -228,8 +228,18 @@ fn list_details_reads_as_ls_l() {
         .unwrap();
     old.set_modified(std::time::UNIX_EPOCH + std::time::Duration::from_secs(1_500_000_000))
         .unwrap();
+    for follow in [false, true] {
+        // With -L too, each link is shown as `ls -l` shows it: itself, and where it points.
+        let args: &[&str] = if follow { &["-l", "-L"] } else { &["-l"] };
+        compare_with_ls(&t, args);
+    }
+    // Every method lists the same lines.
+    methods_agree(&t, &["-l"]).unwrap_or_else(|e| panic!("{e}"));
+}
+
+fn compare_with_ls(t: &Tree, args: &[&str]) {
     let out = {
-        let mut c = t.cmd(&["-l"]);
+        let mut c = t.cmd(args);
         c.env("TZ", "UTC");
         Run::from(c.output().unwrap())
     };
@@ -263,8 +273,11 @@ fn list_details_reads_as_ls_l() {
     assert!(ours.iter().any(|l| l.contains(" 1.5M ")), "{ours:?}");
     assert!(ours.iter().any(|l| l.contains(" 2017 ./small")), "{ours:?}");
     assert!(ours.iter().any(|l| l.starts_with("-rwsr-xr-x")), "{ours:?}");
-    // Every method lists the same lines.
-    methods_agree(&t, &["-l"]).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        ours.iter()
+            .any(|l| l.starts_with("lrwxrwxrwx") && l.ends_with("./link -> small")),
+        "{args:?}: {ours:?}"
+    );
 }
 
 #[derive(Debug, PartialEq)]
