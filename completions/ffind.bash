@@ -23,7 +23,7 @@ _ffind() {
 
     case "${cmd}" in
         ffind)
-            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -j -h -V --and --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-ignore-parent --ignore-parent --no-global-ignore-file --no-require-git --require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --full-path --follow --no-follow --max-depth --min-depth --exact-depth --exclude --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --max-results --quiet --method --concurrency --base-directory --search-path --gen-completions --help --version"
+            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -x -X -j -h -V --and --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-ignore-parent --ignore-parent --no-global-ignore-file --no-require-git --require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --full-path --follow --no-follow --max-depth --min-depth --exact-depth --exclude --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --max-results --quiet --exec --exec-batch --batch-size --method --concurrency --base-directory --search-path --gen-completions --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -106,6 +106,26 @@ _ffind() {
                     return 0
                     ;;
                 --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exec)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -x)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exec-batch)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --batch-size)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

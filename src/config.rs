@@ -12,6 +12,7 @@ use ignore::gitignore::Gitignore;
 use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::cli::{Cli, MethodArg};
+use crate::exec::ExecSpec;
 use crate::filter::ignore::{matcher_from_file, IgnoreOptions};
 use crate::filter::owner::OwnerFilter;
 use crate::filter::size::SizeFilter;
@@ -75,6 +76,8 @@ pub struct Config {
     pub quiet: bool,
     /// Flush output at every directory (stdout is a terminal).
     pub eager_output: bool,
+    /// `-x`/`-X`: the commands results are given to instead of being printed.
+    pub exec: Option<ExecSpec>,
 }
 
 /// The working directory, with a clear error if it is gone.
@@ -111,7 +114,8 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
     let strip = match cli.strip_cwd_prefix.as_deref() {
         Some("always") => true,
         Some("never") => false,
-        _ => !cli.print0,
+        // fd keeps "./" for -0 and for commands (-x, -X), so that no name begins with '-'.
+        _ => !cli.print0 && cli.exec.is_empty() && cli.exec_batch.is_empty(),
     };
     if given.is_empty() {
         let display = if cli.absolute_path {
@@ -354,6 +358,17 @@ impl Config {
             max_results: max_results.filter(|&n| n > 0),
             quiet,
             eager_output: std::io::stdout().is_terminal(),
+            exec: ExecSpec::resolve(
+                &cli.exec,
+                &cli.exec_batch,
+                // fd's -j counts commands too; the FUSE default of many readers does not.
+                cli.concurrency.map_or_else(
+                    || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                    |n| n as usize,
+                ),
+                cli.batch_size,
+                cli.print0,
+            )?,
         })
     }
 }
