@@ -7,8 +7,9 @@
 //! ended ffind exits with 130 (SIGINT) or dies of the same signal. A second signal while
 //! waiting kills them (SIGKILL).
 //!
-//! A child's pid stays in the list until it is known to have exited but before it is reaped
-//! (`waitid` with `WNOWAIT`), so a signal never reaches a reused pid.
+//! A child's pid leaves the list as it is reaped, under the list's lock, after `waitid` with
+//! `WNOWAIT` has seen it exit: a signal never reaches a reused pid, and a child has been
+//! reaped by the time ffind exits.
 
 use std::io;
 use std::process::{Child, Command, ExitStatus};
@@ -35,6 +36,8 @@ pub struct Children {
 #[derive(Debug, Default)]
 struct State {
     running: Vec<u32>,
+    /// Children being started: not listed yet, but the signal must wait for them too.
+    starting: usize,
     signal: Option<i32>,
 }
 
@@ -56,11 +59,18 @@ impl Children {
     /// Starts `cmd`, unless ffind is being interrupted (`Ok(None)`). A child that starts just
     /// as the signal comes gets the signal too.
     pub fn spawn(&self, cmd: &mut Command) -> io::Result<Option<Child>> {
-        if self.interrupted() {
-            return Ok(None);
+        {
+            let mut state = self.lock();
+            if state.signal.is_some() {
+                return Ok(None);
+            }
+            state.starting += 1;
         }
-        let child = cmd.spawn()?;
+        let spawned = cmd.spawn();
         let mut state = self.lock();
+        state.starting -= 1;
+        self.ended.notify_all();
+        let child = spawned?;
         state.running.push(child.id());
         if let Some(sig) = state.signal {
             send(child.id(), sig);
@@ -74,12 +84,13 @@ impl Children {
         // Wait for the exit without reaping: until the pid leaves the list, it cannot be reused.
         let exited = || waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT);
         while let Err(Errno::EINTR) = exited() {}
-        {
-            let mut state = self.lock();
-            state.running.retain(|&p| p != child.id());
-            self.ended.notify_all();
-        }
-        child.wait()
+        // Reaped (at once: it has exited) and unlisted together, so that a signal never goes
+        // to a pid that is no longer ours, and ffind never exits leaving a zombie behind.
+        let mut state = self.lock();
+        let status = child.wait();
+        state.running.retain(|&p| p != child.id());
+        self.ended.notify_all();
+        status
     }
 
     /// Marks ffind interrupted by `sig` and passes it on to every running child.
@@ -96,9 +107,9 @@ impl Children {
         let state = self.lock();
         let (state, _) = self
             .ended
-            .wait_timeout_while(state, timeout, |s| !s.running.is_empty())
+            .wait_timeout_while(state, timeout, |s| !s.running.is_empty() || s.starting > 0)
             .unwrap_or_else(|e| e.into_inner());
-        state.running.is_empty()
+        state.running.is_empty() && state.starting == 0
     }
 
     /// Watches SIGINT, SIGTERM and SIGHUP on a thread of its own (see the module's doc).
