@@ -50,6 +50,9 @@ never\t''"
 complete -c ffind -l hyperlink -d 'Make each result a terminal hyperlink (OSC 8) to its file:// URL: auto (when colors are on; the default when given without a value), always, never (the default)' -r -f -a "auto\t''
 always\t''
 never\t''"
+complete -c ffind -s x -l exec -d 'Run a command for each result, -j at a time: every argument after -x, up to a lone \';\', is part of it (put -x last, or end it with \\;)' -r
+complete -c ffind -s X -l exec-batch -d 'Run a command once with all the results as arguments (more than once when they do not fit in one command line, or with --batch-size): every argument after -X, up to a lone \';\', is part of it' -r
+complete -c ffind -l batch-size -d 'Give each -X command at most this many results (0, the default: as many as fit in a command line)' -r
 complete -c ffind -l method -d 'The traversal method. All give the same results; they differ in speed' -r -f -a "auto\t'The fastest method for this machine: currently `queue`'
 serial\t'One thread reading directories itself, depth first'
 walkdir\t'The walkdir crate, one thread'

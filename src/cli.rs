@@ -353,7 +353,7 @@ pub struct Cli {
     ///
     /// Produced by ffind itself (no ls process). Results stream as they are found: they are
     /// not sorted, and columns are not aligned beyond the size's four characters.
-    #[arg(short = 'l', long, conflicts_with = "json")]
+    #[arg(short = 'l', long, conflicts_with_all = ["json", "exec", "exec_batch"])]
     pub list_details: bool,
 
     /// Print one JSON object per result and line (NDJSON), for scripts.
@@ -361,7 +361,7 @@ pub struct Cli {
     /// Each object has "path" (a string; when the path is not valid UTF-8, "path_bytes", an
     /// array of its bytes, instead) and "type" (file, directory, symlink, pipe, socket,
     /// block-device, char-device, unknown). --json-fields adds metadata.
-    #[arg(long)]
+    #[arg(long, conflicts_with_all = ["exec", "exec_batch"])]
     pub json: bool,
 
     /// With --json: metadata to add to each object, comma-separated: size (bytes), mtime
@@ -388,6 +388,55 @@ pub struct Cli {
     #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
           default_missing_value = "auto", value_parser = ["auto", "always", "never"])]
     pub hyperlink: Option<String>,
+
+    /// Run a command for each result, -j at a time: every argument after -x, up to a lone
+    /// ';', is part of it (put -x last, or end it with \;).
+    ///
+    /// The command runs directly, never through a shell, and each file name reaches it as one
+    /// argument, intact. Placeholders: {} the path, {/} its file name, {//} its parent
+    /// directory, {.} the path without extension, {/.} the file name without extension ({{
+    /// and }} are literal braces); without any, {} is appended. Paths keep "./" before names
+    /// of the current directory, so that none begins with '-'. With more than one job, each
+    /// command's output is printed in one piece when it ends. Repeat -x to run several
+    /// commands in turn for each result. Exit status 1 if any command fails.
+    ///
+    /// Examples: ffind -e zip -x unzip; ffind -e jpg -x convert {} {.}.png
+    #[arg(id = "exec", short = 'x', long = "exec", value_name = "CMD", num_args = 1..,
+          allow_hyphen_values = true, value_terminator = ";",
+          value_parser = clap::value_parser!(OsString), action = ArgAction::Append,
+          group = "any_exec",
+          conflicts_with_all = ["exec_batch", "quiet", "max_results", "max_one_result"])]
+    exec_words: Vec<OsString>,
+
+    /// The commands of -x, one per occurrence ([`parse`] fills it: clap's derive flattens them).
+    #[arg(skip)]
+    pub exec: Vec<Vec<OsString>>,
+
+    /// Run a command once with all the results as arguments (more than once when they do not
+    /// fit in one command line, or with --batch-size): every argument after -X, up to a lone
+    /// ';', is part of it.
+    ///
+    /// The same placeholders as -x, in one argument, which repeats for each result; the program
+    /// must be fixed. Without results the command does not run. Repeat -X to run several
+    /// commands in turn on each batch. Exit status 1 if any command fails.
+    ///
+    /// Examples: ffind -e rs -X wc -l; ffind -g 'test_*.py' -X vim
+    #[arg(id = "exec_batch", short = 'X', long = "exec-batch", value_name = "CMD",
+          num_args = 1.., allow_hyphen_values = true, value_terminator = ";",
+          value_parser = clap::value_parser!(OsString), action = ArgAction::Append,
+          group = "any_exec", conflicts_with_all = ["quiet", "max_results", "max_one_result"])]
+    exec_batch_words: Vec<OsString>,
+
+    /// The commands of -X, one per occurrence (as `exec`).
+    #[arg(skip)]
+    pub exec_batch: Vec<Vec<OsString>>,
+
+    /// Give each -X command at most this many results (0, the default: as many as fit in a
+    /// command line).
+    ///
+    /// Example: ffind -e log --batch-size 100 -X gzip
+    #[arg(long, value_name = "SIZE", default_value_t = 0, requires = "any_exec")]
+    pub batch_size: usize,
 
     /// The traversal method. All give the same results; they differ in speed.
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
@@ -454,7 +503,16 @@ pub enum MethodArg {
 /// Parses the command line (everything after a leading `bench` goes to [`crate::bench`]).
 pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Cli, clap::Error> {
     let matches = Cli::command().try_get_matches_from(args)?;
+    let commands = |id: &str| -> Vec<Vec<OsString>> {
+        matches
+            .get_occurrences::<OsString>(id)
+            .map(|o| o.map(|words| words.cloned().collect()).collect())
+            .unwrap_or_default()
+    };
+    let (exec, exec_batch) = (commands("exec"), commands("exec_batch"));
     let mut cli = Cli::from_arg_matches(&matches)?;
+    cli.exec = exec;
+    cli.exec_batch = exec_batch;
     cli.resolve_unrestricted(&matches);
     Ok(cli)
 }
@@ -509,6 +567,22 @@ mod tests {
         let cli = parse(["ffind", "--threads", "8"].map(OsString::from)).unwrap();
         assert_eq!(cli.concurrency, Some(8));
         assert!(parse(["ffind", "-j", "0"].map(OsString::from)).is_err());
+    }
+
+    #[test]
+    fn each_exec_is_one_command_up_to_a_semicolon() {
+        let cli = parse(
+            [
+                "ffind", "-x", "echo", "-n", ";", "-x", "wc", "{}", ";", "-e", "rs",
+            ]
+            .map(OsString::from),
+        )
+        .unwrap();
+        assert_eq!(cli.exec, [vec!["echo", "-n"], vec!["wc", "{}"]]);
+        assert_eq!(cli.extension, ["rs"]);
+        let cli = parse(["ffind", "-X", "ls", "-e", "rs"].map(OsString::from)).unwrap();
+        assert_eq!(cli.exec_batch, [vec!["ls", "-e", "rs"]]);
+        assert!(cli.extension.is_empty());
     }
 
     #[test]

@@ -13,6 +13,7 @@ use ignore::gitignore::{gitconfig_excludes_path, Gitignore};
 use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::cli::{Cli, MethodArg, SortArg};
+use crate::exec::ExecSpec;
 use crate::filter::ignore::{global_matcher, matcher_from_file, IgnoreOptions};
 use crate::filter::owner::OwnerFilter;
 use crate::filter::size::SizeFilter;
@@ -94,6 +95,8 @@ pub struct Config {
     pub sort: Option<Order>,
     /// `--ignore-contain`: skip directories holding an entry of one of these names.
     pub ignore_contain: Vec<CString>,
+    /// `-x`/`-X`: the commands results are given to instead of being printed.
+    pub exec: Option<ExecSpec>,
 }
 
 /// The working directory, with a clear error if it is gone. It is read only when a search
@@ -138,8 +141,9 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
     let strip = match cli.strip_cwd_prefix.as_deref() {
         Some("always") => true,
         Some("never") => false,
-        // As fd: -l (fd's `ls -l` batch) keeps "./" like -0.
-        _ => !(cli.print0 || cli.list_details),
+        // fd keeps "./" for -0, for -l (its `ls -l` batch) and for commands (-x, -X), so
+        // that no name begins with '-'.
+        _ => !(cli.print0 || cli.list_details) && cli.exec.is_empty() && cli.exec_batch.is_empty(),
     };
     if given.is_empty() {
         let display = if cli.absolute_path {
@@ -477,6 +481,17 @@ impl Config {
                 Some(SortArg::None) | None => None,
             },
             ignore_contain: resolve_ignore_contain(cli)?,
+            exec: ExecSpec::resolve(
+                &cli.exec,
+                &cli.exec_batch,
+                // fd's -j counts commands too; the FUSE default of many readers does not.
+                cli.concurrency.map_or_else(
+                    || std::thread::available_parallelism().map_or(1, |n| n.get()),
+                    |n| n as usize,
+                ),
+                cli.batch_size,
+                cli.print0,
+            )?,
         })
     }
 }

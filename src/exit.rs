@@ -11,6 +11,8 @@ pub enum Outcome {
     Errors,
     /// The command line was wrong; nothing was searched.
     Usage,
+    /// Ctrl-C (SIGINT) stopped the run, after the commands of -x/-X had ended.
+    Interrupted,
 }
 
 impl Outcome {
@@ -20,6 +22,7 @@ impl Outcome {
             Outcome::Success => 0,
             Outcome::NoMatch | Outcome::Errors => 1,
             Outcome::Usage => 2,
+            Outcome::Interrupted => 130,
         }
     }
 
@@ -44,6 +47,8 @@ mod tests {
         assert_eq!(Outcome::Errors.code(), 1);
         assert_eq!(Outcome::NoMatch.code(), 1);
         assert_eq!(Outcome::Usage.code(), 2);
+        // 128 + SIGINT, what a shell reports for a command that Ctrl-C stopped.
+        assert_eq!(Outcome::Interrupted.code(), 128 + libc::SIGINT as u8);
     }
 
     #[test]

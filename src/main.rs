@@ -6,6 +6,7 @@
 mod bench;
 mod cli;
 mod config;
+mod exec;
 mod exit;
 mod filter;
 mod output;
@@ -76,20 +77,37 @@ fn run(args: Vec<OsString>) -> Outcome {
     // The configuration, the writer and the error sink live as long as the process; leaking
     // them gives the walker threads (jwalk's callbacks need 'static) plain references.
     let config: &'static Config = Box::leak(Box::new(config));
-    let printer: &'static Printer = Box::leak(Box::new(
-        Printer::new(
+    let runner = match &config.exec {
+        Some(spec) => match exec::start(spec) {
+            Ok(runner) => Some(runner),
+            Err(e) => {
+                eprintln!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
+                return Outcome::Errors;
+            }
+        },
+        None => None,
+    };
+    let printer = match &runner {
+        // Commands get NUL-terminated paths, as soon as each directory is read.
+        Some(runner) => Printer::new(runner.sink(), 0, false, None, true),
+        None => Printer::new(
             Box::new(io::stdout()),
             config.terminator,
             config.quiet,
             config.max_results,
             config.eager_output,
         )
-        .with_style(config.style.as_ref(), config.dash_guard)
-        .sorted(config.sort),
-    ));
+        .with_style(config.style.as_ref(), config.dash_guard),
+    };
+    // With --sort, commands too get the results in order (once the walk ends).
+    let printer: &'static Printer = Box::leak(Box::new(printer.sorted(config.sort)));
     let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
     walk::run(config, printer, report);
     printer.finish();
+    if let Some(runner) = runner {
+        let commands_ok = runner.finish();
+        return Outcome::of_walk(false, true, report.had_errors() || !commands_ok);
+    }
     if printer.why() == Stopped::WriteError {
         if let Some(e) = printer.take_error() {
             let _ = writeln!(

@@ -67,20 +67,12 @@ impl Template {
         Template { tokens }
     }
 
-    /// The tokens, in order.
-    #[allow(dead_code)] // for -x/-X, built on this at the same time (issue 8)
-    pub fn tokens(&self) -> &[Token] {
-        &self.tokens
-    }
-
     /// Whether any placeholder appears (fd appends `{}` to a command that has none).
-    #[allow(dead_code)] // for -x/-X, built on this at the same time (issue 8)
     pub fn has_placeholder(&self) -> bool {
         self.tokens.iter().any(|t| !matches!(t, Token::Text(_)))
     }
 
     /// Appends the template expanded for `path` to `out`.
-    #[allow(dead_code)] // for -x/-X, built on this at the same time (issue 8)
     pub fn expand_into(&self, path: &[u8], out: &mut Vec<u8>) {
         self.expand_into_with(path, out, |value, out| out.extend_from_slice(value));
     }
@@ -110,7 +102,6 @@ impl Template {
     }
 
     /// The template expanded for `path`.
-    #[allow(dead_code)] // for -x/-X, built on this at the same time (issue 8)
     pub fn expand(&self, path: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         self.expand_into(path, &mut out);

@@ -4,6 +4,7 @@ mod bench;
 mod cli_compat;
 mod completions;
 mod depth_exclude;
+mod exec;
 mod faults;
 mod fd_parity;
 mod filters_common;

@@ -1,0 +1,188 @@
+//! `-x`: the commands run once per result, by `jobs` threads taking paths from a bounded
+//! channel (bounded, so that slow commands make the walk wait instead of piling up paths).
+//!
+//! As in fd: with one job, commands run one after another with ffind's stdin, stdout and
+//! stderr; with more, each gets /dev/null for stdin and its stdout and stderr are captured and
+//! written out when it ends, stdout then stderr, in one piece, so that the output of jobs
+//! running side by side never interleaves. Of several `-x` commands, each runs in turn for a
+//! result, and a failure skips the rest for that result.
+
+use std::io::{self, Read};
+use std::os::fd::AsFd;
+use std::process::{Child, Stdio};
+use std::sync::Mutex;
+use std::thread::JoinHandle;
+
+use crossbeam_channel::{bounded, Receiver, Sender};
+use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
+
+use super::Runner;
+
+/// Paths waiting for a job, per job thread.
+const QUEUE_PER_JOB: usize = 16;
+
+/// The job threads and the channel that feeds them.
+pub struct Pool {
+    runner: &'static Runner,
+    /// `None` once closed, or when no job thread could start (then jobs run in [`Pool::send`]).
+    sender: Mutex<Option<Sender<Vec<u8>>>>,
+    workers: Mutex<Vec<JoinHandle<()>>>,
+}
+
+impl Pool {
+    /// Starts `runner.spec.jobs` job threads, or as many as the system allows.
+    pub fn start(runner: &'static Runner) -> Pool {
+        let jobs = runner.spec.jobs;
+        let (sender, receiver) = bounded::<Vec<u8>>(jobs.saturating_mul(QUEUE_PER_JOB));
+        let mut workers = Vec::with_capacity(jobs);
+        for i in 0..jobs {
+            let receiver = receiver.clone();
+            let spawned = std::thread::Builder::new()
+                .name(format!("ffind-exec-{i}"))
+                .spawn(move || work(runner, &receiver));
+            match spawned {
+                Ok(handle) => workers.push(handle),
+                Err(_) => break,
+            }
+        }
+        Pool {
+            runner,
+            sender: Mutex::new((!workers.is_empty()).then_some(sender)),
+            workers: Mutex::new(workers),
+        }
+    }
+
+    /// Queues one result (waits while the queue is full).
+    pub fn send(&self, path: Vec<u8>) {
+        let sender = self.sender.lock().unwrap_or_else(|e| e.into_inner());
+        match sender.as_ref() {
+            Some(sender) => {
+                let _ = sender.send(path);
+            }
+            None if self.workers.lock().is_ok_and(|w| w.is_empty()) => {
+                run_one(self.runner, &path);
+            }
+            None => {}
+        }
+    }
+
+    /// Closes the queue and waits for every job to end.
+    pub fn finish(&self) {
+        self.sender.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let workers = std::mem::take(&mut *self.workers.lock().unwrap_or_else(|e| e.into_inner()));
+        for handle in workers {
+            let _ = handle.join();
+        }
+    }
+}
+
+/// One job thread: runs the commands for each path until the queue closes.
+fn work(runner: &'static Runner, receiver: &Receiver<Vec<u8>>) {
+    for path in receiver {
+        if runner.stopped() {
+            continue;
+        }
+        run_one(runner, &path);
+    }
+}
+
+/// Runs every command for one result and writes their output.
+fn run_one(runner: &Runner, path: &[u8]) {
+    let capture = runner.spec.jobs > 1;
+    let mut stdout = Vec::new();
+    let mut stderr = Vec::new();
+    for command in &runner.spec.commands {
+        let mut cmd = command.for_path(path);
+        if capture {
+            cmd.stdin(Stdio::null())
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+        }
+        let mut child = match runner.children.spawn(&mut cmd) {
+            Ok(Some(child)) => child,
+            Ok(None) => return,
+            Err(e) => {
+                runner.cannot_start(command, &cmd, &e);
+                break;
+            }
+        };
+        if capture {
+            // A read error leaves what was read; the command's status still counts.
+            let _ = read_both(&mut child, &mut stdout, &mut stderr);
+        }
+        let status = runner.children.wait(&mut child);
+        if runner.children.interrupted() {
+            return;
+        }
+        let ok = if capture {
+            let ok = status.is_ok_and(|s| s.success());
+            if !ok {
+                runner.fail();
+            }
+            ok
+        } else {
+            runner.finished(status)
+        };
+        if !ok {
+            break;
+        }
+    }
+    if capture || runner.spec.nul_after_output {
+        runner.write_output(&stdout, &stderr, runner.spec.nul_after_output);
+    }
+}
+
+/// Reads a child's stdout and stderr to their ends, both at once (one could fill its pipe
+/// while we wait on the other).
+fn read_both(child: &mut Child, stdout: &mut Vec<u8>, stderr: &mut Vec<u8>) -> io::Result<()> {
+    let (Some(mut out), Some(mut err)) = (child.stdout.take(), child.stderr.take()) else {
+        return Ok(());
+    };
+    let mut out_open = true;
+    let mut err_open = true;
+    let mut buf = vec![0u8; 64 * 1024];
+    while out_open || err_open {
+        let mut fds = Vec::with_capacity(2);
+        if out_open {
+            fds.push(PollFd::new(out.as_fd(), PollFlags::POLLIN));
+        }
+        if err_open {
+            fds.push(PollFd::new(err.as_fd(), PollFlags::POLLIN));
+        }
+        match poll(&mut fds, PollTimeout::NONE) {
+            Err(nix::errno::Errno::EINTR) => continue,
+            Err(e) => return Err(e.into()),
+            Ok(_) => {}
+        }
+        let ready: Vec<bool> = fds
+            .iter()
+            .map(|f| f.revents().is_some_and(|r| !r.is_empty()))
+            .collect();
+        let mut i = 0;
+        if out_open {
+            if ready[i] {
+                out_open = read_some(&mut out, &mut buf, stdout)?;
+            }
+            i += 1;
+        }
+        if err_open && ready[i] {
+            err_open = read_some(&mut err, &mut buf, stderr)?;
+        }
+    }
+    Ok(())
+}
+
+/// One read into `into`; false at the end of the stream.
+fn read_some(from: &mut impl Read, buf: &mut [u8], into: &mut Vec<u8>) -> io::Result<bool> {
+    loop {
+        match from.read(buf) {
+            Ok(0) => return Ok(false),
+            Ok(n) => {
+                into.extend_from_slice(&buf[..n]);
+                return Ok(true);
+            }
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(e),
+        }
+    }
+}

@@ -1,0 +1,435 @@
+//! `-x/--exec` and `-X/--exec-batch` (issue 8): what each command gets, how often it runs,
+//! what its output looks like, exit codes, and Ctrl-C. Every check runs under every method, at
+//! `-j 1` (commands one at a time, with ffind's stdout) and `-j 8` (captured, grouped output).
+//!
+//! The commands are small programs that show their arguments exactly: `printf '%s\0'` prints
+//! each argument followed by a NUL, so splitting on NUL gives back each argument, intact.
+
+use std::fs;
+use std::path::Path;
+use std::process::{Child, Stdio};
+use std::time::{Duration, Instant};
+
+use crate::fd_parity::{fd, run_fd, METHODS};
+use crate::fixture::{Run, Tree};
+
+/// Runs `args` under every method at `-j 1` and `-j 8`, handing each run to `check` with a
+/// name for messages.
+fn each_method(t: &Tree, args: &[&str], check: impl Fn(&Run, &str)) {
+    for method in METHODS {
+        for j in ["1", "8"] {
+            let mut full = vec!["--method", method, "-j", j];
+            full.extend_from_slice(args);
+            check(&t.run(&full), &format!("{full:?}"));
+        }
+    }
+}
+
+/// The NUL-terminated records of a run, sorted, lossily decoded.
+fn records(run: &Run) -> Vec<String> {
+    run.sorted_by(0)
+        .iter()
+        .map(|r| String::from_utf8_lossy(r).into_owned())
+        .collect()
+}
+
+/// The NUL-terminated records of a run, sorted, as raw bytes.
+fn raw_records(run: &Run) -> Vec<Vec<u8>> {
+    run.sorted_by(0)
+}
+
+/// Asserts success without stderr.
+fn assert_ok(run: &Run, name: &str) {
+    assert!(
+        run.code == 0 && run.stderr.is_empty(),
+        "{name}: exit code {}, stderr {:?}",
+        run.code,
+        run.stderr
+    );
+}
+
+#[test]
+fn every_placeholder_expands_per_result() {
+    let t = Tree::new();
+    t.files(&["sub/c.tar.gz", "a.txt"]).dirs(&["dir.d"]);
+    let args = [
+        "c.tar", "-x", "printf", "%s\\0", "{}", "{/}", "{//}", "{.}", "{/.}",
+    ];
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        // One result, so the arguments come in order.
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout),
+            "./sub/c.tar.gz\0c.tar.gz\0./sub\0./sub/c.tar\0c.tar\0",
+            "{name}"
+        );
+    });
+    // A search path given is kept as written; braces escape; text around placeholders stays.
+    let args = ["c.tar", "sub", "-x", "printf", "%s\\0", "<{/.}>", "{{}}"];
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout),
+            "<c.tar>\0{}\0",
+            "{name}"
+        );
+    });
+    // Directories come without the "/" they are printed with.
+    each_method(&t, &["-t", "d", "-x", "printf", "%s\\0"], |run, name| {
+        assert_ok(run, name);
+        assert_eq!(records(run), ["./dir.d", "./sub"], "{name}");
+    });
+}
+
+/// Names a shell or an option parser would get wrong.
+const WEIRD: [&[u8]; 9] = [
+    b"new\nline",
+    b"q'uote",
+    b"d\"quote",
+    b"-rf",
+    b"--help",
+    b"sp ace",
+    b"not-utf8-\xff\xfe",
+    b"$(touch pwned)",
+    b"br{}ace",
+];
+
+fn weird_tree() -> Tree {
+    let t = Tree::new();
+    for name in WEIRD {
+        t.raw_file("w", name);
+    }
+    t.raw_file("", b"-top");
+    t
+}
+
+/// The records expected for the weird tree, searched without a path.
+fn weird_expected() -> Vec<Vec<u8>> {
+    let mut want: Vec<Vec<u8>> = WEIRD.iter().map(|n| [b"./w/", *n].concat()).collect();
+    want.push(b"./-top".to_vec());
+    want.sort();
+    want
+}
+
+#[test]
+fn hostile_names_reach_the_command_as_one_intact_argument() {
+    let t = weird_tree();
+    for mode in ["-x", "-X"] {
+        let args = ["-t", "f", mode, "printf", "%s\\0"];
+        each_method(&t, &args, |run, name| {
+            assert_ok(run, name);
+            assert_eq!(raw_records(run), weird_expected(), "{name}");
+        });
+    }
+    assert!(
+        !t.root().join("pwned").exists(),
+        "a name ran through a shell"
+    );
+    // fd 10 passes the same arguments.
+    if let Some(fd) = fd() {
+        let run = run_fd(&fd, &t, &["-t", "f", "-x", "printf", "%s\\0"]);
+        assert_eq!(raw_records(&run), weird_expected(), "fd");
+    }
+}
+
+#[test]
+fn a_name_that_would_read_as_an_option_keeps_its_dot_slash() {
+    let t = weird_tree();
+    // Even where "./" is stripped, or the search path itself begins with '-'.
+    let args = [
+        "--strip-cwd-prefix=always",
+        "-d",
+        "1",
+        "-X",
+        "printf",
+        "%s\\0",
+    ];
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        assert_eq!(records(run), ["./-top", "w"], "{name}");
+    });
+    t.files(&["-d/f"]);
+    each_method(
+        &t,
+        &["--search-path=-d", "-x", "printf", "%s\\0"],
+        |run, name| {
+            assert_ok(run, name);
+            assert_eq!(records(run), ["./-d/f"], "{name}");
+        },
+    );
+    // {/} is the bare name, as in fd: the command asked for it.
+    each_method(&t, &["top", "-x", "printf", "%s\\0", "{/}"], |run, name| {
+        assert_ok(run, name);
+        assert_eq!(records(run), ["-top"], "{name}");
+    });
+}
+
+#[test]
+fn exec_batch_respects_batch_size() {
+    let t = Tree::new();
+    let names: Vec<String> = (0..10).map(|i| format!("f{i}")).collect();
+    t.files(&names.iter().map(String::as_str).collect::<Vec<_>>());
+    // One line per invocation, saying how many results it got.
+    let count = ["sh", "-c", "echo \"batch $#\"", "sh"];
+    let mut args = vec!["--batch-size", "3", "-X"];
+    args.extend(count);
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        assert_eq!(
+            run.sorted(),
+            ["batch 1", "batch 3", "batch 3", "batch 3"],
+            "{name}"
+        );
+    });
+    let mut args = vec!["-X"];
+    args.extend(count);
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        assert_eq!(run.sorted(), ["batch 10"], "{name}");
+    });
+    // Without results, the command does not run (fd).
+    let mut args = vec!["no-such-name", "-X"];
+    args.extend(count);
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        assert!(run.stdout.is_empty(), "{name}: {:?}", run.stdout);
+    });
+}
+
+#[test]
+fn exec_batch_splits_at_the_argument_length_limit() {
+    let t = Tree::new();
+    // 2,000 names of 100 bytes: about 220 KB of arguments, over the 128 KiB that a 512 KiB
+    // stack limit leaves (ARG_MAX is a quarter of it, and never below 128 KiB).
+    for i in 0..2000 {
+        t.raw_file("", format!("{}{i:04}", "n".repeat(96)).as_bytes());
+    }
+    let count = "sh -c 'echo \"$#\"' sh";
+    for m in METHODS {
+        let run = t.run_script(&format!(
+            "ulimit -s 512 && exec \"$FFIND\" --method {m} -X {count}"
+        ));
+        assert_ok(&run, m);
+        let sizes: Vec<usize> = run.sorted().iter().map(|l| l.parse().unwrap()).collect();
+        assert!(sizes.len() >= 2, "{m}: one command line: {sizes:?}");
+        assert_eq!(sizes.iter().sum::<usize>(), 2000, "{m}: {sizes:?}");
+        // With the usual limit it fits in one.
+        let run = t.run_script(&format!("exec \"$FFIND\" --method {m} -X {count}"));
+        assert_eq!(run.sorted(), ["2000"], "{m}");
+    }
+}
+
+#[test]
+fn a_failing_command_makes_exit_status_1() {
+    let t = Tree::new();
+    t.files(&["a", "b", "c"]);
+    // Fails for ./b only; the others still run.
+    let args = ["-x", "sh", "-c", "echo \"$1\"; test \"$1\" != ./b", "sh"];
+    each_method(&t, &args, |run, name| {
+        assert_eq!(run.code, 1, "{name}: {}", run.stderr);
+        assert_eq!(run.sorted(), ["./a", "./b", "./c"], "{name}");
+    });
+    each_method(&t, &["-X", "false"], |run, name| {
+        assert_eq!(run.code, 1, "{name}");
+    });
+    each_method(&t, &["-x", "true"], assert_ok);
+    // Of several -x, a failure skips the rest for that result (fd).
+    let args = [
+        "-x",
+        "sh",
+        "-c",
+        "test \"$1\" != ./b",
+        "sh",
+        ";",
+        "-x",
+        "printf",
+        "%s\\0",
+    ];
+    each_method(&t, &args, |run, name| {
+        assert_eq!(run.code, 1, "{name}");
+        assert_eq!(records(run), ["./a", "./c"], "{name}");
+    });
+}
+
+#[test]
+fn a_missing_command_is_said_once_with_exit_status_1() {
+    let t = Tree::new();
+    t.files(&["a", "b", "c", "d/e"]);
+    for mode in ["-x", "-X"] {
+        each_method(&t, &[mode, "ffind-no-such-command", "arg"], |run, name| {
+            assert_eq!(run.code, 1, "{name}");
+            assert_eq!(
+                run.stderr, "ffind: ffind-no-such-command: command not found\n",
+                "{name}"
+            );
+            assert!(run.stdout.is_empty(), "{name}");
+        });
+    }
+    // A program that is a placeholder is tried for each result.
+    t.write("run.sh", "#!/bin/sh\necho ran\n")
+        .chmod("run.sh", 0o755);
+    each_method(&t, &["-t", "f", "-x", "{}"], |run, name| {
+        assert_eq!(run.code, 1, "{name}");
+        assert_eq!(run.sorted(), ["ran"], "{name}");
+        assert_eq!(run.stderr.lines().count(), 4, "{name}: {}", run.stderr);
+    });
+}
+
+#[test]
+fn output_of_parallel_jobs_is_not_interleaved() {
+    let t = Tree::new();
+    let names: Vec<String> = (0..24).map(|i| format!("f{i:02}")).collect();
+    t.files(&names.iter().map(String::as_str).collect::<Vec<_>>());
+    // Each job writes five lines with pauses between them, and a line on stderr.
+    let script = "for i in 1 2 3 4 5; do echo \"$1 $i\"; sleep 0.01; done; echo \"$1 err\" >&2";
+    each_method(&t, &["-x", "sh", "-c", script, "sh"], |run, name| {
+        assert_eq!(run.code, 0, "{name}: {}", run.stderr);
+        let text = String::from_utf8_lossy(&run.stdout);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len(), 24 * 5, "{name}");
+        for group in lines.chunks(5) {
+            let path = group[0].split(' ').next().unwrap();
+            for (i, line) in group.iter().enumerate() {
+                assert_eq!(*line, format!("{path} {}", i + 1), "{name}: {lines:?}");
+            }
+        }
+        assert_eq!(run.stderr.lines().count(), 24, "{name}");
+    });
+}
+
+#[test]
+fn print0_ends_each_results_output_with_nul() {
+    let t = Tree::new();
+    t.files(&["a", "b"]);
+    each_method(&t, &["-0", "-x", "echo", "got"], |run, name| {
+        assert_ok(run, name);
+        assert_eq!(records(run), ["got ./a\n", "got ./b\n"], "{name}");
+    });
+}
+
+#[test]
+fn a_semicolon_ends_the_command_and_several_commands_run_in_turn() {
+    let t = Tree::new();
+    t.files(&["a.txt", "b.rs"]);
+    let args = [
+        "-x", "printf", "A%s\\0", ";", "-x", "printf", "B%s\\0", ";", "-e", "txt",
+    ];
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout),
+            "A./a.txt\0B./a.txt\0",
+            "{name}"
+        );
+    });
+    // Of several -X, each runs on the whole batch.
+    let args = ["-X", "printf", "A%s\\0", ";", "-X", "printf", "B%s\\0"];
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        assert_eq!(
+            records(run),
+            ["A./a.txt", "A./b.rs", "B./a.txt", "B./b.rs"],
+            "{name}"
+        );
+    });
+    // The fixed arguments of -X stay around the repeated one.
+    let args = ["-X", "printf", "%s\\0", "first", "{/}", "last"];
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        let out = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            out.starts_with("first\0") && out.ends_with("\0last\0"),
+            "{name}: {out:?}"
+        );
+        assert_eq!(records(run), ["a.txt", "b.rs", "first", "last"], "{name}");
+    });
+}
+
+#[test]
+fn usage_errors() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    for args in [
+        &["-x", "echo", ";", "-X", "echo"][..],
+        &["-q", "-x", "echo"],
+        &["--max-results", "1", "-X", "echo"],
+        &["-1", "-x", "echo"],
+        &["-X", "printf", "{}", "{/}"],
+        &["-X", "{}", "x"],
+        &["--batch-size", "2"],
+        &["-x"],
+        &["-x", ";"],
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}");
+    }
+}
+
+/// Waits until `file` has `lines` lines (written by the commands as they start).
+fn wait_for_lines(file: &Path, lines: usize, child: &mut Child) -> Vec<i32> {
+    let start = Instant::now();
+    loop {
+        let text = fs::read_to_string(file).unwrap_or_default();
+        let pids: Vec<i32> = text.lines().filter_map(|l| l.parse().ok()).collect();
+        if pids.len() >= lines {
+            return pids;
+        }
+        if let Some(status) = child.try_wait().unwrap() {
+            panic!("ffind ended before its commands started: {status}");
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "commands never started"
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+/// Waits for `child` to end, for at most a minute (a command sleeps for 1000 s).
+fn wait_bounded(child: &mut Child) -> std::process::ExitStatus {
+    let start = Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > Duration::from_secs(60) {
+            let _ = child.kill();
+            panic!("ffind did not stop after SIGINT");
+        }
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn sigint_stops_the_commands_and_exits_130() {
+    let t = Tree::new();
+    t.files(&["a", "b", "c"]);
+    let pids = t.home().join("pids");
+    // Each command notes its pid, then sleeps as that same process.
+    let script = format!("echo $$ >> '{}'; exec sleep 1000", pids.display());
+    for method in METHODS {
+        for (mode, j, started) in [("-x", "1", 1), ("-x", "8", 3), ("-X", "8", 1)] {
+            let _ = fs::remove_file(&pids);
+            let mut cmd = t.cmd(&["--method", method, "-j", j, mode, "sh", "-c", &script, "sh"]);
+            let mut child = cmd
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap();
+            let sleeping = wait_for_lines(&pids, started, &mut child);
+            // SAFETY: kill has no memory preconditions; the pid is our own child's.
+            assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+            let status = wait_bounded(&mut child);
+            let name = format!("{method} -j {j} {mode}");
+            assert_eq!(status.code(), Some(130), "{name}: {status}");
+            for pid in sleeping {
+                // Reaped by ffind before it exited: the pid is gone, not even a zombie.
+                assert!(
+                    !Path::new(&format!("/proc/{pid}")).exists(),
+                    "{name}: command {pid} still there"
+                );
+            }
+        }
+    }
+}
