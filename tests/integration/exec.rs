@@ -199,23 +199,24 @@ fn exec_batch_respects_batch_size() {
 #[test]
 fn exec_batch_splits_at_the_argument_length_limit() {
     let t = Tree::new();
-    // 2,000 names of 100 bytes: about 220 KB of arguments, over the 128 KiB that a 512 KiB
-    // stack limit leaves (ARG_MAX is a quarter of it, and never below 128 KiB).
-    for i in 0..2000 {
+    // 3,000 names of 100 bytes: about 330 KB of arguments, over the 256 KiB that a 1 MiB stack
+    // limit leaves (ARG_MAX is a quarter of it). (A debug build's argument parsing needs more
+    // than 512 KiB of stack.)
+    for i in 0..3000 {
         t.raw_file("", format!("{}{i:04}", "n".repeat(96)).as_bytes());
     }
     let count = "sh -c 'echo \"$#\"' sh";
     for m in METHODS {
         let run = t.run_script(&format!(
-            "ulimit -s 512 && exec \"$FFIND\" --method {m} -X {count}"
+            "ulimit -s 1024 && exec \"$FFIND\" --method {m} -X {count}"
         ));
         assert_ok(&run, m);
         let sizes: Vec<usize> = run.sorted().iter().map(|l| l.parse().unwrap()).collect();
         assert!(sizes.len() >= 2, "{m}: one command line: {sizes:?}");
-        assert_eq!(sizes.iter().sum::<usize>(), 2000, "{m}: {sizes:?}");
+        assert_eq!(sizes.iter().sum::<usize>(), 3000, "{m}: {sizes:?}");
         // With the usual limit it fits in one.
         let run = t.run_script(&format!("exec \"$FFIND\" --method {m} -X {count}"));
-        assert_eq!(run.sorted(), ["2000"], "{m}");
+        assert_eq!(run.sorted(), ["3000"], "{m}");
     }
 }
 
@@ -359,11 +360,44 @@ fn usage_errors() {
         &["--batch-size", "2"],
         &["-x"],
         &["-x", ";"],
+        // Output styles that commands cannot take, as fd (which has no --json).
+        &["-l", "-x", "echo"],
+        &["-X", "echo", ";", "--list-details"],
+        &["--json", "-x", "echo"],
     ] {
         let run = t.run(args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{args:?}");
     }
+}
+
+#[test]
+fn sort_hands_commands_the_results_in_order() {
+    let t = Tree::new();
+    t.files(&["b/z", "a", "c", "b/a"]);
+    let args = ["--sort", "path", "-t", "f", "-x", "echo"];
+    for method in METHODS {
+        // One job at a time: the commands run, and print, in the order they are given.
+        let run = t.run(&[&["--method", method, "-j", "1"][..], &args].concat());
+        assert_ok(&run, method);
+        assert_eq!(run.stdout, b"./a\n./b/a\n./b/z\n./c\n", "{method}");
+    }
+    // -X gets them in one command line, in order.
+    let run = t.run(&["--sort", "path", "-t", "f", "-X", "echo"]);
+    assert_eq!(run.stdout, b"./a ./b/a ./b/z ./c\n");
+    // --format and --color do not change what commands get.
+    let run = t.run(&[
+        "--format",
+        "{/}",
+        "-c",
+        "always",
+        "--sort=path",
+        "-t",
+        "f",
+        "-X",
+        "echo",
+    ]);
+    assert_eq!(run.stdout, b"./a ./b/a ./b/z ./c\n");
 }
 
 /// Waits until `file` has `lines` lines (written by the commands as they start).
