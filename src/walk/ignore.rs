@@ -21,11 +21,21 @@ use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };
 use crate::walk::walkdir::report_io;
-use crate::walk::Walk;
+use crate::walk::{threads, Walk};
 
 /// Walks every root with the ignore crate.
 pub fn walk(walk: &Walk<'_>) {
     let config = walk.config;
+    // The crate spawns its threads with std's default stack size and panics when one does not
+    // start. Default stacks as small as ours (std reads RUST_MIN_STACK at the first spawn that
+    // names no size, and nothing spawned one yet), and no more threads than start now.
+    if std::env::var_os("RUST_MIN_STACK").is_none() {
+        std::env::set_var("RUST_MIN_STACK", threads::STACK_SIZE.to_string());
+    }
+    let workers = threads::startable(walk, threads::stealing_threads(walk));
+    if workers == 0 {
+        return crate::walk::serial::walk(walk);
+    }
     for root in &config.roots {
         let Some(entered) = walk.root_entered_by_path(root) else {
             continue;
@@ -43,7 +53,7 @@ pub fn walk(walk: &Walk<'_>) {
             .git_exclude(false)
             .require_git(false)
             .follow_links(config.follow)
-            .threads(walk.workers.max(1));
+            .threads(workers);
         if config.max_depth != usize::MAX {
             builder.max_depth(Some(config.max_depth));
         }

@@ -18,13 +18,22 @@ use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };
 use crate::walk::walkdir::report_io;
-use crate::walk::Walk;
+use crate::walk::{threads, Walk};
 
 /// Walks every root with jwalk.
 pub fn walk(walk: &Walk<'static>) {
     let config = walk.config;
     let mut batch = Batch::new();
     let mut path = Vec::new();
+    // A pool built here rather than jwalk's `RayonNewPool`, which panics (abort, no output)
+    // when a thread cannot start: fewer threads instead, or jwalk's serial mode.
+    let parallelism = match threads::rayon_pool(walk, threads::stealing_threads(walk), "jwalk") {
+        Some(pool) => Parallelism::RayonExistingPool {
+            pool: std::sync::Arc::new(pool),
+            busy_timeout: None,
+        },
+        None => Parallelism::Serial,
+    };
     for root in &config.roots {
         let Some(root_state) = walk.root_state(root) else {
             continue;
@@ -37,7 +46,7 @@ pub fn walk(walk: &Walk<'static>) {
             .sort(false)
             .follow_links(config.follow)
             .min_depth(1)
-            .parallelism(Parallelism::RayonNewPool(walk.workers.max(1)))
+            .parallelism(parallelism.clone())
             .root_read_dir_state(Some(root_state))
             .process_read_dir(move |depth, dir_path, state, children| {
                 if depth.is_none() {

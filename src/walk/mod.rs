@@ -9,6 +9,7 @@
 
 pub mod dir;
 pub mod scan;
+pub mod threads;
 pub mod visit;
 
 mod ignore;

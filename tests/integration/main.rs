@@ -12,5 +12,6 @@ mod metadata;
 mod parity;
 mod patterns;
 mod syscalls;
+mod threads;
 mod types;
 mod walk;

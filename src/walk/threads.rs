@@ -1,0 +1,117 @@
+//! Threads for the parallel methods: small explicit stacks, as many as the system will start
+//! (with one warning when fewer), and a bound for the methods whose schedulers collapse when
+//! given thousands of threads.
+//!
+//! A method never aborts because a thread could not start (`ulimit -u`, `ulimit -v`): it warns
+//! once and finishes with the threads it got, down to the calling thread alone.
+
+use crate::walk::Walk;
+
+/// The stack of every walk thread. Directories are jobs, not stack frames, so a walk thread
+/// never recurses; its deepest calls are regex matching and the crates' visitors. 512 KiB
+/// instead of Rust's 2 MiB: `-j 32` then reserves 16 MiB of address space, not 64, and runs
+/// under `ulimit -v 100000` (tests/integration/threads.rs).
+pub const STACK_SIZE: usize = 512 * 1024;
+
+/// The most threads `rayon`, `jwalk` and `ignore` are given, whatever `-j` says. Their
+/// schedulers have every idle thread look for work (rayon's sleep/steal cycle; the ignore
+/// crate's workers poll its queue with 1 ms sleeps), so past a few hundred threads they spend
+/// their time searching, not reading: on a 1M-entry directory at `-j 4096`, ignore took 151 s,
+/// rayon 37 s, jwalk 18 s, against 0.5 s for `queue`. At 256 they are within a few percent
+/// of their best on a slow (1 ms per operation) file system, where concurrency pays.
+/// `queue` parks idle workers and keeps scaling, so it takes `-j` as given.
+pub const STEALING_MAX: usize = 256;
+
+/// The threads a method with a work-stealing scheduler runs: `-j` (already capped by the
+/// descriptor budget), at most [`STEALING_MAX`].
+pub fn stealing_threads(walk: &Walk<'_>) -> usize {
+    walk.workers.clamp(1, STEALING_MAX)
+}
+
+/// A rayon pool of up to `asked` threads with small stacks, built with `build()` (which returns
+/// an error where the global pool would panic). Fewer threads when the system refuses, with one
+/// warning; `None` (after a warning) when not even one thread starts: the caller walks on its
+/// own thread.
+pub fn rayon_pool(walk: &Walk<'_>, asked: usize, name: &'static str) -> Option<rayon::ThreadPool> {
+    let mut threads = asked.max(1);
+    let mut refused = None;
+    loop {
+        match rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .stack_size(STACK_SIZE)
+            .thread_name(move |i| format!("ffind-{name}-{i}"))
+            .build()
+        {
+            Ok(pool) => {
+                if let Some(why) = refused {
+                    walk.report.warning(&format!(
+                        "could start only {threads} of {asked} threads: {why}"
+                    ));
+                }
+                return Some(pool);
+            }
+            Err(e) if threads > 1 => {
+                refused.get_or_insert_with(|| crate::report::strip_os_error(&e.to_string()));
+                // As many as start now (the failed pool's threads are gone by then), and
+                // halving from there if the pool still cannot start them all.
+                let (n, _) = probe(threads - 1);
+                threads = n.min(threads / 2).max(1);
+            }
+            Err(e) => {
+                let why = crate::report::strip_os_error(&e.to_string());
+                walk.report.warning(&format!(
+                    "cannot start a thread pool ({why}); walking on one thread"
+                ));
+                return None;
+            }
+        }
+    }
+}
+
+/// How many of `asked` threads (with [`STACK_SIZE`] stacks) the system starts now, for a crate
+/// that spawns its own and panics when one fails (the ignore crate). Says once when it is fewer
+/// than asked; 0 means not even one.
+pub fn startable(walk: &Walk<'_>, asked: usize) -> usize {
+    let (n, refused) = probe(asked);
+    match refused {
+        Some(why) if n > 0 => walk
+            .report
+            .warning(&format!("could start only {n} of {asked} threads: {why}")),
+        Some(why) => walk.report.warning(&format!(
+            "cannot start threads ({why}); walking on one thread"
+        )),
+        None => {}
+    }
+    n
+}
+
+/// Starts up to `asked` threads, holds them until all that could start have, lets them exit
+/// and waits for them: how many started, and why the next one did not.
+fn probe(asked: usize) -> (usize, Option<String>) {
+    let (hold, wait) = std::sync::mpsc::channel::<()>();
+    let wait = std::sync::Arc::new(std::sync::Mutex::new(wait));
+    let mut started = Vec::with_capacity(asked);
+    let mut refused = None;
+    for _ in 0..asked {
+        let wait = wait.clone();
+        let spawned = std::thread::Builder::new()
+            .stack_size(STACK_SIZE)
+            .spawn(move || {
+                // Blocks until the sender is dropped.
+                let _ = wait.lock().map(|w| w.recv());
+            });
+        match spawned {
+            Ok(handle) => started.push(handle),
+            Err(e) => {
+                refused = Some(crate::report::describe(&e));
+                break;
+            }
+        }
+    }
+    drop(hold);
+    let n = started.len();
+    for handle in started {
+        let _ = handle.join();
+    }
+    (n, refused)
+}
