@@ -160,6 +160,11 @@ pub fn raise_fd_limit(reserve: usize) -> usize {
     soft
 }
 
+/// The number of descriptors walks may keep open, as [`raise_fd_limit`] set it.
+pub fn fd_budget() -> usize {
+    FD_BUDGET.load(Ordering::Relaxed)
+}
+
 /// Sets the number of descriptors walks may keep open.
 #[cfg(test)]
 fn set_fd_budget(n: usize) {

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
 use ::ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
@@ -17,9 +17,7 @@ use crate::config::Root;
 use crate::filter::Meta;
 use crate::output::printer::Batch;
 use crate::walk::dir::{Kind, Stat};
-use crate::walk::visit::{
-    display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
-};
+use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 use crate::walk::walkdir::report_io;
 use crate::walk::{threads, Walk};
 
@@ -42,29 +40,37 @@ pub fn walk(walk: &Walk<'_>) {
         };
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
         let states = RwLock::new(HashMap::from([(root_path.clone(), entered)]));
-        let mut builder = WalkBuilder::new(&root_path);
-        builder
-            .standard_filters(false)
-            .hidden(false)
-            .parents(false)
-            .ignore(false)
-            .git_ignore(false)
-            .git_global(false)
-            .git_exclude(false)
-            .require_git(false)
-            .follow_links(config.follow)
-            .threads(workers);
-        if config.max_depth != usize::MAX {
-            builder.max_depth(Some(config.max_depth));
-        }
-        let mut visitors = Visitors {
-            walk,
-            root,
-            states: &states,
-        };
-        builder.build_parallel().visit(&mut visitors);
-        if walk.printer.stopped() {
-            break;
+        let links = Mutex::new(Vec::new());
+        // The root, then (under -L) the links to directories it met, walked together, and so
+        // on: the crate never follows a link itself, so ffind's rules decide about each.
+        let mut starts = vec![root_path];
+        while let Some((first, rest)) = starts.split_first() {
+            let mut builder = WalkBuilder::new(first);
+            for more in rest {
+                builder.add(more);
+            }
+            builder
+                .standard_filters(false)
+                .hidden(false)
+                .parents(false)
+                .ignore(false)
+                .git_ignore(false)
+                .git_global(false)
+                .git_exclude(false)
+                .require_git(false)
+                .follow_links(false)
+                .threads(workers);
+            let mut visitors = Visitors {
+                walk,
+                root,
+                states: &states,
+                links: &links,
+            };
+            builder.build_parallel().visit(&mut visitors);
+            if walk.printer.stopped() {
+                return;
+            }
+            starts = std::mem::take(&mut *links.lock().unwrap_or_else(|e| e.into_inner()));
         }
     }
 }
@@ -73,6 +79,8 @@ struct Visitors<'a, 'w> {
     walk: &'a Walk<'w>,
     root: &'a Root,
     states: &'a RwLock<HashMap<PathBuf, DirState>>,
+    /// Links to directories to walk next (`-L`).
+    links: &'a Mutex<Vec<PathBuf>>,
 }
 
 impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s, '_> {
@@ -81,6 +89,7 @@ impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s, '_> {
             walk: self.walk,
             root: self.root,
             states: self.states,
+            links: self.links,
             batch: Batch::new(),
             path: Vec::new(),
         })
@@ -91,6 +100,7 @@ struct Visitor<'a, 'w> {
     walk: &'a Walk<'w>,
     root: &'a Root,
     states: &'a RwLock<HashMap<PathBuf, DirState>>,
+    links: &'a Mutex<Vec<PathBuf>>,
     batch: Batch,
     path: Vec<u8>,
 }
@@ -110,13 +120,7 @@ impl Visitor<'_, '_> {
             .cloned()
     }
 
-    fn handle(
-        &mut self,
-        entry_path: &Path,
-        kind: Kind,
-        stat: Option<Stat>,
-        is_loop: bool,
-    ) -> WalkState {
+    fn handle(&mut self, entry_path: &Path, mut kind: Kind) -> WalkState {
         let walk = self.walk;
         let Some(parent) = entry_path.parent().and_then(|p| self.state_of(p)) else {
             return WalkState::Skip;
@@ -126,18 +130,32 @@ impl Visitor<'_, '_> {
         let mut meta = MetaPath {
             path: entry_path,
             follow: walk.config.follow,
-            stat: stat.map(Some),
+            stat: None,
         };
+        let mut via_link = false;
+        if walk.config.follow && kind == Kind::Symlink {
+            match std::fs::metadata(entry_path) {
+                Ok(md) => {
+                    let st = Stat::from_metadata(&md);
+                    kind = st.kind();
+                    meta.stat = Some(Some(st));
+                    via_link = true;
+                }
+                // A dangling link stays a link, as in fd and find -L.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    walk.report.path_error(&self.path, &e);
+                    return WalkState::Skip;
+                }
+            }
+        }
         let (print, descend) = match walk.judge(&parent, &self.path, name, kind, &mut meta) {
             Action::Skip => return WalkState::Skip,
+            Action::Visit { .. } if walk.closes_loop(&parent, &self.path, kind, &mut meta) => {
+                return WalkState::Skip
+            }
             Action::Visit { print, descend } => (print, descend),
         };
-        if is_loop {
-            if descend {
-                walk.report.message(&self.path, LOOP_MESSAGE);
-            }
-            return WalkState::Skip;
-        }
         if print
             && !walk
                 .printer
@@ -145,22 +163,29 @@ impl Visitor<'_, '_> {
         {
             return WalkState::Quit;
         }
-        if descend {
-            let stat = if walk.config.follow {
-                meta.stat()
-            } else {
-                None
-            };
-            let state = walk.enter_by_path(parent.below(), self.root, entry_path, stat.as_ref());
-            self.states
-                .write()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(entry_path.to_path_buf(), state);
-            walk.printer.directory_done(&mut self.batch);
-            WalkState::Continue
-        } else {
-            WalkState::Skip
+        if !descend {
+            return WalkState::Skip;
         }
+        let stat = if walk.config.follow {
+            meta.stat()
+        } else {
+            None
+        };
+        let state = walk.enter_by_path(parent.below(), self.root, entry_path, stat.as_ref());
+        self.states
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(entry_path.to_path_buf(), state);
+        walk.printer.directory_done(&mut self.batch);
+        if via_link {
+            self.links
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(entry_path.to_path_buf());
+            // The crate does not follow it: it is walked in the next round.
+            return WalkState::Skip;
+        }
+        WalkState::Continue
     }
 }
 
@@ -175,15 +200,11 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 let kind = entry
                     .file_type()
                     .map_or(Kind::Unknown, Kind::from_file_type);
-                self.handle(entry.path(), kind, None, false)
+                self.handle(entry.path(), kind)
             }
             Err(err) => {
-                let (path, io, is_loop) = unpack(&err);
+                let (path, io, _) = unpack(&err);
                 match path {
-                    Some(p) if is_loop => self.handle(&p, Kind::Dir, None, true),
-                    Some(p) if is_dangling_link(&p, io) => {
-                        self.handle(&p, Kind::Symlink, None, false)
-                    }
                     Some(p) => {
                         display_path(&mut self.path, self.root, &p);
                         report_io(self.walk, &self.path, io);

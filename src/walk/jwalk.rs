@@ -11,7 +11,6 @@ use std::path::Path;
 
 use ::jwalk::{Parallelism, WalkDirGeneric};
 
-use crate::filter::Meta;
 use crate::output::printer::Batch;
 use crate::walk::dir::{stat_path, Kind};
 use crate::walk::visit::{
@@ -38,6 +37,12 @@ pub fn walk(walk: &Walk<'static>) {
         let Some(root_state) = walk.root_state(root) else {
             continue;
         };
+        // jwalk's error reading the root comes with the root's entry, which min_depth(1)
+        // drops: find out first.
+        if let Err(e) = crate::walk::dir::Dir::open_path(root.open_path()) {
+            walk.report.path_error(root.open_path(), &e);
+            continue;
+        }
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
         let w = *walk;
         let root_for_cb = root.clone();
@@ -96,11 +101,9 @@ pub fn walk(walk: &Walk<'static>) {
                     let action = w.judge(&here, &buf, &name, kind, &mut meta);
                     match (child, action) {
                         (_, Action::Skip) => false,
-                        (Err(err), Action::Visit { print, descend }) => {
+                        (Err(err), Action::Visit { print, .. }) => {
                             if err.loop_ancestor().is_some() {
-                                if descend {
-                                    w.report.message(&buf, LOOP_MESSAGE);
-                                }
+                                w.report.message(&buf, LOOP_MESSAGE);
                                 false
                             } else {
                                 // A dangling link: kept as an error, printed by the iterator.
@@ -110,12 +113,8 @@ pub fn walk(walk: &Walk<'static>) {
                         (Ok(e), Action::Visit { print, descend }) => {
                             // jwalk only notices loops through links it followed by path; a
                             // link to an ancestor ("../d") needs the identity check.
-                            if descend && w.config.follow {
-                                if let Some(st) = meta.stat() {
-                                    if w.is_loop(&here, &buf, &st) {
-                                        return false;
-                                    }
-                                }
+                            if w.closes_loop(&here, &buf, kind, &mut meta) {
+                                return false;
                             }
                             e.client_state = print;
                             if !descend {

@@ -113,7 +113,10 @@ struct ListedFiles<'a> {
 
 impl IgnoreFiles for ListedFiles<'_> {
     fn has(&self, name: &str) -> bool {
-        self.names.contains(&name)
+        // A `.git` makes a repository only if it can be looked up: in a directory that may be
+        // listed but not searched (`r--`) it cannot, for git either, and the walker-crate
+        // methods (which look it up by path) see no repository there.
+        self.names.contains(&name) && (name != ".git" || self.dir.stat_at(c".git", false).is_ok())
     }
 
     fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
@@ -338,12 +341,8 @@ fn visit_entry(
         Action::Skip => return true,
         Action::Visit { print, descend } => (print, descend),
     };
-    if via_link && descend {
-        if let Some(st) = meta.stat() {
-            if walk.is_loop(here.state, path, &st) {
-                return true;
-            }
-        }
+    if walk.closes_loop(here.state, path, kind, &mut meta) {
+        return true;
     }
     if print && !walk.printer.push(batch, path, kind, &mut meta) {
         return false;

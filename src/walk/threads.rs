@@ -14,13 +14,15 @@ use crate::walk::Walk;
 pub const STACK_SIZE: usize = 512 * 1024;
 
 /// The most threads `rayon`, `jwalk` and `ignore` are given, whatever `-j` says. Their
-/// schedulers have every idle thread look for work (rayon's sleep/steal cycle; the ignore
-/// crate's workers poll its queue with 1 ms sleeps), so past a few hundred threads they spend
-/// their time searching, not reading: on a 1M-entry directory at `-j 4096`, ignore took 151 s,
-/// rayon 37 s, jwalk 18 s, against 0.5 s for `queue`. At 256 they are within a few percent
-/// of their best on a slow (1 ms per operation) file system, where concurrency pays.
-/// `queue` parks idle workers and keeps scaling, so it takes `-j` as given.
-pub const STEALING_MAX: usize = 256;
+/// schedulers have idle threads look for work (rayon's steal-and-sleep cycle; the ignore
+/// crate's workers poll its queue), so with thousands of threads they spend their time
+/// searching, not reading: on a 1M-entry directory at `-j 4096`, ignore took 151 s, rayon 37 s,
+/// jwalk 18 s, against 0.5 s for `queue`. Measured (debug build, 2 busy CPUs, median of 3) on
+/// 200,000 files in one directory: ignore 1.1 s at `-j 64`, 10.1 s at 256; rayon 0.72 s at 64,
+/// 1.9 s at 256; on the Linux tree all three are at their best at 64. On a slow file system
+/// `queue` gains nothing past 64 either (README: 534 ms at 64). `queue` parks idle workers and
+/// keeps its `-j`.
+pub const STEALING_MAX: usize = 64;
 
 /// The threads a method with a work-stealing scheduler runs: `-j` (already capped by the
 /// descriptor budget), at most [`STEALING_MAX`].

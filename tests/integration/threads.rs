@@ -73,7 +73,7 @@ fn work_stealing_methods_bound_their_threads() {
     }
     let t = tree();
     let normal = t.run(&["-u"]).sorted();
-    // 4096 threads would reserve 2 GiB of stacks; the bounded methods start at most 256,
+    // 4096 threads would reserve 2 GiB of stacks; the bounded methods start at most 64,
     // which fit in 2 GB (with glibc's per-thread malloc arenas, 64 MiB each) without a warning.
     for m in ["rayon", "jwalk", "ignore"] {
         let run = t.run_script(&format!(
