@@ -9,6 +9,7 @@ mod filters_common;
 mod fixture;
 mod ignore_files;
 mod metadata;
+mod methods_agree;
 mod parity;
 mod patterns;
 mod syscalls;
