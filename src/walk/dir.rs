@@ -265,6 +265,70 @@ impl Dir {
         Self::open_cstr(self.fd, name, flags)
     }
 
+    /// Opens the directory at `rel` below this one without following any symlink on the way
+    /// (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`; one `openat` with `O_NOFOLLOW`
+    /// per component on kernels before 5.6). An empty `rel` opens this directory again.
+    pub fn open_beneath(&self, rel: &[u8]) -> io::Result<Dir> {
+        if rel.is_empty() {
+            return Self::open_raw(self.fd, b".", OPEN_DIR);
+        }
+        let mut buf = Vec::with_capacity(rel.len() + 1);
+        buf.extend_from_slice(rel);
+        buf.push(0);
+        let c = CStr::from_bytes_with_nul(&buf)
+            .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+        // The kernel's `struct open_how` (libc's is non-exhaustive).
+        #[repr(C)]
+        struct OpenHow {
+            flags: u64,
+            mode: u64,
+            resolve: u64,
+        }
+        let how = OpenHow {
+            flags: (OPEN_DIR | libc::O_NOFOLLOW) as u64,
+            mode: 0,
+            resolve: libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS,
+        };
+        for _ in 0..16 {
+            // SAFETY: a valid descriptor, a NUL-terminated path and an `open_how` of the size
+            // given; the kernel only reads them.
+            let ret = unsafe {
+                libc::syscall(
+                    libc::SYS_openat2,
+                    self.fd,
+                    c.as_ptr(),
+                    &how as *const OpenHow,
+                    std::mem::size_of::<OpenHow>(),
+                )
+            };
+            if ret >= 0 {
+                return Ok(Dir { fd: ret as RawFd });
+            }
+            let e = io::Error::last_os_error();
+            match e.raw_os_error() {
+                // A rename elsewhere raced the lookup: try again.
+                Some(libc::EAGAIN | libc::EINTR) => continue,
+                Some(libc::ENOSYS) => break,
+                _ => return Err(e),
+            }
+        }
+        let mut cur: Option<Dir> = None;
+        for part in rel
+            .split(|&b| b == b'/')
+            .filter(|p| !p.is_empty() && *p != b".")
+        {
+            if part == b".." {
+                return Err(io::Error::from_raw_os_error(libc::EXDEV));
+            }
+            let base = cur.as_ref().map_or(self.fd, |d| d.fd);
+            cur = Some(Self::open_raw(base, part, OPEN_DIR | libc::O_NOFOLLOW)?);
+        }
+        match cur {
+            Some(d) => Ok(d),
+            None => Self::open_raw(self.fd, b".", OPEN_DIR),
+        }
+    }
+
     /// `fstat` of this directory.
     pub fn stat(&self) -> io::Result<Stat> {
         let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();

@@ -16,6 +16,7 @@ use ::ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, W
 use crate::config::Root;
 use crate::filter::Meta;
 use crate::output::printer::Batch;
+use crate::walk::beneath::{self, Beneath};
 use crate::walk::dir::{Kind, Stat};
 use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 use crate::walk::walkdir::report_io;
@@ -36,6 +37,9 @@ pub fn walk(walk: &Walk<'_>) {
     }
     for root in &config.roots {
         let Some(entered) = walk.root_entered_by_path(root) else {
+            continue;
+        };
+        let Ok(beneath) = beneath::for_root(walk, root) else {
             continue;
         };
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
@@ -65,6 +69,7 @@ pub fn walk(walk: &Walk<'_>) {
                 root,
                 states: &states,
                 links: &links,
+                beneath: beneath.as_ref(),
             };
             builder.build_parallel().visit(&mut visitors);
             if walk.printer.stopped() {
@@ -81,6 +86,8 @@ struct Visitors<'a, 'w> {
     states: &'a RwLock<HashMap<PathBuf, DirState>>,
     /// Links to directories to walk next (`-L`).
     links: &'a Mutex<Vec<PathBuf>>,
+    /// Without `-L`: the root's checker, copied for each visitor.
+    beneath: Option<&'a Beneath>,
 }
 
 impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s, '_> {
@@ -90,6 +97,7 @@ impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s, '_> {
             root: self.root,
             states: self.states,
             links: self.links,
+            beneath: self.beneath.map(Beneath::again),
             batch: Batch::new(),
             path: Vec::new(),
         })
@@ -101,6 +109,7 @@ struct Visitor<'a, 'w> {
     root: &'a Root,
     states: &'a RwLock<HashMap<PathBuf, DirState>>,
     links: &'a Mutex<Vec<PathBuf>>,
+    beneath: Option<Beneath>,
     batch: Batch,
     path: Vec<u8>,
 }
@@ -120,8 +129,14 @@ impl Visitor<'_, '_> {
             .cloned()
     }
 
-    fn handle(&mut self, entry_path: &Path, mut kind: Kind) -> WalkState {
+    fn handle(&mut self, entry_path: &Path, mut kind: Kind, ino: Option<u64>) -> WalkState {
         let walk = self.walk;
+        if let Some(beneath) = self.beneath.as_mut() {
+            if !beneath.holds(entry_path, kind, ino) {
+                // Read from elsewhere (a directory swapped for a link): not beneath the root.
+                return WalkState::Skip;
+            }
+        }
         let Some(parent) = entry_path.parent().and_then(|p| self.state_of(p)) else {
             return WalkState::Skip;
         };
@@ -200,7 +215,7 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 let kind = entry
                     .file_type()
                     .map_or(Kind::Unknown, Kind::from_file_type);
-                self.handle(entry.path(), kind)
+                self.handle(entry.path(), kind, entry.ino())
             }
             Err(err) => {
                 let (path, io, _) = unpack(&err);

@@ -8,11 +8,13 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::Arc;
 
 use ::jwalk::{Parallelism, WalkDirGeneric};
 
 use crate::output::printer::Batch;
-use crate::walk::dir::{stat_path, Kind};
+use crate::walk::beneath::Beneath;
+use crate::walk::dir::{stat_path, Dir, Kind};
 use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };
@@ -39,13 +41,19 @@ pub fn walk(walk: &Walk<'static>) {
         };
         // jwalk's error reading the root comes with the root's entry, which min_depth(1)
         // drops: find out first.
-        if let Err(e) = crate::walk::dir::Dir::open_path(root.open_path()) {
-            walk.report.path_error(root.open_path(), &e);
-            continue;
-        }
+        let root_dir = match Dir::open_path(root.open_path()) {
+            Ok(dir) => Arc::new(dir),
+            Err(e) => {
+                walk.report.path_error(root.open_path(), &e);
+                continue;
+            }
+        };
+        // Without -L, what jwalk lists by path is checked to be beneath the root.
+        let anchor = (!config.follow).then_some(root_dir);
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
         let w = *walk;
         let root_for_cb = root.clone();
+        let root_path_cb = root_path.clone();
         let mut builder = WalkDirGeneric::<(Option<DirState>, bool)>::new(&root_path)
             .skip_hidden(false)
             .sort(false)
@@ -67,6 +75,9 @@ pub fn walk(walk: &Walk<'static>) {
                 };
                 let here = w.enter_by_path(inherited, &root_for_cb, dir_path, stat.as_ref());
                 let mut buf = Vec::new();
+                let mut beneath = anchor
+                    .as_ref()
+                    .map(|a| Beneath::new(&root_path_cb, a.clone()));
                 children.retain_mut(|child| {
                     let (entry_path, kind, name) = match child {
                         Ok(e) => (
@@ -92,6 +103,12 @@ pub fn walk(walk: &Walk<'static>) {
                             _ => return true,
                         },
                     };
+                    if let (Some(b), Ok(_)) = (beneath.as_mut(), &child) {
+                        // Read from elsewhere (a directory swapped for a link): dropped.
+                        if !b.holds(&entry_path, kind, None) {
+                            return false;
+                        }
+                    }
                     display_path(&mut buf, &root_for_cb, &entry_path);
                     let mut meta = MetaPath {
                         path: &entry_path,

@@ -7,6 +7,7 @@
 //! scheduled. `serial`, `queue` and `rayon` read directories with [`dir`] (raw `getdents64`);
 //! `walkdir`, `jwalk` and `ignore` use those crates, for comparison.
 
+pub mod beneath;
 pub mod dir;
 pub mod scan;
 pub mod threads;

@@ -12,11 +12,12 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use ::walkdir::WalkDir;
+use ::walkdir::{DirEntryExt, WalkDir};
 
 use crate::config::Root;
 use crate::filter::Meta;
 use crate::output::printer::Batch;
+use crate::walk::beneath::{self, Beneath};
 use crate::walk::dir::Kind;
 use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 use crate::walk::Walk;
@@ -36,6 +37,9 @@ pub fn walk(walk: &Walk<'_>) {
         let Some(entered) = walk.root_entered_by_path(root) else {
             continue;
         };
+        let Ok(mut beneath) = beneath::for_root(walk, root) else {
+            continue;
+        };
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
         // The root, then the links to directories met under -L, each walked on its own.
         let mut pending = vec![(root_path, entered)];
@@ -43,104 +47,127 @@ pub fn walk(walk: &Walk<'_>) {
             if walk.printer.stopped() {
                 break;
             }
-            walk_one(walk, root, &start, state, &mut pending, &mut batch);
+            let mut one = One {
+                walk,
+                root,
+                beneath: beneath.as_mut(),
+                pending: &mut pending,
+                batch: &mut batch,
+            };
+            one.walk(&start, state);
         }
     }
     walk.printer.flush(&mut batch);
 }
 
-/// Walks the directory `start` (a root, or a followed link), whose entered state is `state`;
-/// links to directories to descend are added to `pending`.
-fn walk_one(
-    walk: &Walk<'_>,
-    root: &Root,
-    start: &Path,
-    state: DirState,
-    pending: &mut Vec<(PathBuf, DirState)>,
-    batch: &mut Batch,
-) {
-    let config = walk.config;
-    let mut path = Vec::new();
-    let base = state.depth;
-    let mut states: Vec<DirState> = vec![state];
-    let mut builder = WalkDir::new(start)
-        .follow_links(false)
-        .min_depth(1)
-        .max_open(max_open());
-    if config.max_depth != usize::MAX {
-        builder = builder.max_depth(config.max_depth.saturating_sub(base));
-    }
-    let mut it = builder.into_iter();
-    while let Some(next) = it.next() {
-        if walk.printer.stopped() {
-            break;
+/// One walk of the crate, from a root or (under `-L`) a followed link.
+struct One<'a, 'w> {
+    walk: &'a Walk<'w>,
+    root: &'a Root,
+    /// Without `-L`: the check that what the crate lists is beneath the root.
+    beneath: Option<&'a mut Beneath>,
+    /// Links to directories to descend, walked after this walk.
+    pending: &'a mut Vec<(PathBuf, DirState)>,
+    batch: &'a mut Batch,
+}
+
+impl One<'_, '_> {
+    /// Walks the directory `start` (a root, or a followed link), whose entered state is `state`.
+    fn walk(&mut self, start: &Path, state: DirState) {
+        let walk = self.walk;
+        let root = self.root;
+        let config = walk.config;
+        let mut path = Vec::new();
+        let base = state.depth;
+        let mut states: Vec<DirState> = vec![state];
+        let mut builder = WalkDir::new(start)
+            .follow_links(false)
+            .min_depth(1)
+            .max_open(max_open());
+        if config.max_depth != usize::MAX {
+            builder = builder.max_depth(config.max_depth.saturating_sub(base));
         }
-        let e = match next {
-            Ok(e) => e,
-            Err(err) => {
-                if let Some(p) = err.path() {
-                    display_path(&mut path, root, p);
-                    report_io(walk, &path, err.io_error());
-                }
-                continue;
+        let mut it = builder.into_iter();
+        while let Some(next) = it.next() {
+            if walk.printer.stopped() {
+                break;
             }
-        };
-        let entry_path = e.path();
-        let depth = e.depth();
-        let mut kind = Kind::from_file_type(e.file_type());
-        // walkdir opened it for reading iff it is a directory above its max depth.
-        let pushed = e.file_type().is_dir() && base + depth < config.max_depth;
-        states.truncate(depth);
-        let Some(parent) = states.last() else {
-            continue;
-        };
-        display_path(&mut path, root, entry_path);
-        let mut meta = MetaPath {
-            path: entry_path,
-            follow: config.follow,
-            stat: None,
-        };
-        let mut via_link = false;
-        if config.follow && kind == Kind::Symlink {
-            match std::fs::metadata(entry_path) {
-                Ok(md) => {
-                    let st = crate::walk::dir::Stat::from_metadata(&md);
-                    kind = st.kind();
-                    meta.stat = Some(Some(st));
-                    via_link = true;
-                }
-                // A dangling link stays a link, as in fd and find -L.
-                Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+            let e = match next {
+                Ok(e) => e,
                 Err(err) => {
-                    walk.report.path_error(&path, &err);
+                    if let Some(p) = err.path() {
+                        display_path(&mut path, root, p);
+                        report_io(walk, &path, err.io_error());
+                    }
+                    continue;
+                }
+            };
+            let entry_path = e.path();
+            let depth = e.depth();
+            let mut kind = Kind::from_file_type(e.file_type());
+            // walkdir opened it for reading iff it is a directory above its max depth.
+            let pushed = e.file_type().is_dir() && base + depth < config.max_depth;
+            if let Some(beneath) = self.beneath.as_deref_mut() {
+                if !beneath.holds(entry_path, kind, Some(e.ino())) {
+                    // Read from elsewhere (a directory swapped for a link): not beneath the root.
+                    if pushed {
+                        it.skip_current_dir();
+                    }
                     continue;
                 }
             }
-        }
-        let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
-        let (print, descend) = match walk.judge(parent, &path, name, kind, &mut meta) {
-            Action::Visit { .. } if walk.closes_loop(parent, &path, kind, &mut meta) => {
-                (false, false)
+            states.truncate(depth);
+            let Some(parent) = states.last() else {
+                continue;
+            };
+            display_path(&mut path, root, entry_path);
+            let mut meta = MetaPath {
+                path: entry_path,
+                follow: config.follow,
+                stat: None,
+            };
+            let mut via_link = false;
+            if config.follow && kind == Kind::Symlink {
+                match std::fs::metadata(entry_path) {
+                    Ok(md) => {
+                        let st = crate::walk::dir::Stat::from_metadata(&md);
+                        kind = st.kind();
+                        meta.stat = Some(Some(st));
+                        via_link = true;
+                    }
+                    // A dangling link stays a link, as in fd and find -L.
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(err) => {
+                        walk.report.path_error(&path, &err);
+                        continue;
+                    }
+                }
             }
-            Action::Skip => (false, false),
-            Action::Visit { print, descend } => (print, descend),
-        };
-        if print && !walk.printer.push(batch, &path, kind, &mut meta) {
-            break;
-        }
-        if descend {
-            let stat = if config.follow { meta.stat() } else { None };
-            let child = walk.enter_by_path(parent.below(), root, entry_path, stat.as_ref());
-            if via_link {
-                pending.push((entry_path.to_path_buf(), child));
-            } else {
-                states.push(child);
+            let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
+            let (print, descend) = match walk.judge(parent, &path, name, kind, &mut meta) {
+                Action::Visit { .. } if walk.closes_loop(parent, &path, kind, &mut meta) => {
+                    (false, false)
+                }
+                Action::Skip => (false, false),
+                Action::Visit { print, descend } => (print, descend),
+            };
+            if print && !walk.printer.push(self.batch, &path, kind, &mut meta) {
+                break;
             }
-        } else if pushed {
-            it.skip_current_dir();
-        }
-        if kind == Kind::Dir {
-            walk.printer.directory_done(batch);
+            if descend {
+                let stat = if config.follow { meta.stat() } else { None };
+                let child = walk.enter_by_path(parent.below(), root, entry_path, stat.as_ref());
+                if via_link {
+                    self.pending.push((entry_path.to_path_buf(), child));
+                } else {
+                    states.push(child);
+                }
+            } else if pushed {
+                it.skip_current_dir();
+            }
+            if kind == Kind::Dir {
+                walk.printer.directory_done(self.batch);
+            }
         }
     }
 }

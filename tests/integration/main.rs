@@ -3,6 +3,7 @@
 mod bench;
 mod completions;
 mod depth_exclude;
+mod escape;
 mod faults;
 mod fd_parity;
 mod filters_common;

@@ -1,0 +1,112 @@
+//! Keeping the walker-crate methods inside the search root when links are not followed.
+//!
+//! walkdir, jwalk and the ignore crate list a directory by its path: if the directory is
+//! swapped for a symlink between its parent's listing and its own (a race anyone who can write
+//! in the tree can run), the crate lists the link's target, outside the root. So every entry
+//! such a crate lists is checked here before it is printed or descended: its directory is
+//! opened from the search root's descriptor without following any symlink
+//! ([`Dir::open_beneath`]), and the entry must be there, under the same name, of the same kind
+//! and (where the crate gives it) with the same inode. An entry the crate read elsewhere fails
+//! the check and is dropped silently, as an entry that vanished. The methods that read
+//! directories themselves never need this: they open each directory relative to its parent's
+//! descriptor with `O_NOFOLLOW`.
+
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::walk::dir::{Dir, Kind};
+
+/// Directories held open at once by one checker: a crate's worker lists siblings together,
+/// interleaved with the directories just below.
+const CACHED: usize = 4;
+
+/// Checks entries a walker crate listed against the real directories below one search root.
+/// One per thread; cheap to create.
+pub struct Beneath {
+    /// The search root's path as the crate was given it (its entries' paths start with it).
+    root_path: Box<Path>,
+    root: Arc<Dir>,
+    /// Directories opened beneath the root, by their path below it; the newest last.
+    open: Vec<(Box<[u8]>, Dir, u64)>,
+}
+
+impl Beneath {
+    /// A checker for the search root `root` (opened by `root_path`, links followed: a search
+    /// root may be a link).
+    pub fn new(root_path: &Path, root: Arc<Dir>) -> Beneath {
+        Beneath {
+            root_path: root_path.into(),
+            root,
+            open: Vec::new(),
+        }
+    }
+
+    /// A checker for the same root with nothing open yet, for another thread.
+    pub fn again(&self) -> Beneath {
+        Beneath::new(&self.root_path, self.root.clone())
+    }
+
+    /// Whether `entry_path` (as the crate built it) is, now, an entry of the real directory
+    /// beneath the root, of kind `kind` (links not followed) and, when `ino` is given, that
+    /// inode (or a mount point there, whose inode the listing cannot know).
+    pub fn holds(&mut self, entry_path: &Path, kind: Kind, ino: Option<u64>) -> bool {
+        let rel = entry_path
+            .strip_prefix(&self.root_path)
+            .unwrap_or(entry_path)
+            .as_os_str()
+            .as_bytes();
+        let (dir, name) = match rel.iter().rposition(|&b| b == b'/') {
+            Some(i) => (&rel[..i], &rel[i + 1..]),
+            None => (&b""[..], rel),
+        };
+        let Ok(name) = std::ffi::CString::new(name) else {
+            return false;
+        };
+        let Some(index) = self.find_or_open(dir) else {
+            return false;
+        };
+        let (_, parent, parent_dev) = &self.open[index];
+        match parent.stat_at(&name, false) {
+            Ok(st) => {
+                st.kind() == kind && ino.is_none_or(|ino| st.ino == ino || st.dev != *parent_dev)
+            }
+            Err(_) => false,
+        }
+    }
+
+    /// The index in `open` of the directory `dir` below the root, opened if it is not yet.
+    fn find_or_open(&mut self, dir: &[u8]) -> Option<usize> {
+        if let Some(i) = self.open.iter().position(|(p, _, _)| &**p == dir) {
+            return Some(i);
+        }
+        let opened = self.root.open_beneath(dir).ok()?;
+        let dev = opened.stat().ok()?.dev;
+        if self.open.len() == CACHED {
+            self.open.remove(0);
+        }
+        self.open.push((dir.into(), opened, dev));
+        Some(self.open.len() - 1)
+    }
+}
+
+/// The checker for a search root of a walker-crate method: `None` under `-L` (links are
+/// followed by request), or when the root cannot be opened, which is then said and `Err`.
+pub fn for_root(
+    walk: &crate::walk::Walk<'_>,
+    root: &crate::config::Root,
+) -> Result<Option<Beneath>, ()> {
+    if walk.config.follow {
+        return Ok(None);
+    }
+    match Dir::open_path(root.open_path()) {
+        Ok(dir) => {
+            let path = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
+            Ok(Some(Beneath::new(path, Arc::new(dir))))
+        }
+        Err(e) => {
+            walk.report.path_error(root.open_path(), &e);
+            Err(())
+        }
+    }
+}
