@@ -308,7 +308,8 @@ impl Dir {
             match e.raw_os_error() {
                 // A rename elsewhere raced the lookup: try again.
                 Some(libc::EAGAIN | libc::EINTR) => continue,
-                Some(libc::ENOSYS) => break,
+                // Before Linux 5.6, or longer than PATH_MAX: a component at a time.
+                Some(libc::ENOSYS | libc::ENAMETOOLONG) => break,
                 _ => return Err(e),
             }
         }
