@@ -11,14 +11,16 @@
 //! directories themselves never need this: they open each directory relative to its parent's
 //! descriptor with `O_NOFOLLOW`.
 
+use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Arc;
 
-use crate::walk::dir::{Dir, Kind};
+use crate::walk::dir::{Dir, Kind, Listing};
 
-/// Directories held open at once by one checker: a crate's worker lists siblings together,
-/// interleaved with the directories just below.
+/// Directories held open at once by one checker (when the descriptor budget allows; else none
+/// between checks):
+/// a crate's worker lists siblings together, interleaved with the directories just below.
 const CACHED: usize = 4;
 
 /// Checks entries a walker crate listed against the real directories below one search root.
@@ -29,6 +31,8 @@ pub struct Beneath {
     root: Arc<Dir>,
     /// Directories opened beneath the root, by their path below it; the newest last.
     open: Vec<(Box<[u8]>, Dir, u64)>,
+    /// How many of them to keep open.
+    keep: usize,
 }
 
 impl Beneath {
@@ -39,6 +43,11 @@ impl Beneath {
             root_path: root_path.into(),
             root,
             open: Vec::new(),
+            keep: if crate::walk::dir::fd_budget() >= 64 {
+                CACHED
+            } else {
+                0
+            },
         }
     }
 
@@ -49,8 +58,17 @@ impl Beneath {
 
     /// Whether `entry_path` (as the crate built it) is, now, an entry of the real directory
     /// beneath the root, of kind `kind` (links not followed) and, when `ino` is given, that
-    /// inode (or a mount point there, whose inode the listing cannot know).
-    pub fn holds(&mut self, entry_path: &Path, kind: Kind, ino: Option<u64>) -> bool {
+    /// inode (or a mount point there, whose inode the listing cannot know). `Ok(false)` when
+    /// it is not there (read elsewhere, or vanished); an error when it cannot be checked.
+    pub fn holds(&mut self, entry_path: &Path, kind: Kind, ino: Option<u64>) -> io::Result<bool> {
+        let held = self.check(entry_path, kind, ino);
+        if self.keep == 0 {
+            self.open.clear();
+        }
+        held
+    }
+
+    fn check(&mut self, entry_path: &Path, kind: Kind, ino: Option<u64>) -> io::Result<bool> {
         let rel = entry_path
             .strip_prefix(&self.root_path)
             .unwrap_or(entry_path)
@@ -61,33 +79,58 @@ impl Beneath {
             None => (&b""[..], rel),
         };
         let Ok(name) = std::ffi::CString::new(name) else {
-            return false;
+            return Ok(false);
         };
-        let Some(index) = self.find_or_open(dir) else {
-            return false;
+        let (parent, parent_dev) = match self.find_or_open(dir) {
+            Ok(found) => found,
+            Err(e) if is_not_beneath(&e) => return Ok(false),
+            Err(e) => return Err(e),
         };
-        let (_, parent, parent_dev) = &self.open[index];
         match parent.stat_at(&name, false) {
-            Ok(st) => {
-                st.kind() == kind && ino.is_none_or(|ino| st.ino == ino || st.dev != *parent_dev)
+            Ok(st) => Ok(
+                st.kind() == kind && ino.is_none_or(|ino| st.ino == ino || st.dev != parent_dev)
+            ),
+            Err(e) if is_not_beneath(&e) => Ok(false),
+            // A directory that may be listed but not searched (r--): its listing says.
+            Err(e) if e.raw_os_error() == Some(libc::EACCES) => {
+                let dir = self.root.open_beneath(dir)?;
+                let mut listing = Listing::default();
+                listing.read_all(&dir)?;
+                let found = listing.entries().any(|(n, k, i)| {
+                    n == name.as_c_str()
+                        && (k == kind || k == Kind::Unknown)
+                        && ino.is_none_or(|ino| ino == i)
+                });
+                Ok(found)
             }
-            Err(_) => false,
+            Err(e) => Err(e),
         }
     }
 
-    /// The index in `open` of the directory `dir` below the root, opened if it is not yet.
-    fn find_or_open(&mut self, dir: &[u8]) -> Option<usize> {
+    /// The directory `dir` below the root and its device, opened if it is not held yet.
+    fn find_or_open(&mut self, dir: &[u8]) -> io::Result<(&Dir, u64)> {
         if let Some(i) = self.open.iter().position(|(p, _, _)| &**p == dir) {
-            return Some(i);
+            let (_, d, dev) = &self.open[i];
+            return Ok((d, *dev));
         }
-        let opened = self.root.open_beneath(dir).ok()?;
-        let dev = opened.stat().ok()?.dev;
-        if self.open.len() == CACHED {
+        let opened = self.root.open_beneath(dir)?;
+        let dev = opened.stat()?.dev;
+        if self.open.len() >= self.keep.max(1) {
             self.open.remove(0);
         }
         self.open.push((dir.into(), opened, dev));
-        Some(self.open.len() - 1)
+        let (_, d, dev) = &self.open[self.open.len() - 1];
+        Ok((d, *dev))
     }
+}
+
+/// Errors that mean the path is no longer (or never was) a directory beneath the root: a link
+/// on the way (`ELOOP`), removed, replaced by a file.
+fn is_not_beneath(e: &io::Error) -> bool {
+    matches!(
+        e.raw_os_error(),
+        Some(libc::ELOOP | libc::ENOENT | libc::ENOTDIR | libc::EXDEV)
+    )
 }
 
 /// The checker for a search root of a walker-crate method: `None` under `-L` (links are

@@ -289,7 +289,8 @@ impl Dir {
             mode: 0,
             resolve: libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS,
         };
-        for _ in 0..16 {
+        let (mut waited_ms, mut raced) = (0, 0);
+        loop {
             // SAFETY: a valid descriptor, a NUL-terminated path and an `open_how` of the size
             // given; the kernel only reads them.
             let ret = unsafe {
@@ -307,7 +308,12 @@ impl Dir {
             let e = io::Error::last_os_error();
             match e.raw_os_error() {
                 // A rename elsewhere raced the lookup: try again.
-                Some(libc::EAGAIN | libc::EINTR) => continue,
+                Some(libc::EAGAIN | libc::EINTR) if raced < 16 => raced += 1,
+                // Out of descriptors: others are released shortly (as in `open_cstr`).
+                Some(libc::EMFILE | libc::ENFILE) if waited_ms < 5000 => {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    waited_ms += 10;
+                }
                 // Before Linux 5.6, or longer than PATH_MAX: a component at a time.
                 Some(libc::ENOSYS | libc::ENAMETOOLONG) => break,
                 _ => return Err(e),

@@ -132,9 +132,15 @@ impl Visitor<'_, '_> {
     fn handle(&mut self, entry_path: &Path, mut kind: Kind, ino: Option<u64>) -> WalkState {
         let walk = self.walk;
         if let Some(beneath) = self.beneath.as_mut() {
-            if !beneath.holds(entry_path, kind, ino) {
+            match beneath.holds(entry_path, kind, ino) {
+                Ok(true) => {}
                 // Read from elsewhere (a directory swapped for a link): not beneath the root.
-                return WalkState::Skip;
+                Ok(false) => return WalkState::Skip,
+                Err(e) => {
+                    display_path(&mut self.path, self.root, entry_path);
+                    walk.report.path_error(&self.path, &e);
+                    return WalkState::Skip;
+                }
             }
         }
         let Some(parent) = entry_path.parent().and_then(|p| self.state_of(p)) else {

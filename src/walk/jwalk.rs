@@ -105,8 +105,14 @@ pub fn walk(walk: &Walk<'static>) {
                     };
                     if let (Some(b), Ok(_)) = (beneath.as_mut(), &child) {
                         // Read from elsewhere (a directory swapped for a link): dropped.
-                        if !b.holds(&entry_path, kind, None) {
-                            return false;
+                        match b.holds(&entry_path, kind, None) {
+                            Ok(true) => {}
+                            Ok(false) => return false,
+                            Err(e) => {
+                                display_path(&mut buf, &root_for_cb, &entry_path);
+                                w.report.path_error(&buf, &e);
+                                return false;
+                            }
                         }
                     }
                     display_path(&mut buf, &root_for_cb, &entry_path);

@@ -70,21 +70,28 @@ pub fn rayon_pool(walk: &Walk<'_>, asked: usize, name: &'static str) -> Option<r
     }
 }
 
-/// How many of `asked` threads (with [`STACK_SIZE`] stacks) the system starts now, for a crate
-/// that spawns its own and panics when one fails (the ignore crate). Says once when it is fewer
-/// than asked; 0 means not even one.
+/// How many threads (with [`STACK_SIZE`] stacks) to give a crate that spawns its own and
+/// panics when one fails (the ignore crate): `asked` when that many start now. When fewer
+/// start, the system is short of threads (other processes of the user take them too, and a
+/// probe thread's slot is freed a little after it is joined): half of what started, leaving
+/// the rest as margin, said in one warning. 0 (the caller walks on its own thread) when that
+/// leaves none.
 pub fn startable(walk: &Walk<'_>, asked: usize) -> usize {
     let (n, refused) = probe(asked);
-    match refused {
-        Some(why) if n > 0 => walk
-            .report
-            .warning(&format!("could start only {n} of {asked} threads: {why}")),
-        Some(why) => walk.report.warning(&format!(
+    let Some(why) = refused else {
+        return n;
+    };
+    let usable = n / 2;
+    if usable > 0 {
+        walk.report.warning(&format!(
+            "could start only {n} of {asked} threads ({why}); using {usable}"
+        ));
+    } else {
+        walk.report.warning(&format!(
             "cannot start threads ({why}); walking on one thread"
-        )),
-        None => {}
+        ));
     }
-    n
+    usable
 }
 
 /// Starts up to `asked` threads, holds them until all that could start have, lets them exit

@@ -108,8 +108,14 @@ impl One<'_, '_> {
             // walkdir opened it for reading iff it is a directory above its max depth.
             let pushed = e.file_type().is_dir() && base + depth < config.max_depth;
             if let Some(beneath) = self.beneath.as_deref_mut() {
-                if !beneath.holds(entry_path, kind, Some(e.ino())) {
-                    // Read from elsewhere (a directory swapped for a link): not beneath the root.
+                let held = beneath.holds(entry_path, kind, Some(e.ino()));
+                if !matches!(held, Ok(true)) {
+                    // Read from elsewhere (a directory swapped for a link): not beneath the
+                    // root, and not an error. One that cannot be checked is said.
+                    if let Err(err) = held {
+                        display_path(&mut path, root, entry_path);
+                        walk.report.path_error(&path, &err);
+                    }
                     if pushed {
                         it.skip_current_dir();
                     }
