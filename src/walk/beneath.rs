@@ -11,6 +11,7 @@
 //! directories themselves never need this: they open each directory relative to its parent's
 //! descriptor with `O_NOFOLLOW`.
 
+use std::ffi::CStr;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
@@ -33,6 +34,8 @@ pub struct Beneath {
     open: Vec<(Box<[u8]>, Dir, u64)>,
     /// How many of them to keep open.
     keep: usize,
+    /// The entry's name with its NUL, reused.
+    name: Vec<u8>,
 }
 
 impl Beneath {
@@ -43,6 +46,7 @@ impl Beneath {
             root_path: root_path.into(),
             root,
             open: Vec::new(),
+            name: Vec::new(),
             keep: if crate::walk::dir::fd_budget() >= 64 {
                 CACHED
             } else {
@@ -69,24 +73,42 @@ impl Beneath {
     }
 
     fn check(&mut self, entry_path: &Path, kind: Kind, ino: Option<u64>) -> io::Result<bool> {
-        let rel = entry_path
-            .strip_prefix(&self.root_path)
-            .unwrap_or(entry_path)
-            .as_os_str()
-            .as_bytes();
+        // The crate built the path on the root's: what follows it is the path below the root.
+        let full = entry_path.as_os_str().as_bytes();
+        let root = self.root_path.as_os_str().as_bytes();
+        let rel = match full.strip_prefix(root) {
+            Some(rest) => rest.strip_prefix(b"/").unwrap_or(rest),
+            None => full,
+        };
         let (dir, name) = match rel.iter().rposition(|&b| b == b'/') {
             Some(i) => (&rel[..i], &rel[i + 1..]),
             None => (&b""[..], rel),
         };
-        let Ok(name) = std::ffi::CString::new(name) else {
-            return Ok(false);
+        let mut name_buf = std::mem::take(&mut self.name);
+        name_buf.clear();
+        name_buf.extend_from_slice(name);
+        name_buf.push(0);
+        let held = match CStr::from_bytes_with_nul(&name_buf) {
+            Ok(name) => self.check_in(dir, name, kind, ino),
+            Err(_) => Ok(false),
         };
+        self.name = name_buf;
+        held
+    }
+
+    fn check_in(
+        &mut self,
+        dir: &[u8],
+        name: &CStr,
+        kind: Kind,
+        ino: Option<u64>,
+    ) -> io::Result<bool> {
         let (parent, parent_dev) = match self.find_or_open(dir) {
             Ok(found) => found,
             Err(e) if is_not_beneath(&e) => return Ok(false),
             Err(e) => return Err(e),
         };
-        match parent.stat_at(&name, false) {
+        match parent.stat_at(name, false) {
             Ok(st) => Ok(
                 st.kind() == kind && ino.is_none_or(|ino| st.ino == ino || st.dev != parent_dev)
             ),
@@ -97,9 +119,7 @@ impl Beneath {
                 let mut listing = Listing::default();
                 listing.read_all(&dir)?;
                 let found = listing.entries().any(|(n, k, i)| {
-                    n == name.as_c_str()
-                        && (k == kind || k == Kind::Unknown)
-                        && ino.is_none_or(|ino| ino == i)
+                    n == name && (k == kind || k == Kind::Unknown) && ino.is_none_or(|ino| ino == i)
                 });
                 Ok(found)
             }
