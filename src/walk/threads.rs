@@ -124,3 +124,26 @@ fn probe(asked: usize) -> (usize, Option<String>) {
     }
     (n, refused)
 }
+
+/// Address space one worker takes: its stack, its buffers (a 64 KiB listing, a 64 KiB batch)
+/// and what the allocator keeps for its thread.
+const BYTES_PER_WORKER: u64 = STACK_SIZE as u64 + 256 * 1024;
+
+/// How many workers fit in an address-space limit (`ulimit -v`): a quarter of it, the rest
+/// being the binary, its libraries and the main heap. Past that, threads start but their first
+/// allocations fail, and an allocation failure aborts the process. No limit: no bound.
+pub fn affordable_by_address_space() -> usize {
+    let mut lim = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes into the struct we own.
+    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0
+        || lim.rlim_cur == libc::RLIM_INFINITY
+    {
+        return usize::MAX;
+    }
+    usize::try_from(lim.rlim_cur / 4 / BYTES_PER_WORKER)
+        .unwrap_or(usize::MAX)
+        .max(1)
+}
