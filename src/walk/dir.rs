@@ -651,6 +651,26 @@ mod tests {
     }
 
     #[test]
+    fn open_beneath_follows_no_link_on_the_way() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("a/b")).unwrap();
+        std::os::unix::fs::symlink("a", tmp.path().join("link")).unwrap();
+        let root = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        let b = root.open_beneath(b"a/b").unwrap();
+        let direct = Dir::open_path(tmp.path().join("a/b").as_os_str().as_bytes()).unwrap();
+        assert_eq!(b.stat().unwrap().ino, direct.stat().unwrap().ino);
+        for through_link in [&b"link"[..], b"link/b"] {
+            // ELOOP, or ENOTDIR for a link at the end (O_DIRECTORY | O_NOFOLLOW).
+            let err = root.open_beneath(through_link).unwrap_err();
+            assert!(
+                matches!(err.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)),
+                "{through_link:?}: {err}"
+            );
+        }
+        assert!(root.open_beneath(b"../x").is_err(), "never above the root");
+    }
+
+    #[test]
     fn budget_is_taken_and_given_back() {
         set_fd_budget(1);
         let a = SharedDir::keep(Dir::open_path(b"/").unwrap()).unwrap();
