@@ -6,11 +6,13 @@
 //! such a crate lists is checked here before it is printed or descended: its directory is
 //! opened from the search root's descriptor without following any symlink
 //! ([`Dir::open_beneath`]), and the entry must be there, under the same name, of the same kind
-//! and (where the crate gives it) with the same inode. An entry the crate read elsewhere fails
+//! and (where the crate gives it) with the same inode: in that directory's own listing (read
+//! once, when the descriptor budget allows keeping it), else by `fstatat`. An entry the crate read elsewhere fails
 //! the check and is dropped silently, as an entry that vanished. The methods that read
 //! directories themselves never need this: they open each directory relative to its parent's
 //! descriptor with `O_NOFOLLOW`.
 
+use std::collections::HashMap;
 use std::ffi::CStr;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
@@ -31,7 +33,7 @@ pub struct Beneath {
     root_path: Box<Path>,
     root: Arc<Dir>,
     /// Directories opened beneath the root, by their path below it; the newest last.
-    open: Vec<(Box<[u8]>, Dir, u64)>,
+    open: Vec<Held>,
     /// How many of them to keep open.
     keep: usize,
     /// The entry's name with its NUL, reused.
@@ -103,15 +105,25 @@ impl Beneath {
         kind: Kind,
         ino: Option<u64>,
     ) -> io::Result<bool> {
-        let (parent, parent_dev) = match self.find_or_open(dir) {
-            Ok(found) => found,
+        let held = match self.find_or_open(dir) {
+            Ok(held) => held,
             Err(e) if is_not_beneath(&e) => return Ok(false),
             Err(e) => return Err(e),
         };
-        match parent.stat_at(name, false) {
-            Ok(st) => Ok(
-                st.kind() == kind && ino.is_none_or(|ino| st.ino == ino || st.dev != parent_dev)
-            ),
+        // The real directory's own listing, read once: its (name, inode, type) against the
+        // crate's, without a system call per entry.
+        if let Some(listed) = held.names.as_ref().and_then(|n| n.get(name.to_bytes())) {
+            let (listed_ino, listed_kind) = *listed;
+            if listed_kind != Kind::Unknown {
+                return Ok(listed_kind == kind && ino.is_none_or(|ino| ino == listed_ino));
+            }
+        }
+        // Not listed (created since, or nothing kept under a tight descriptor budget), or of a
+        // type the listing does not say: look it up.
+        match held.dir.stat_at(name, false) {
+            Ok(st) => {
+                Ok(st.kind() == kind && ino.is_none_or(|ino| st.ino == ino || st.dev != held.dev))
+            }
             Err(e) if is_not_beneath(&e) => Ok(false),
             // A directory that may be listed but not searched (r--): its listing says.
             Err(e) if e.raw_os_error() == Some(libc::EACCES) => {
@@ -127,21 +139,47 @@ impl Beneath {
         }
     }
 
-    /// The directory `dir` below the root and its device, opened if it is not held yet.
-    fn find_or_open(&mut self, dir: &[u8]) -> io::Result<(&Dir, u64)> {
-        if let Some(i) = self.open.iter().position(|(p, _, _)| &**p == dir) {
-            let (_, d, dev) = &self.open[i];
-            return Ok((d, *dev));
+    /// The directory `dir` below the root, opened (and, when it is kept, listed) if it is not
+    /// held yet.
+    fn find_or_open(&mut self, dir: &[u8]) -> io::Result<&Held> {
+        if let Some(i) = self.open.iter().position(|h| &*h.path == dir) {
+            return Ok(&self.open[i]);
         }
         let opened = self.root.open_beneath(dir)?;
         let dev = opened.stat()?.dev;
+        let names = if self.keep > 0 {
+            let mut listing = Listing::default();
+            listing.read_all(&opened)?;
+            Some(
+                listing
+                    .entries()
+                    .map(|(n, k, i)| (n.to_bytes().to_vec(), (i, k)))
+                    .collect(),
+            )
+        } else {
+            None
+        };
         if self.open.len() >= self.keep.max(1) {
             self.open.remove(0);
         }
-        self.open.push((dir.into(), opened, dev));
-        let (_, d, dev) = &self.open[self.open.len() - 1];
-        Ok((d, *dev))
+        self.open.push(Held {
+            path: dir.into(),
+            dir: opened,
+            dev,
+            names,
+        });
+        Ok(&self.open[self.open.len() - 1])
     }
+}
+
+/// A directory beneath the root, held open for checks.
+struct Held {
+    /// Its path below the root.
+    path: Box<[u8]>,
+    dir: Dir,
+    dev: u64,
+    /// Its entries when it was opened: name to inode and type.
+    names: Option<HashMap<Vec<u8>, (u64, Kind)>>,
 }
 
 /// Errors that mean the path is no longer (or never was) a directory beneath the root: a link
