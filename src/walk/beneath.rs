@@ -21,10 +21,11 @@ use std::sync::Arc;
 
 use crate::walk::dir::{Dir, Kind, Listing};
 
-/// Directories held open at once by one checker (when the descriptor budget allows; else none
-/// between checks):
-/// a crate's worker lists siblings together, interleaved with the directories just below.
-const CACHED: usize = 4;
+/// Directories held open at once by one checker, at most (the descriptor budget shared by up
+/// to 64 threads may allow fewer, or none between checks). A crate's worker walks depth
+/// first: it comes back to a directory after the ones below it, which must not have pushed it
+/// out (re-reading a wide directory for each of its subdirectories would be quadratic).
+const CACHED: usize = 16;
 
 /// Checks entries a walker crate listed against the real directories below one search root.
 /// One per thread; cheap to create.
@@ -49,11 +50,7 @@ impl Beneath {
             root,
             open: Vec::new(),
             name: Vec::new(),
-            keep: if crate::walk::dir::fd_budget() >= 64 {
-                CACHED
-            } else {
-                0
-            },
+            keep: (crate::walk::dir::fd_budget() / crate::walk::threads::STEALING_MAX).min(CACHED),
         }
     }
 
@@ -143,7 +140,13 @@ impl Beneath {
     /// held yet.
     fn find_or_open(&mut self, dir: &[u8]) -> io::Result<&Held> {
         if let Some(i) = self.open.iter().position(|h| &*h.path == dir) {
-            return Ok(&self.open[i]);
+            // Least recently used first: a depth-first walk comes back to its parents.
+            let last = self.open.len() - 1;
+            if i != last {
+                let held = self.open.remove(i);
+                self.open.push(held);
+            }
+            return Ok(&self.open[last]);
         }
         let opened = self.root.open_beneath(dir)?;
         let dev = opened.stat()?.dev;
