@@ -314,8 +314,9 @@ impl Dir {
                     std::thread::sleep(std::time::Duration::from_millis(10));
                     waited_ms += 10;
                 }
-                // Before Linux 5.6, or longer than PATH_MAX: a component at a time.
-                Some(libc::ENOSYS | libc::ENAMETOOLONG) => break,
+                // Before Linux 5.6 (or refused by a seccomp filter, which some container
+                // runtimes make EPERM), or longer than PATH_MAX: a component at a time.
+                Some(libc::ENOSYS | libc::EPERM | libc::ENAMETOOLONG) => break,
                 _ => return Err(e),
             }
         }
