@@ -5,6 +5,8 @@
 //! A method never aborts because a thread could not start (`ulimit -u`, `ulimit -v`): it warns
 //! once and finishes with the threads it got, down to the calling thread alone.
 
+use std::sync::{Arc, Mutex};
+
 use crate::walk::Walk;
 
 /// The stack of every walk thread. Directories are jobs, not stack frames, so a walk thread
@@ -38,12 +40,26 @@ pub fn rayon_pool(walk: &Walk<'_>, asked: usize, name: &'static str) -> Option<r
     let mut threads = asked.max(1);
     let mut refused = None;
     loop {
-        match rayon::ThreadPoolBuilder::new()
+        // Threads spawned here rather than by rayon, to wait for them when the pool fails:
+        // rayon only tells them to end, and their slots would still count for the next try.
+        let spawned = Arc::new(Mutex::new(Vec::new()));
+        let handles = spawned.clone();
+        let built = rayon::ThreadPoolBuilder::new()
             .num_threads(threads)
-            .stack_size(STACK_SIZE)
-            .thread_name(move |i| format!("ffind-{name}-{i}"))
-            .build()
-        {
+            .spawn_handler(move |thread| {
+                let handle = std::thread::Builder::new()
+                    .name(format!("ffind-{name}-{}", thread.index()))
+                    .stack_size(STACK_SIZE)
+                    .spawn(|| thread.run())?;
+                handles
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push(handle);
+                Ok(())
+            })
+            .build();
+        let started = std::mem::take(&mut *spawned.lock().unwrap_or_else(|e| e.into_inner()));
+        match built {
             Ok(pool) => {
                 if let Some(why) = refused {
                     walk.report.warning(&format!(
@@ -54,10 +70,12 @@ pub fn rayon_pool(walk: &Walk<'_>, asked: usize, name: &'static str) -> Option<r
             }
             Err(e) if threads > 1 => {
                 refused.get_or_insert_with(|| crate::report::strip_os_error(&e.to_string()));
-                // As many as start now (the failed pool's threads are gone by then), and
-                // halving from there if the pool still cannot start them all.
-                let (n, _) = probe(threads - 1);
-                threads = n.min(threads / 2).max(1);
+                let n = started.len();
+                for handle in started {
+                    let _ = handle.join();
+                }
+                // Half of what started, leaving the rest as margin (as `startable` does).
+                threads = (n / 2).clamp(1, threads / 2);
             }
             Err(e) => {
                 let why = crate::report::strip_os_error(&e.to_string());
