@@ -165,6 +165,11 @@ pub fn raise_fd_limit(reserve: usize) -> usize {
     soft
 }
 
+/// The number of descriptors walks may keep open, as [`raise_fd_limit`] set it.
+pub fn fd_budget() -> usize {
+    FD_BUDGET.load(Ordering::Relaxed)
+}
+
 /// Sets the number of descriptors walks may keep open.
 #[cfg(test)]
 fn set_fd_budget(n: usize) {
@@ -263,6 +268,78 @@ impl Dir {
             OPEN_DIR | libc::O_NOFOLLOW
         };
         Self::open_cstr(self.fd, name, flags)
+    }
+
+    /// Opens the directory at `rel` below this one without following any symlink on the way
+    /// (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`; one `openat` with `O_NOFOLLOW`
+    /// per component on kernels before 5.6). An empty `rel` opens this directory again.
+    pub fn open_beneath(&self, rel: &[u8]) -> io::Result<Dir> {
+        if rel.is_empty() {
+            return Self::open_raw(self.fd, b".", OPEN_DIR);
+        }
+        let mut buf = Vec::with_capacity(rel.len() + 1);
+        buf.extend_from_slice(rel);
+        buf.push(0);
+        let c = CStr::from_bytes_with_nul(&buf)
+            .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+        // The kernel's `struct open_how` (libc's is non-exhaustive).
+        #[repr(C)]
+        struct OpenHow {
+            flags: u64,
+            mode: u64,
+            resolve: u64,
+        }
+        let how = OpenHow {
+            flags: (OPEN_DIR | libc::O_NOFOLLOW) as u64,
+            mode: 0,
+            resolve: libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS,
+        };
+        let (mut waited_ms, mut raced) = (0, 0);
+        loop {
+            // SAFETY: a valid descriptor, a NUL-terminated path and an `open_how` of the size
+            // given; the kernel only reads them.
+            let ret = unsafe {
+                libc::syscall(
+                    libc::SYS_openat2,
+                    self.fd,
+                    c.as_ptr(),
+                    &how as *const OpenHow,
+                    std::mem::size_of::<OpenHow>(),
+                )
+            };
+            if ret >= 0 {
+                return Ok(Dir { fd: ret as RawFd });
+            }
+            let e = io::Error::last_os_error();
+            match e.raw_os_error() {
+                // A rename elsewhere raced the lookup: try again.
+                Some(libc::EAGAIN | libc::EINTR) if raced < 16 => raced += 1,
+                // Out of descriptors: others are released shortly (as in `open_cstr`).
+                Some(libc::EMFILE | libc::ENFILE) if waited_ms < 5000 => {
+                    std::thread::sleep(std::time::Duration::from_millis(10));
+                    waited_ms += 10;
+                }
+                // Before Linux 5.6 (or refused by a seccomp filter, which some container
+                // runtimes make EPERM), or longer than PATH_MAX: a component at a time.
+                Some(libc::ENOSYS | libc::EPERM | libc::ENAMETOOLONG) => break,
+                _ => return Err(e),
+            }
+        }
+        let mut cur: Option<Dir> = None;
+        for part in rel
+            .split(|&b| b == b'/')
+            .filter(|p| !p.is_empty() && *p != b".")
+        {
+            if part == b".." {
+                return Err(io::Error::from_raw_os_error(libc::EXDEV));
+            }
+            let base = cur.as_ref().map_or(self.fd, |d| d.fd);
+            cur = Some(Self::open_raw(base, part, OPEN_DIR | libc::O_NOFOLLOW)?);
+        }
+        match cur {
+            Some(d) => Ok(d),
+            None => Self::open_raw(self.fd, b".", OPEN_DIR),
+        }
     }
 
     /// `fstat` of this directory.
@@ -648,6 +725,26 @@ mod tests {
         assert!(path.len() > 6000);
         let deep = Dir::open_path(&path).unwrap();
         assert_eq!(deep.stat().unwrap().ino, dir.stat().unwrap().ino);
+    }
+
+    #[test]
+    fn open_beneath_follows_no_link_on_the_way() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::create_dir_all(tmp.path().join("a/b")).unwrap();
+        std::os::unix::fs::symlink("a", tmp.path().join("link")).unwrap();
+        let root = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        let b = root.open_beneath(b"a/b").unwrap();
+        let direct = Dir::open_path(tmp.path().join("a/b").as_os_str().as_bytes()).unwrap();
+        assert_eq!(b.stat().unwrap().ino, direct.stat().unwrap().ino);
+        for through_link in [&b"link"[..], b"link/b"] {
+            // ELOOP, or ENOTDIR for a link at the end (O_DIRECTORY | O_NOFOLLOW).
+            let err = root.open_beneath(through_link).unwrap_err();
+            assert!(
+                matches!(err.raw_os_error(), Some(libc::ELOOP | libc::ENOTDIR)),
+                "{through_link:?}: {err}"
+            );
+        }
+        assert!(root.open_beneath(b"../x").is_err(), "never above the root");
     }
 
     #[test]

@@ -9,7 +9,7 @@ use std::collections::HashMap;
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
-use std::sync::RwLock;
+use std::sync::{Mutex, RwLock};
 
 use ::ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
@@ -17,45 +17,66 @@ use crate::config::Root;
 use crate::filter::Meta;
 use crate::output::printer::Batch;
 use crate::report::strip_os_error;
+use crate::walk::beneath::{self, Beneath};
 use crate::walk::dir::{Kind, Stat};
-use crate::walk::visit::{
-    display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
-};
+use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 use crate::walk::walkdir::report_io;
-use crate::walk::Walk;
+use crate::walk::{threads, Walk};
 
 /// Walks every root with the ignore crate.
 pub fn walk(walk: &Walk<'_>) {
     let config = walk.config;
+    // The crate spawns its threads with std's default stack size and panics when one does not
+    // start. Default stacks as small as ours (std reads RUST_MIN_STACK at the first spawn that
+    // names no size, and nothing spawned one yet), and no more threads than start now.
+    if std::env::var_os("RUST_MIN_STACK").is_none() {
+        std::env::set_var("RUST_MIN_STACK", threads::STACK_SIZE.to_string());
+    }
+    let workers = threads::startable(walk, threads::stealing_threads(walk));
+    if workers == 0 {
+        return crate::walk::serial::walk(walk);
+    }
     for root in &config.roots {
         let Some(entered) = walk.root_entered_by_path(root) else {
             continue;
         };
+        let Ok(beneath) = beneath::for_root(walk, root) else {
+            continue;
+        };
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
         let states = RwLock::new(HashMap::from([(root_path.clone(), entered)]));
-        let mut builder = WalkBuilder::new(&root_path);
-        builder
-            .standard_filters(false)
-            .hidden(false)
-            .parents(false)
-            .ignore(false)
-            .git_ignore(false)
-            .git_global(false)
-            .git_exclude(false)
-            .require_git(false)
-            .follow_links(config.follow)
-            .threads(walk.workers.max(1));
-        if config.max_depth != usize::MAX {
-            builder.max_depth(Some(config.max_depth));
-        }
-        let mut visitors = Visitors {
-            walk,
-            root,
-            states: &states,
-        };
-        builder.build_parallel().visit(&mut visitors);
-        if walk.printer.stopped() {
-            break;
+        let links = Mutex::new(Vec::new());
+        // The root, then (under -L) the links to directories it met, walked together, and so
+        // on: the crate never follows a link itself, so ffind's rules decide about each.
+        let mut starts = vec![root_path];
+        while let Some((first, rest)) = starts.split_first() {
+            let mut builder = WalkBuilder::new(first);
+            for more in rest {
+                builder.add(more);
+            }
+            builder
+                .standard_filters(false)
+                .hidden(false)
+                .parents(false)
+                .ignore(false)
+                .git_ignore(false)
+                .git_global(false)
+                .git_exclude(false)
+                .require_git(false)
+                .follow_links(false)
+                .threads(workers);
+            let mut visitors = Visitors {
+                walk,
+                root,
+                states: &states,
+                links: &links,
+                beneath: beneath.as_ref(),
+            };
+            builder.build_parallel().visit(&mut visitors);
+            if walk.printer.stopped() {
+                return;
+            }
+            starts = std::mem::take(&mut *links.lock().unwrap_or_else(|e| e.into_inner()));
         }
     }
 }
@@ -64,6 +85,10 @@ struct Visitors<'a, 'w> {
     walk: &'a Walk<'w>,
     root: &'a Root,
     states: &'a RwLock<HashMap<PathBuf, DirState>>,
+    /// Links to directories to walk next (`-L`).
+    links: &'a Mutex<Vec<PathBuf>>,
+    /// Without `-L`: the root's checker, copied for each visitor.
+    beneath: Option<&'a Beneath>,
 }
 
 impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s, '_> {
@@ -72,6 +97,8 @@ impl<'s> ParallelVisitorBuilder<'s> for Visitors<'s, '_> {
             walk: self.walk,
             root: self.root,
             states: self.states,
+            links: self.links,
+            beneath: self.beneath.map(Beneath::again),
             batch: Batch::new(),
             path: Vec::new(),
         })
@@ -82,6 +109,8 @@ struct Visitor<'a, 'w> {
     walk: &'a Walk<'w>,
     root: &'a Root,
     states: &'a RwLock<HashMap<PathBuf, DirState>>,
+    links: &'a Mutex<Vec<PathBuf>>,
+    beneath: Option<Beneath>,
     batch: Batch,
     path: Vec<u8>,
 }
@@ -101,14 +130,20 @@ impl Visitor<'_, '_> {
             .cloned()
     }
 
-    fn handle(
-        &mut self,
-        entry_path: &Path,
-        kind: Kind,
-        stat: Option<Stat>,
-        is_loop: bool,
-    ) -> WalkState {
+    fn handle(&mut self, entry_path: &Path, mut kind: Kind, ino: Option<u64>) -> WalkState {
         let walk = self.walk;
+        if let Some(beneath) = self.beneath.as_mut() {
+            match beneath.holds(entry_path, kind, ino) {
+                Ok(true) => {}
+                // Read from elsewhere (a directory swapped for a link): not beneath the root.
+                Ok(false) => return WalkState::Skip,
+                Err(e) => {
+                    display_path(&mut self.path, self.root, entry_path);
+                    walk.report.path_error(&self.path, &e);
+                    return WalkState::Skip;
+                }
+            }
+        }
         let Some(parent) = entry_path.parent().and_then(|p| self.state_of(p)) else {
             return WalkState::Skip;
         };
@@ -117,18 +152,32 @@ impl Visitor<'_, '_> {
         let mut meta = MetaPath {
             path: entry_path,
             follow: walk.config.follow,
-            stat: stat.map(Some),
+            stat: None,
         };
+        let mut via_link = false;
+        if walk.config.follow && kind == Kind::Symlink {
+            match std::fs::metadata(entry_path) {
+                Ok(md) => {
+                    let st = Stat::from_metadata(&md);
+                    kind = st.kind();
+                    meta.stat = Some(Some(st));
+                    via_link = true;
+                }
+                // A dangling link stays a link, as in fd and find -L.
+                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+                Err(e) => {
+                    walk.report.path_error(&self.path, &e);
+                    return WalkState::Skip;
+                }
+            }
+        }
         let (print, descend) = match walk.judge(&parent, &self.path, name, kind, &mut meta) {
             Action::Skip => return WalkState::Skip,
+            Action::Visit { .. } if walk.closes_loop(&parent, &self.path, kind, &mut meta) => {
+                return WalkState::Skip
+            }
             Action::Visit { print, descend } => (print, descend),
         };
-        if is_loop {
-            if descend {
-                walk.report.message(&self.path, LOOP_MESSAGE);
-            }
-            return WalkState::Skip;
-        }
         if print
             && !walk
                 .printer
@@ -136,22 +185,29 @@ impl Visitor<'_, '_> {
         {
             return WalkState::Quit;
         }
-        if descend {
-            let stat = if walk.config.follow {
-                meta.stat()
-            } else {
-                None
-            };
-            let state = walk.enter_by_path(parent.below(), self.root, entry_path, stat.as_ref());
-            self.states
-                .write()
-                .unwrap_or_else(|e| e.into_inner())
-                .insert(entry_path.to_path_buf(), state);
-            walk.printer.directory_done(&mut self.batch);
-            WalkState::Continue
-        } else {
-            WalkState::Skip
+        if !descend {
+            return WalkState::Skip;
         }
+        let stat = if walk.config.follow {
+            meta.stat()
+        } else {
+            None
+        };
+        let state = walk.enter_by_path(parent.below(), self.root, entry_path, stat.as_ref());
+        self.states
+            .write()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(entry_path.to_path_buf(), state);
+        walk.printer.directory_done(&mut self.batch);
+        if via_link {
+            self.links
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(entry_path.to_path_buf());
+            // The crate does not follow it: it is walked in the next round.
+            return WalkState::Skip;
+        }
+        WalkState::Continue
     }
 }
 
@@ -166,15 +222,11 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 let kind = entry
                     .file_type()
                     .map_or(Kind::Unknown, Kind::from_file_type);
-                self.handle(entry.path(), kind, None, false)
+                self.handle(entry.path(), kind, entry.ino())
             }
             Err(err) => {
-                let (path, io, is_loop) = unpack(&err);
+                let (path, io, _) = unpack(&err);
                 match path {
-                    Some(p) if is_loop => self.handle(&p, Kind::Dir, None, true),
-                    Some(p) if is_dangling_link(&p, io) => {
-                        self.handle(&p, Kind::Symlink, None, false)
-                    }
                     Some(p) => {
                         display_path(&mut self.path, self.root, &p);
                         report_io(self.walk, &self.path, io);

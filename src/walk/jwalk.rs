@@ -8,36 +8,58 @@
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
+use std::sync::Arc;
 
 use ::jwalk::{Parallelism, WalkDirGeneric};
 
-use crate::filter::Meta;
 use crate::output::printer::Batch;
-use crate::walk::dir::{stat_path, Kind};
+use crate::walk::beneath::Beneath;
+use crate::walk::dir::{stat_path, Dir, Kind};
 use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };
 use crate::walk::walkdir::report_io;
-use crate::walk::Walk;
+use crate::walk::{threads, Walk};
 
 /// Walks every root with jwalk.
 pub fn walk(walk: &Walk<'static>) {
     let config = walk.config;
     let mut batch = Batch::new();
     let mut path = Vec::new();
+    // A pool built here rather than jwalk's `RayonNewPool`, which panics (abort, no output)
+    // when a thread cannot start: fewer threads instead, or jwalk's serial mode.
+    let parallelism = match threads::rayon_pool(walk, threads::stealing_threads(walk), "jwalk") {
+        Some(pool) => Parallelism::RayonExistingPool {
+            pool: std::sync::Arc::new(pool),
+            busy_timeout: None,
+        },
+        None => Parallelism::Serial,
+    };
     for root in &config.roots {
         let Some(root_state) = walk.root_state(root) else {
             continue;
         };
+        // jwalk's error reading the root comes with the root's entry, which min_depth(1)
+        // drops: find out first.
+        let root_dir = match Dir::open_path(root.open_path()) {
+            Ok(dir) => Arc::new(dir),
+            Err(e) => {
+                walk.report.path_error(root.open_path(), &e);
+                continue;
+            }
+        };
+        // Without -L, what jwalk lists by path is checked to be beneath the root.
+        let anchor = (!config.follow).then_some(root_dir);
         let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
         let w = *walk;
         let root_for_cb = root.clone();
+        let root_path_cb = root_path.clone();
         let mut builder = WalkDirGeneric::<(Option<DirState>, bool)>::new(&root_path)
             .skip_hidden(false)
             .sort(false)
             .follow_links(config.follow)
             .min_depth(1)
-            .parallelism(Parallelism::RayonNewPool(walk.workers.max(1)))
+            .parallelism(parallelism.clone())
             .root_read_dir_state(Some(root_state))
             .process_read_dir(move |depth, dir_path, state, children| {
                 if depth.is_none() {
@@ -53,6 +75,9 @@ pub fn walk(walk: &Walk<'static>) {
                 };
                 let here = w.enter_by_path(inherited, &root_for_cb, dir_path, stat.as_ref());
                 let mut buf = Vec::new();
+                let mut beneath = anchor
+                    .as_ref()
+                    .map(|a| Beneath::new(&root_path_cb, a.clone()));
                 children.retain_mut(|child| {
                     let (entry_path, kind, name) = match child {
                         Ok(e) => (
@@ -78,6 +103,18 @@ pub fn walk(walk: &Walk<'static>) {
                             _ => return true,
                         },
                     };
+                    if let (Some(b), Ok(_)) = (beneath.as_mut(), &child) {
+                        // Read from elsewhere (a directory swapped for a link): dropped.
+                        match b.holds(&entry_path, kind, None) {
+                            Ok(true) => {}
+                            Ok(false) => return false,
+                            Err(e) => {
+                                display_path(&mut buf, &root_for_cb, &entry_path);
+                                w.report.path_error(&buf, &e);
+                                return false;
+                            }
+                        }
+                    }
                     display_path(&mut buf, &root_for_cb, &entry_path);
                     let mut meta = MetaPath {
                         path: &entry_path,
@@ -87,11 +124,9 @@ pub fn walk(walk: &Walk<'static>) {
                     let action = w.judge(&here, &buf, &name, kind, &mut meta);
                     match (child, action) {
                         (_, Action::Skip) => false,
-                        (Err(err), Action::Visit { print, descend }) => {
+                        (Err(err), Action::Visit { print, .. }) => {
                             if err.loop_ancestor().is_some() {
-                                if descend {
-                                    w.report.message(&buf, LOOP_MESSAGE);
-                                }
+                                w.report.message(&buf, LOOP_MESSAGE);
                                 false
                             } else {
                                 // A dangling link: kept as an error, printed by the iterator.
@@ -101,12 +136,8 @@ pub fn walk(walk: &Walk<'static>) {
                         (Ok(e), Action::Visit { print, descend }) => {
                             // jwalk only notices loops through links it followed by path; a
                             // link to an ancestor ("../d") needs the identity check.
-                            if descend && w.config.follow {
-                                if let Some(st) = meta.stat() {
-                                    if w.is_loop(&here, &buf, &st) {
-                                        return false;
-                                    }
-                                }
+                            if w.closes_loop(&here, &buf, kind, &mut meta) {
+                                return false;
                             }
                             e.client_state = print;
                             if !descend {

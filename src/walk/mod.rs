@@ -7,8 +7,10 @@
 //! scheduled. `serial`, `queue` and `rayon` read directories with [`dir`] (raw `getdents64`);
 //! `walkdir`, `jwalk` and `ignore` use those crates, for comparison.
 
+pub mod beneath;
 pub mod dir;
 pub mod scan;
+pub mod threads;
 pub mod visit;
 
 mod ignore;
@@ -78,7 +80,7 @@ pub struct Walk<'a> {
     /// Where per-path errors go.
     pub report: &'a Reporter,
     /// Worker threads for the parallel methods: `--concurrency`, capped by the descriptors
-    /// the process may open.
+    /// the process may open and by its address-space limit.
     pub workers: usize,
 }
 
@@ -95,8 +97,11 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
     // descriptor limit allows, leaving room for each worker's own descriptors.
     let soft = dir::raise_fd_limit(64 + 4 * config.concurrency);
     // Under a low limit (`ulimit -n 16`) more workers than descriptors would all hold one and
-    // wait for a second: fewer workers, each sure of its descriptors, finish the walk.
-    let affordable = (soft.saturating_sub(FDS_RESERVED) / FDS_PER_WORKER).max(1);
+    // wait for a second: fewer workers, each sure of its descriptors, finish the walk. Under
+    // `ulimit -v`, no more workers than the address space holds.
+    let affordable = (soft.saturating_sub(FDS_RESERVED) / FDS_PER_WORKER)
+        .min(threads::affordable_by_address_space())
+        .max(1);
     let workers = config.concurrency.clamp(1, affordable);
     let walk = Walk {
         config,

@@ -132,6 +132,7 @@ pub fn walk(walk: &Walk<'_>) {
             let me = i + 1;
             let started = std::thread::Builder::new()
                 .name(format!("ffind-queue-{me}"))
+                .stack_size(crate::walk::threads::STACK_SIZE)
                 .spawn_scoped(scope, move || work(walk, shared, local, me));
             if let Err(e) = started {
                 // The workers already running (and this thread) finish the walk; a worker

@@ -1,43 +1,18 @@
 //! `--method rayon`: one rayon task per directory, work-stealing, in a pool of its own sized
-//! by `--concurrency` (never the global pool).
+//! by `--concurrency` (never the global pool), at most [`threads::STEALING_MAX`] threads.
 
 use std::sync::Mutex;
 
 use crate::walk::scan::{DirJob, Scanner};
-use crate::walk::Walk;
+use crate::walk::{threads, Walk};
 
 /// Walks every root in a rayon scope.
 pub fn walk(walk: &Walk<'_>) {
     // Fewer threads if the system will not start as many; none at all: the serial method.
-    let asked = walk.workers.max(1);
-    let mut threads = asked;
-    let mut refused = None;
-    let pool = loop {
-        match ::rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .thread_name(|i| format!("ffind-rayon-{i}"))
-            .build()
-        {
-            Ok(pool) => break pool,
-            Err(e) if threads > 1 => {
-                refused.get_or_insert(e.to_string());
-                threads /= 2;
-            }
-            Err(e) => {
-                let why = crate::report::strip_os_error(&e.to_string());
-                walk.report.warning(&format!(
-                    "cannot start a thread pool ({why}); walking on one thread"
-                ));
-                return crate::walk::serial::walk(walk);
-            }
-        }
+    let Some(pool) = threads::rayon_pool(walk, threads::stealing_threads(walk), "rayon") else {
+        return crate::walk::serial::walk(walk);
     };
-    if let Some(why) = refused {
-        let why = crate::report::strip_os_error(&why);
-        walk.report.warning(&format!(
-            "could start only {threads} of {asked} threads: {why}"
-        ));
-    }
+    let threads = pool.current_num_threads();
     // One scanner per pool thread, found by the thread's index: buffers are reused across
     // tasks, and flushed once at the end.
     let scanners: Vec<Mutex<Scanner>> = (0..threads).map(|_| Mutex::new(Scanner::new())).collect();

@@ -122,7 +122,10 @@ struct ListedFiles<'a> {
 
 impl IgnoreFiles for ListedFiles<'_> {
     fn has(&self, name: &str) -> bool {
-        self.names.contains(&name)
+        // A `.git` makes a repository only if it can be looked up: in a directory that may be
+        // listed but not searched (`r--`) it cannot, for git either, and the walker-crate
+        // methods (which look it up by path) see no repository there.
+        self.names.contains(&name) && (name != ".git" || self.dir.stat_at(c".git", false).is_ok())
     }
 
     fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
@@ -172,16 +175,18 @@ impl Scanner {
         let opened = match &parent {
             Some(p) => match CStr::from_bytes_with_nul(&job_path[name_start..]) {
                 Ok(name) => p.dir().open_child(name, via_link),
-                Err(_) => Dir::open_path(dir_path),
+                Err(_) => open_by_path(dir_path, &state, config.follow),
             },
-            None => Dir::open_path(dir_path),
+            // A search root (which may be a link), by the path it was given.
+            None if state.depth == 0 => Dir::open_path(dir_path),
+            None => open_by_path(dir_path, &state, config.follow),
         };
         drop(parent);
         let dir = match opened {
             Ok(d) => d,
             // Removed since its parent was listed (or replaced by a file, or by a link, which
             // O_NOFOLLOW refuses): nothing there to list, and nothing that exists is lost.
-            Err(e) if name_start > 0 && is_vanished(&e, via_link) => return,
+            Err(e) if state.depth > 0 && is_vanished(&e, via_link) => return,
             Err(e) => return walk.report.path_error(dir_path, &e),
         };
         // With ignore rules, a directory's own ignore files must be read before any of its
@@ -339,12 +344,8 @@ fn visit_entry(
         Action::Skip => return true,
         Action::Visit { print, descend } => (print, descend),
     };
-    if via_link && descend {
-        if let Some(st) = meta.stat() {
-            if walk.is_loop(here.state, path, &st) {
-                return true;
-            }
-        }
+    if walk.closes_loop(here.state, path, kind, &mut meta) {
+        return true;
     }
     if print && !walk.printer.push(batch, path, kind, &mut meta) {
         return false;
@@ -366,6 +367,17 @@ fn visit_entry(
         });
     }
     true
+}
+
+/// Opens a directory below a search root by its path, when its parent could not be kept open
+/// (descriptor budget): without `-L`, from the root without following any symlink on the way,
+/// so that a directory swapped for a link is not entered; with `-L`, links are followed.
+fn open_by_path(dir_path: &[u8], state: &DirState, follow: bool) -> std::io::Result<Dir> {
+    if follow {
+        return Dir::open_path(dir_path);
+    }
+    let (root, rel) = dir_path.split_at(state.root_base.min(dir_path.len()));
+    Dir::open_path(root)?.open_beneath(rel)
 }
 
 /// Whether opening a listed subdirectory failed because it is no longer a directory there:

@@ -194,8 +194,28 @@ impl Walk<'_> {
         Action::Visit { print, descend }
     }
 
-    /// With `-L`: whether a directory reached through a link is one of its own ancestors. Says
-    /// so on stderr when it is.
+    /// With `-L`, find -L's rule: whether the entry `path` of a directory in state `parent` is
+    /// a directory (links followed) with the device and inode of that directory or one of its
+    /// ancestors up to the search root. Such an entry closes a loop: it is said on stderr here,
+    /// and is neither listed nor descended, whether or not it would have been descended (`-d`,
+    /// `--prune`). Asked only of entries that passed the hiding rules.
+    pub fn closes_loop(
+        &self,
+        parent: &DirState,
+        path: &[u8],
+        kind: Kind,
+        meta: &mut dyn Meta,
+    ) -> bool {
+        if !self.config.follow || kind != Kind::Dir {
+            return false;
+        }
+        match meta.stat() {
+            Some(st) => self.is_loop(parent, path, &st),
+            None => false,
+        }
+    }
+
+    /// With `-L`: whether a directory is one of its own ancestors. Says so on stderr when it is.
     pub fn is_loop(&self, parent: &DirState, path: &[u8], target: &Stat) -> bool {
         let mut cur = parent.ancestors.as_deref();
         while let Some(a) = cur {
@@ -315,7 +335,7 @@ impl Meta for MetaPath<'_> {
 
 /// The message for a symlink that leads back to one of its ancestors under `-L`.
 pub const LOOP_MESSAGE: &str =
-    "File system loop detected (the link leads to one of its own parent directories)";
+    "File system loop detected (the same directory as one of its parents)";
 
 /// For the walker-crate methods: an entry's display path, from the path the crate built on
 /// the root's open path (so "./x" under an empty display root prints as "x").

@@ -3,110 +3,188 @@
 //! walkdir opens directories by path (so paths longer than PATH_MAX fail, as they do for every
 //! walker crate). The state each directory hands down lives on a stack indexed by depth, which
 //! walkdir's depth-first order makes exact.
+//!
+//! Links are never followed by the crate: under `-L` a link to a directory that is to be
+//! descended becomes a walk of its own, started after the current one, so that loops, links to
+//! unreadable directories and the rest follow ffind's rules (visit.rs) rather than the crate's.
 
 use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
-use ::walkdir::WalkDir;
+use ::walkdir::{DirEntryExt, WalkDir};
 
+use crate::config::Root;
 use crate::filter::Meta;
 use crate::output::printer::Batch;
+use crate::walk::beneath::{self, Beneath};
 use crate::walk::dir::Kind;
-use crate::walk::visit::{
-    display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
-};
+use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 use crate::walk::Walk;
+
+/// Descriptors walkdir may keep open for the directories above the one it reads (its
+/// `max_open`): a share of the budget, so that a low `ulimit -n` closes (and later re-reads)
+/// ancestors instead of failing to open directories.
+fn max_open() -> usize {
+    (crate::walk::dir::fd_budget() / 2).clamp(1, 64)
+}
 
 /// Walks every root with walkdir.
 pub fn walk(walk: &Walk<'_>) {
     let config = walk.config;
     let mut batch = Batch::new();
-    let mut path = Vec::new();
     for root in &config.roots {
         let Some(entered) = walk.root_entered_by_path(root) else {
             continue;
         };
-        let root_path = Path::new(OsStr::from_bytes(root.open_path()));
-        let mut states: Vec<DirState> = vec![entered];
-        let mut builder = WalkDir::new(root_path)
-            .follow_links(config.follow)
-            .min_depth(1);
+        let Ok(mut beneath) = beneath::for_root(walk, root) else {
+            continue;
+        };
+        let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
+        // The root, then the links to directories met under -L, each walked on its own.
+        let mut pending = vec![(root_path, entered)];
+        while let Some((start, state)) = pending.pop() {
+            if walk.printer.stopped() {
+                break;
+            }
+            let mut one = One {
+                walk,
+                root,
+                beneath: beneath.as_mut(),
+                pending: &mut pending,
+                batch: &mut batch,
+            };
+            one.walk(&start, state);
+        }
+    }
+    walk.printer.flush(&mut batch);
+}
+
+/// One walk of the crate, from a root or (under `-L`) a followed link.
+struct One<'a, 'w> {
+    walk: &'a Walk<'w>,
+    root: &'a Root,
+    /// Without `-L`: the check that what the crate lists is beneath the root.
+    beneath: Option<&'a mut Beneath>,
+    /// Links to directories to descend, walked after this walk.
+    pending: &'a mut Vec<(PathBuf, DirState)>,
+    batch: &'a mut Batch,
+}
+
+impl One<'_, '_> {
+    /// Walks the directory `start` (a root, or a followed link), whose entered state is `state`.
+    fn walk(&mut self, start: &Path, state: DirState) {
+        let walk = self.walk;
+        let root = self.root;
+        let config = walk.config;
+        let mut path = Vec::new();
+        let base = state.depth;
+        let mut states: Vec<DirState> = vec![state];
+        let mut builder = WalkDir::new(start)
+            .follow_links(false)
+            .min_depth(1)
+            .max_open(max_open());
         if config.max_depth != usize::MAX {
-            builder = builder.max_depth(config.max_depth);
+            builder = builder.max_depth(config.max_depth.saturating_sub(base));
         }
         let mut it = builder.into_iter();
         while let Some(next) = it.next() {
             if walk.printer.stopped() {
                 break;
             }
-            let (entry_path, depth, kind, pushed) = match &next {
-                Ok(e) => {
-                    let kind = Kind::from_file_type(e.file_type());
-                    // walkdir opened it for reading iff it is a directory above its max depth.
-                    let pushed = e.file_type().is_dir() && e.depth() < config.max_depth;
-                    (e.path(), e.depth(), kind, pushed)
-                }
-                Err(err) => match err.path() {
-                    Some(p) if err.loop_ancestor().is_some() => (p, err.depth(), Kind::Dir, false),
-                    Some(p) if is_dangling_link(p, err.io_error()) => {
-                        (p, err.depth(), Kind::Symlink, false)
-                    }
-                    Some(p) => {
+            let e = match next {
+                Ok(e) => e,
+                Err(err) => {
+                    if let Some(p) = err.path() {
                         display_path(&mut path, root, p);
                         report_io(walk, &path, err.io_error());
-                        continue;
                     }
-                    None => continue,
-                },
+                    continue;
+                }
             };
+            let entry_path = e.path();
+            let depth = e.depth();
+            let mut kind = Kind::from_file_type(e.file_type());
+            // walkdir opened it for reading iff it is a directory above its max depth.
+            let pushed = e.file_type().is_dir() && base + depth < config.max_depth;
+            if let Some(beneath) = self.beneath.as_deref_mut() {
+                let held = beneath.holds(entry_path, kind, Some(e.ino()));
+                if !matches!(held, Ok(true)) {
+                    // Read from elsewhere (a directory swapped for a link): not beneath the
+                    // root, and not an error. One that cannot be checked is said.
+                    if let Err(err) = held {
+                        display_path(&mut path, root, entry_path);
+                        walk.report.path_error(&path, &err);
+                    }
+                    if pushed {
+                        it.skip_current_dir();
+                    }
+                    continue;
+                }
+            }
             states.truncate(depth);
             let Some(parent) = states.last() else {
                 continue;
             };
             display_path(&mut path, root, entry_path);
-            let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
             let mut meta = MetaPath {
                 path: entry_path,
                 follow: config.follow,
                 stat: None,
             };
-            let action = walk.judge(parent, &path, name, kind, &mut meta);
-            if next.as_ref().is_err_and(|e| e.loop_ancestor().is_some()) {
-                if let Action::Visit { descend: true, .. } = action {
-                    walk.report.message(&path, LOOP_MESSAGE);
-                }
-                continue;
-            }
-            let descend = match action {
-                Action::Skip => false,
-                Action::Visit { print, descend } => {
-                    if print && !walk.printer.push(&mut batch, &path, kind, &mut meta) {
-                        break;
+            let mut via_link = false;
+            if config.follow && kind == Kind::Symlink {
+                match std::fs::metadata(entry_path) {
+                    Ok(md) => {
+                        let st = crate::walk::dir::Stat::from_metadata(&md);
+                        kind = st.kind();
+                        meta.stat = Some(Some(st));
+                        via_link = true;
                     }
-                    descend
+                    // A dangling link stays a link, as in fd and find -L.
+                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
+                    Err(err) => {
+                        walk.report.path_error(&path, &err);
+                        continue;
+                    }
                 }
+            }
+            let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
+            let (print, descend) = match walk.judge(parent, &path, name, kind, &mut meta) {
+                Action::Visit { .. } if walk.closes_loop(parent, &path, kind, &mut meta) => {
+                    (false, false)
+                }
+                Action::Skip => (false, false),
+                Action::Visit { print, descend } => (print, descend),
             };
+            if print && !walk.printer.push(self.batch, &path, kind, &mut meta) {
+                break;
+            }
             if descend {
                 let stat = if config.follow { meta.stat() } else { None };
                 let child = walk.enter_by_path(parent.below(), root, entry_path, stat.as_ref());
-                states.push(child);
+                if via_link {
+                    self.pending.push((entry_path.to_path_buf(), child));
+                } else {
+                    states.push(child);
+                }
             } else if pushed {
                 it.skip_current_dir();
             }
             if kind == Kind::Dir {
-                walk.printer.directory_done(&mut batch);
+                walk.printer.directory_done(self.batch);
             }
         }
     }
-    walk.printer.flush(&mut batch);
 }
 
 /// Reports an I/O error a walker crate gave for a path below a root. An entry that vanished
-/// since its directory was listed is not an error: it no longer exists.
+/// since its directory was listed (removed, or replaced by a file) is not an error: it no
+/// longer exists as what was listed.
 pub fn report_io(walk: &Walk<'_>, path: &[u8], err: Option<&std::io::Error>) {
     match err {
         Some(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Some(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {}
         Some(e) => walk.report.path_error(path, e),
         None => walk.report.message(path, "cannot be read"),
     }

@@ -1,0 +1,91 @@
+//! Threads that cannot start (`ulimit -u`), little address space (`ulimit -v`), and far more
+//! threads asked than the work-stealing methods can use: every method finishes the walk, with
+//! at most one warning, and lists everything.
+
+use crate::fixture::{have, Tree};
+
+const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
+
+fn tree() -> Tree {
+    let t = Tree::new();
+    for i in 0..50 {
+        t.files(&[&format!("d{i}/a/b"), &format!("d{i}/x")]);
+    }
+    t
+}
+
+/// Asserts a complete walk: exit 0, the normal listing, and nothing on stderr but (when
+/// `warning_ok`) one warning.
+fn assert_complete(what: &str, run: &crate::fixture::Run, normal: &[String], warning_ok: bool) {
+    assert_eq!(run.code, 0, "{what}: {}", run.stderr);
+    assert_eq!(run.sorted(), normal, "{what}: {}", run.stderr);
+    let lines: Vec<&str> = run.stderr.lines().collect();
+    if warning_ok {
+        assert!(
+            lines.len() <= 1 && lines.iter().all(|l| l.starts_with("ffind: warning: ")),
+            "{what}: at most one warning: {}",
+            run.stderr
+        );
+    } else {
+        assert!(lines.is_empty(), "{what}: {}", run.stderr);
+    }
+}
+
+#[test]
+fn every_method_finishes_when_threads_cannot_start() {
+    if !crate::fixture::is_root() || !have("setpriv") || !have("bash") {
+        return;
+    }
+    let t = tree();
+    let normal = t.run(&["-u"]).sorted();
+    for m in METHODS {
+        for limit in [4, 6] {
+            // Threads count against nobody's process limit: most of 64 cannot start.
+            let run = t
+                .run_unprivileged_script(&format!(
+                    "ulimit -u {limit} && exec \"$FFIND\" -u --method {m} -j 64"
+                ))
+                .unwrap();
+            assert_complete(&format!("{m} ulimit -u {limit}"), &run, &normal, true);
+        }
+    }
+}
+
+#[test]
+fn small_stacks_let_32_threads_run_in_100_mb_of_address_space() {
+    if !have("bash") {
+        return;
+    }
+    let t = tree();
+    let normal = t.run(&["-u"]).sorted();
+    for m in METHODS {
+        // -j 4096: no more workers than the address space holds (a thread that starts and
+        // then cannot allocate aborts the process).
+        for j in ["32", "4096"] {
+            let run = t.run_script(&format!(
+                "ulimit -v 100000 && exec \"$FFIND\" -u --method {m} -j {j}"
+            ));
+            assert_complete(&format!("{m} -j {j} ulimit -v"), &run, &normal, false);
+        }
+    }
+}
+
+#[test]
+fn work_stealing_methods_bound_their_threads() {
+    if !have("bash") {
+        return;
+    }
+    let t = tree();
+    let normal = t.run(&["-u"]).sorted();
+    // 4096 threads would reserve 2 GiB of stacks; the bounded methods start at most 64,
+    // which fit in 2 GB (with glibc's per-thread malloc arenas, 64 MiB each) without a warning.
+    for m in ["rayon", "jwalk", "ignore"] {
+        let run = t.run_script(&format!(
+            "ulimit -v 2000000 && exec \"$FFIND\" -u --method {m} -j 4096"
+        ));
+        assert_complete(&format!("{m} -j 4096"), &run, &normal, false);
+    }
+    // queue takes -j as given (it parks idle workers): it may start fewer, and says so.
+    let run = t.run_script("ulimit -v 2000000 && exec \"$FFIND\" -u --method queue -j 4096");
+    assert_complete("queue -j 4096", &run, &normal, true);
+}
