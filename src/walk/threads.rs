@@ -150,6 +150,10 @@ const BYTES_PER_WORKER: u64 = STACK_SIZE as u64 + 256 * 1024;
 /// How many workers fit in an address-space limit (`ulimit -v`): a quarter of it, the rest
 /// being the binary, its libraries and the main heap. Past that, threads start but their first
 /// allocations fail, and an allocation failure aborts the process. No limit: no bound.
+///
+/// Under such a limit the allocator also keeps to one arena: glibc reserves 64 MiB of address
+/// space for each arena it adds for a new thread, and two or three of those would take a
+/// 100 MB limit whole.
 pub fn affordable_by_address_space() -> usize {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
@@ -160,6 +164,11 @@ pub fn affordable_by_address_space() -> usize {
         || lim.rlim_cur == libc::RLIM_INFINITY
     {
         return usize::MAX;
+    }
+    #[cfg(target_env = "gnu")]
+    // SAFETY: mallopt sets an allocator parameter, under the allocator's own lock.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
     }
     usize::try_from(lim.rlim_cur / 4 / BYTES_PER_WORKER)
         .unwrap_or(usize::MAX)
