@@ -7,6 +7,7 @@
 
 pub mod ignore;
 pub mod owner;
+pub mod rules;
 pub mod size;
 pub mod time;
 

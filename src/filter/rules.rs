@@ -1,0 +1,797 @@
+//! One ignore file's rules, compiled for speed: the common rules cost a hash lookup or a
+//! comparison of a few bytes per entry, not a glob run.
+//!
+//! The semantics are the `ignore` crate's `Gitignore` (git's, as fd applies them), line for line:
+//! the same parsing of each line (comments, trailing spaces, `!`, `\!`, `\#`, a leading `/`, a
+//! trailing `/` for directories only, a `**/` prefix for patterns without a slash), and the last
+//! matching rule wins (a `!` rule brings an entry back). Each rule is put in the cheapest class
+//! that gives the same answer as its glob:
+//!
+//! - a literal name (`Makefile.local`, `build/`): a hash set of names;
+//! - `*.EXT` with a plain extension: a hash set of extensions (the part after the name's last dot);
+//! - any other pattern on the name alone made of literals, `*`, `?` and plain ASCII classes
+//!   (`.*`, `*.o.*`, `*.tab.[ch]`, `patches-*`): a small wildcard matcher on the name's bytes;
+//! - a literal path (`/vmlinux`, `doc/out`): a hash set of paths relative to the file's directory;
+//! - a path of such wildcard components without `**` (`/arch/*/include/generated/`): matched
+//!   component by component;
+//! - everything else (`**` inside a path, `{a,b}`, negated or non-ASCII classes, ...): one
+//!   `globset::GlobSet` built exactly as the `ignore` crate builds it, run only when such rules
+//!   exist.
+//!
+//! The unit tests below compare every class against `Gitignore` on tricky rules and paths.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// The rule that decided an entry: `true` when it is a `!` rule (the entry is brought back).
+pub type Decision = Option<bool>;
+
+/// An ignore file (or several of one kind in one directory, in order), compiled.
+#[derive(Debug, Default)]
+pub struct Rules {
+    /// Whether rule `i` is a `!` rule.
+    whitelist: Vec<bool>,
+    /// Literal names.
+    names: FastMap<Best>,
+    /// `*.EXT`, by EXT (no dot in it).
+    exts: FastMap<Best>,
+    /// Wildcard patterns on the name, highest rule first.
+    name_globs: Vec<Wild>,
+    /// Literal paths relative to the file's directory.
+    paths: FastMap<Best>,
+    /// Wildcard paths, by component, highest rule first.
+    path_globs: Vec<WildPath>,
+    /// The rest, as the `ignore` crate would match them.
+    residual: Option<Residual>,
+}
+
+/// The highest rule of a hash-set class that applies to directories, and to other entries.
+#[derive(Debug, Clone, Copy)]
+struct Best {
+    dir: i32,
+    other: i32,
+}
+
+impl Best {
+    const NONE: Best = Best { dir: -1, other: -1 };
+
+    fn add(&mut self, index: i32, dir_only: bool) {
+        self.dir = self.dir.max(index);
+        if !dir_only {
+            self.other = self.other.max(index);
+        }
+    }
+
+    fn get(&self, is_dir: bool) -> i32 {
+        if is_dir {
+            self.dir
+        } else {
+            self.other
+        }
+    }
+}
+
+/// One token of a wildcard pattern, on bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    Byte(u8),
+    /// `?`: any one byte (no `/` ever reaches a component).
+    Any,
+    /// `[...]`: one byte of the set.
+    Class(Box<[bool; 256]>),
+    /// `*`: any run of bytes.
+    Star,
+}
+
+impl Tok {
+    fn fits(&self, b: u8) -> bool {
+        match self {
+            Tok::Byte(c) => *c == b,
+            Tok::Any => true,
+            Tok::Class(set) => set[b as usize],
+            Tok::Star => unreachable!("stars split segments"),
+        }
+    }
+}
+
+/// A wildcard pattern on one component: fixed-length segments between stars.
+#[derive(Debug, Clone)]
+struct Wild {
+    index: i32,
+    dir_only: bool,
+    /// Before the first star (the whole pattern when it has no star).
+    head: Vec<Tok>,
+    /// Between stars, in order.
+    middle: Vec<Vec<Tok>>,
+    /// After the last star; `None` when there is no star at all.
+    tail: Option<Vec<Tok>>,
+}
+
+fn fits_at(seg: &[Tok], s: &[u8]) -> bool {
+    seg.len() <= s.len() && seg.iter().zip(s).all(|(t, &b)| t.fits(b))
+}
+
+impl Wild {
+    fn new(index: i32, dir_only: bool, toks: &[Tok]) -> Wild {
+        let mut parts = toks.split(|t| *t == Tok::Star);
+        let head = parts.next().unwrap_or_default().to_vec();
+        let rest: Vec<Vec<Tok>> = parts.map(<[Tok]>::to_vec).collect();
+        let (middle, tail) = match rest.split_last() {
+            None => (Vec::new(), None),
+            Some((last, middle)) => (
+                middle.iter().filter(|s| !s.is_empty()).cloned().collect(),
+                Some(last.clone()),
+            ),
+        };
+        Wild {
+            index,
+            dir_only,
+            head,
+            middle,
+            tail,
+        }
+    }
+
+    /// Whether the whole of `s` matches. Segments between stars have fixed lengths, so the
+    /// leftmost place for each one is always right.
+    fn matches(&self, s: &[u8]) -> bool {
+        let Some(tail) = &self.tail else {
+            return self.head.len() == s.len() && fits_at(&self.head, s);
+        };
+        if self.head.len() + tail.len() > s.len()
+            || !fits_at(&self.head, s)
+            || !fits_at(tail, &s[s.len() - tail.len()..])
+        {
+            return false;
+        }
+        let mut rest = &s[self.head.len()..s.len() - tail.len()];
+        for seg in &self.middle {
+            match (0..=rest.len().saturating_sub(seg.len())).find(|&i| fits_at(seg, &rest[i..])) {
+                Some(i) if seg.len() <= rest.len() => rest = &rest[i + seg.len()..],
+                _ => return false,
+            }
+        }
+        true
+    }
+}
+
+/// A wildcard path: one [`Wild`] per component.
+#[derive(Debug, Clone)]
+struct WildPath {
+    index: i32,
+    dir_only: bool,
+    parts: Vec<Wild>,
+}
+
+impl WildPath {
+    fn matches(&self, rel: &[u8]) -> bool {
+        let mut comps = rel.split(|&b| b == b'/');
+        for part in &self.parts {
+            match comps.next() {
+                Some(c) if part.matches(c) => {}
+                _ => return false,
+            }
+        }
+        comps.next().is_none()
+    }
+}
+
+/// Rules left to globset, with their indices and directory-only flags.
+#[derive(Debug)]
+struct Residual {
+    set: GlobSet,
+    rules: Vec<(i32, bool)>,
+}
+
+/// One parsed line, as `GitignoreBuilder::add_line` parses it.
+struct Line<'a> {
+    whitelist: bool,
+    dir_only: bool,
+    /// The pattern with `**/` prepended where the crate does; `/**` ends get `/*` too.
+    actual: std::borrow::Cow<'a, str>,
+}
+
+/// `GitignoreBuilder::add_line`'s parsing, without building the glob. `None` for no rule.
+fn parse_line(line: &str) -> Option<Line<'_>> {
+    if line.starts_with('#') {
+        return None;
+    }
+    let mut line = trim_trailing_unescaped_spaces(line);
+    if line.is_empty() {
+        return None;
+    }
+    let mut whitelist = false;
+    let mut absolute = false;
+    if line.starts_with("\\!") || line.starts_with("\\#") {
+        line = &line[1..];
+        absolute = line.starts_with('/');
+    } else {
+        if let Some(l) = line.strip_prefix('!') {
+            whitelist = true;
+            line = l;
+        }
+        if let Some(l) = line.strip_prefix('/') {
+            line = l;
+            absolute = true;
+        }
+    }
+    if line.is_empty() {
+        return None;
+    }
+    let mut dir_only = false;
+    if let Some(l) = line.strip_suffix('/') {
+        dir_only = true;
+        line = l.strip_suffix('\\').unwrap_or(l);
+    }
+    let mut actual = std::borrow::Cow::Borrowed(line);
+    if !absolute && !line.contains('/') && !(line.starts_with("**/") || line == "**") {
+        actual = format!("**/{line}").into();
+    }
+    if actual.ends_with("/**") {
+        actual = format!("{actual}/*").into();
+    }
+    Some(Line {
+        whitelist,
+        dir_only,
+        actual,
+    })
+}
+
+/// The `ignore` crate's `trim_trailing_unescaped_spaces`.
+fn trim_trailing_unescaped_spaces(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let mut last_space = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                if i + 1 >= bytes.len() {
+                    return line;
+                }
+                i += 2;
+                last_space = None;
+            }
+            b' ' => {
+                if last_space.is_none() {
+                    last_space = Some(i);
+                }
+                i += 1;
+            }
+            _ => {
+                last_space = None;
+                i += 1;
+            }
+        }
+    }
+    &line[..last_space.unwrap_or(line.len())]
+}
+
+/// Tokens of a glob, when it only uses what the fast classes handle: literal bytes (escaped
+/// or not), single `*`, `?`, and classes of ASCII letters, digits, `.` and `_` (with ranges
+/// between letters or digits). `/` comes out as `Byte(b'/')`. `None` otherwise.
+fn tokens(glob: &str) -> Option<Vec<Tok>> {
+    let b = glob.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                let c = *b.get(i + 1)?;
+                out.push(Tok::Byte(c));
+                i += 2;
+            }
+            b'*' => {
+                if b.get(i + 1) == Some(&b'*') {
+                    return None;
+                }
+                out.push(Tok::Star);
+                i += 1;
+            }
+            b'?' => {
+                out.push(Tok::Any);
+                i += 1;
+            }
+            b'[' => {
+                let mut set = Box::new([false; 256]);
+                let plain = |c: u8| c.is_ascii_alphanumeric() || c == b'.' || c == b'_';
+                let mut j = i + 1;
+                let mut members = 0;
+                loop {
+                    let c = *b.get(j)?;
+                    if c == b']' && members > 0 {
+                        break;
+                    }
+                    if !plain(c) {
+                        return None;
+                    }
+                    if b.get(j + 1) == Some(&b'-') {
+                        let end = *b.get(j + 2)?;
+                        let same_kind = (c.is_ascii_digit() && end.is_ascii_digit())
+                            || (c.is_ascii_lowercase() && end.is_ascii_lowercase())
+                            || (c.is_ascii_uppercase() && end.is_ascii_uppercase());
+                        if !same_kind || end < c {
+                            return None;
+                        }
+                        for x in c..=end {
+                            set[x as usize] = true;
+                        }
+                        j += 3;
+                    } else {
+                        set[c as usize] = true;
+                        j += 1;
+                    }
+                    members += 1;
+                }
+                out.push(Tok::Class(set));
+                i = j + 1;
+            }
+            b'{' | b'}' | b']' => return None,
+            c => {
+                out.push(Tok::Byte(c));
+                i += 1;
+            }
+        }
+    }
+    Some(out)
+}
+
+fn literal(toks: &[Tok]) -> Option<Vec<u8>> {
+    toks.iter()
+        .map(|t| match t {
+            Tok::Byte(c) => Some(*c),
+            _ => None,
+        })
+        .collect()
+}
+
+impl Rules {
+    /// Compiles the lines of ignore files, in order (the later rule wins). `None` when they
+    /// hold no rule.
+    pub fn parse(contents: &[&[u8]]) -> Option<Rules> {
+        let mut rules = Rules::default();
+        let mut residual = GlobSetBuilder::new();
+        let mut residual_rules = Vec::new();
+        for bytes in contents {
+            let text = String::from_utf8_lossy(bytes);
+            for line in text.lines() {
+                let Some(l) = parse_line(line) else { continue };
+                let index = rules.whitelist.len() as i32;
+                if rules.add_fast(index, &l) {
+                    rules.whitelist.push(l.whitelist);
+                    continue;
+                }
+                // As the crate builds it; a glob that does not build is skipped, as git does.
+                let Ok(glob) = GlobBuilder::new(&l.actual)
+                    .literal_separator(true)
+                    .case_insensitive(false)
+                    .backslash_escape(true)
+                    .allow_unclosed_class(true)
+                    .build()
+                else {
+                    continue;
+                };
+                residual.add(glob);
+                residual_rules.push((index, l.dir_only));
+                rules.whitelist.push(l.whitelist);
+            }
+        }
+        if rules.whitelist.is_empty() {
+            return None;
+        }
+        if !residual_rules.is_empty() {
+            // A set that does not build drops its rules, as a `Gitignore` that does not build.
+            if let Ok(set) = residual.build() {
+                rules.residual = Some(Residual {
+                    set,
+                    rules: residual_rules,
+                });
+            }
+        }
+        rules.name_globs.reverse();
+        rules.path_globs.reverse();
+        Some(rules)
+    }
+
+    /// Files a rule in a fast class, if one gives the same answer as its glob.
+    fn add_fast(&mut self, index: i32, l: &Line<'_>) -> bool {
+        let dir_only = l.dir_only;
+        if let Some(name) = l.actual.strip_prefix("**/") {
+            if name.contains('/') {
+                return false;
+            }
+            let Some(toks) = tokens(name) else {
+                return false;
+            };
+            if let Some(lit) = literal(&toks) {
+                self.names
+                    .entry(lit.into())
+                    .or_insert(Best::NONE)
+                    .add(index, dir_only);
+            } else if let [Tok::Star, Tok::Byte(b'.'), ext @ ..] = toks.as_slice() {
+                match literal(ext) {
+                    Some(ext) if !ext.is_empty() && !ext.contains(&b'.') => self
+                        .exts
+                        .entry(ext.into())
+                        .or_insert(Best::NONE)
+                        .add(index, dir_only),
+                    _ => self.name_globs.push(Wild::new(index, dir_only, &toks)),
+                }
+            } else {
+                self.name_globs.push(Wild::new(index, dir_only, &toks));
+            }
+            return true;
+        }
+        if l.actual.starts_with("**") {
+            return false;
+        }
+        let Some(toks) = tokens(&l.actual) else {
+            return false;
+        };
+        if let Some(lit) = literal(&toks) {
+            self.paths
+                .entry(lit.into())
+                .or_insert(Best::NONE)
+                .add(index, dir_only);
+        } else {
+            let parts = toks
+                .split(|t| *t == Tok::Byte(b'/'))
+                .map(|c| Wild::new(index, dir_only, c))
+                .collect();
+            self.path_globs.push(WildPath {
+                index,
+                dir_only,
+                parts,
+            });
+        }
+        true
+    }
+
+    /// The rule deciding a path: `rel` relative to the file's directory, `name` its last
+    /// component. `Some(true)` for a `!` rule, `Some(false)` for an ignoring one.
+    pub fn matched(&self, rel: &[u8], name: &[u8], is_dir: bool) -> Decision {
+        let mut best = -1;
+        if !self.names.is_empty() {
+            if let Some(b) = self.names.get(name) {
+                best = b.get(is_dir);
+            }
+        }
+        if !self.exts.is_empty() {
+            if let Some(dot) = name.iter().rposition(|&c| c == b'.') {
+                if let Some(b) = self.exts.get(&name[dot + 1..]) {
+                    best = best.max(b.get(is_dir));
+                }
+            }
+        }
+        for w in &self.name_globs {
+            if w.index <= best {
+                break;
+            }
+            if (is_dir || !w.dir_only) && w.matches(name) {
+                best = w.index;
+                break;
+            }
+        }
+        if !self.paths.is_empty() {
+            if let Some(b) = self.paths.get(rel) {
+                best = best.max(b.get(is_dir));
+            }
+        }
+        for p in &self.path_globs {
+            if p.index <= best {
+                break;
+            }
+            if (is_dir || !p.dir_only) && p.matches(rel) {
+                best = p.index;
+                break;
+            }
+        }
+        if let Some(r) = &self.residual {
+            best = best.max(r.matched(rel, is_dir));
+        }
+        (best >= 0).then(|| self.whitelist[best as usize])
+    }
+}
+
+impl Residual {
+    fn matched(&self, rel: &[u8], is_dir: bool) -> i32 {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::path::Path::new(std::ffi::OsStr::from_bytes(rel));
+        let mut hits = Vec::new();
+        self.set
+            .matches_candidate_into(&Candidate::new(path), &mut hits);
+        hits.iter()
+            .rev()
+            .map(|&i| self.rules[i])
+            .find(|&(_, dir_only)| is_dir || !dir_only)
+            .map_or(-1, |(index, _)| index)
+    }
+}
+
+/// A hash map on byte strings with FxHash: names are short, and SipHash costs more than the
+/// comparison it saves.
+type FastMap<V> = HashMap<Box<[u8]>, V, BuildHasherDefault<FxHasher>>;
+
+/// The Fx hash (rustc's): a rotate, a xor and a multiply per word.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ignore::gitignore::GitignoreBuilder;
+    use std::os::unix::ffi::OsStrExt;
+
+    /// What `Gitignore` says, the reference.
+    fn reference(text: &str, rel: &[u8], is_dir: bool) -> Decision {
+        let mut b = GitignoreBuilder::new("/");
+        for line in text.lines() {
+            let _ = b.add_line(None, line);
+        }
+        let g = b.build().unwrap();
+        let m = g.matched(std::path::Path::new(std::ffi::OsStr::from_bytes(rel)), is_dir);
+        if m.is_none() {
+            None
+        } else {
+            Some(m.is_whitelist())
+        }
+    }
+
+    fn fast(text: &str, rel: &[u8], is_dir: bool) -> Decision {
+        let name = rel.rsplit(|&b| b == b'/').next().unwrap();
+        Rules::parse(&[text.as_bytes()]).and_then(|r| r.matched(rel, name, is_dir))
+    }
+
+    const PATTERNS: &[&str] = &[
+        "*.o",
+        "*.O",
+        "!*.o",
+        "foo",
+        "!foo",
+        "foo/",
+        "/foo",
+        "/foo/",
+        "foo/bar",
+        "/foo/bar/",
+        "a/*/c",
+        "a/*/c/",
+        "/a/b*/c?",
+        "**/foo",
+        "**/foo/bar",
+        "foo/**",
+        "foo/**/bar",
+        "**",
+        "/**",
+        "*",
+        "!*",
+        "*/",
+        ".*",
+        "!.gitignore",
+        "*.o.*",
+        "*.tab.[ch]",
+        "*.c.[012]*.*",
+        "*.[!c]",
+        "*.[^c]",
+        "[a-c]x",
+        "[]]",
+        "[a-]",
+        "x[",
+        "\\#*#",
+        "\\!bang",
+        "\\*star",
+        "a\\ ",
+        "trail   ",
+        "esc\\/",
+        "*.tar.gz",
+        "*.",
+        "*~",
+        "patches-*",
+        "?",
+        "??.rs",
+        "a?c",
+        "*a*b*",
+        "*ab*ab",
+        "{a,b}.txt",
+        "é*",
+        "*é",
+        "[é]",
+        "A*",
+        "#comment",
+        "!",
+        "/",
+        "!/",
+        "//x",
+        "a//b",
+        "x/",
+        "\\",
+        "foo\\",
+        "arch/*/include/generated/",
+        "/vmlinux*",
+        "**/*.rs",
+        "**/a*/b",
+        "a/**/*.rs",
+    ];
+
+    const PATHS: &[&str] = &[
+        "foo",
+        "foo/bar",
+        "x/foo",
+        "x/foo/bar",
+        "a.o",
+        ".o",
+        "x/a.o",
+        "a.O",
+        "a.o.cmd",
+        "x.tab.c",
+        "x.tab.h",
+        "x.tab.o",
+        "y.c.1abc.d",
+        "y.c.9.d",
+        "a.c",
+        "a.d",
+        "ax",
+        "cx",
+        "dx",
+        "]",
+        "-",
+        "a",
+        "x[",
+        "#x#",
+        "x/#y#",
+        "!bang",
+        "*star",
+        "a ",
+        "a",
+        "trail",
+        "trail   ",
+        "esc",
+        "esc/",
+        "a.tar.gz",
+        "tar.gz",
+        "a.",
+        "a~",
+        "patches-1",
+        "patches",
+        "x",
+        "ab.rs",
+        "abc.rs",
+        "abc",
+        "aXc",
+        "xaxbx",
+        "abab",
+        "abxab",
+        "ab",
+        "a.txt",
+        "b.txt",
+        "é1",
+        "1é",
+        "é",
+        "\u{e9}",
+        "Abc",
+        "abc",
+        ".gitignore",
+        ".hidden",
+        "a/b/c",
+        "a/x/c",
+        "a/x/y/c",
+        "a/bb/c1",
+        "a/b/c12",
+        "arch/x86/include/generated",
+        "arch/include/generated",
+        "vmlinux",
+        "vmlinux.o",
+        "x/vmlinux",
+        "src/main.rs",
+        "main.rs",
+        "a/b/x.rs",
+        "a/x.rs",
+        "ab/b",
+        "x/ab/b",
+        "comment",
+        "#comment",
+    ];
+
+    #[test]
+    fn every_class_agrees_with_gitignore_one_rule_at_a_time() {
+        for pat in PATTERNS {
+            for path in PATHS {
+                for is_dir in [false, true] {
+                    assert_eq!(
+                        fast(pat, path.as_bytes(), is_dir),
+                        reference(pat, path.as_bytes(), is_dir),
+                        "pattern {pat:?} path {path:?} dir {is_dir}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_names_match_as_bytes() {
+        for pat in ["*.o", "*", "?", "a*", "*\\\u{e9}", "x?y", "[a-c]*"] {
+            for path in [&b"\xff.o"[..], b"a\xff", b"x\xffy", b"\xff", b"b\xfe\xff"] {
+                for is_dir in [false, true] {
+                    assert_eq!(
+                        fast(pat, path, is_dir),
+                        reference(pat, path, is_dir),
+                        "pattern {pat:?} path {path:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_matching_rule_wins_across_classes() {
+        // Random files of several rules from every class, against the same random paths.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let lines: Vec<&str> = (0..1 + next(6)).map(|_| PATTERNS[next(PATTERNS.len())]).collect();
+            let text = lines.join("\n");
+            for _ in 0..8 {
+                let path = PATHS[next(PATHS.len())];
+                for is_dir in [false, true] {
+                    assert_eq!(
+                        fast(&text, path.as_bytes(), is_dir),
+                        reference(&text, path.as_bytes(), is_dir),
+                        "rules {text:?} path {path:?} dir {is_dir}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rules_land_in_the_fast_classes() {
+        let r = Rules::parse(&[b"*.o\nMakefile\n/vmlinux\n.*\narch/*/gen/\nfoo/**/bar\n"]).unwrap();
+        assert_eq!(r.exts.len(), 1);
+        assert_eq!(r.names.len(), 1);
+        assert_eq!(r.paths.len(), 1);
+        assert_eq!(r.name_globs.len(), 1);
+        assert_eq!(r.path_globs.len(), 1);
+        assert_eq!(r.residual.as_ref().map(|r| r.rules.len()), Some(1));
+    }
+
+    #[test]
+    fn no_rules_is_none() {
+        assert!(Rules::parse(&[b"# only a comment\n\n   \n!\n"]).is_none());
+    }
+}
