@@ -34,17 +34,57 @@ pub struct Rules {
     /// Whether rule `i` is a `!` rule.
     whitelist: Vec<bool>,
     /// Literal names.
-    names: FastMap<Best>,
+    names: Keys,
     /// `*.EXT`, by EXT (no dot in it).
-    exts: FastMap<Best>,
+    exts: Keys,
     /// Wildcard patterns on the name, highest rule first.
     name_globs: Vec<Wild>,
     /// Literal paths relative to the file's directory.
-    paths: FastMap<Best>,
+    paths: Keys,
     /// Wildcard paths, by component, highest rule first.
     path_globs: Vec<WildPath>,
     /// The rest, as the `ignore` crate would match them.
     residual: Option<Residual>,
+}
+
+/// A hash set of byte strings with their rules, behind a filter on length and last byte that
+/// turns most entries away before hashing.
+#[derive(Debug, Default)]
+struct Keys {
+    map: FastMap<Best>,
+    /// Bit `min(len, 63)` for each key's length.
+    lens: u64,
+    /// Bit per last byte of a key.
+    last: [u64; 4],
+}
+
+impl Keys {
+    fn add(&mut self, key: Vec<u8>, index: i32, dir_only: bool) {
+        if let Some(&b) = key.last() {
+            self.lens |= 1 << key.len().min(63);
+            self.last[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        self.map
+            .entry(key.into())
+            .or_insert(Best::NONE)
+            .add(index, dir_only);
+    }
+
+    fn get(&self, key: &[u8], is_dir: bool) -> i32 {
+        match key.last() {
+            Some(&b)
+                if self.lens & (1 << key.len().min(63)) != 0
+                    && self.last[usize::from(b >> 6)] & (1 << (b & 63)) != 0 =>
+            {
+                self.map.get(key).map_or(-1, |best| best.get(is_dir))
+            }
+            _ => -1,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
 }
 
 /// The highest rule of a hash-set class that applies to directories, and to other entries.
@@ -96,33 +136,85 @@ impl Tok {
     }
 }
 
+/// A fixed-length run of tokens between stars: literal bytes compare as a slice.
+#[derive(Debug, Clone)]
+struct Seg {
+    /// The bytes, with `?` and classes as placeholders when `toks` is set.
+    lit: Box<[u8]>,
+    /// The tokens, kept only when some are not literal bytes.
+    toks: Option<Box<[Tok]>>,
+}
+
+impl Seg {
+    fn new(toks: &[Tok]) -> Seg {
+        let lit: Box<[u8]> = toks
+            .iter()
+            .map(|t| match t {
+                Tok::Byte(c) => *c,
+                _ => 0,
+            })
+            .collect();
+        let exact = toks.iter().all(|t| matches!(t, Tok::Byte(_)));
+        Seg {
+            lit,
+            toks: (!exact).then(|| toks.into()),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.lit.len()
+    }
+
+    /// Whether `s` starts with this segment.
+    fn fits_at(&self, s: &[u8]) -> bool {
+        match &self.toks {
+            None => s.starts_with(&self.lit),
+            Some(toks) => toks.len() <= s.len() && toks.iter().zip(s).all(|(t, &b)| t.fits(b)),
+        }
+    }
+
+    /// Where the segment first fits in `s`.
+    fn find(&self, s: &[u8]) -> Option<usize> {
+        let n = self.len();
+        if n > s.len() {
+            return None;
+        }
+        match (&self.toks, self.lit.first()) {
+            (None, Some(&first)) => {
+                (0..=s.len() - n).find(|&i| s[i] == first && s[i..i + n] == *self.lit)
+            }
+            _ => (0..=s.len() - n).find(|&i| self.fits_at(&s[i..])),
+        }
+    }
+}
+
 /// A wildcard pattern on one component: fixed-length segments between stars.
 #[derive(Debug, Clone)]
 struct Wild {
     index: i32,
     dir_only: bool,
     /// Before the first star (the whole pattern when it has no star).
-    head: Vec<Tok>,
+    head: Seg,
     /// Between stars, in order.
-    middle: Vec<Vec<Tok>>,
+    middle: Vec<Seg>,
     /// After the last star; `None` when there is no star at all.
-    tail: Option<Vec<Tok>>,
-}
-
-fn fits_at(seg: &[Tok], s: &[u8]) -> bool {
-    seg.len() <= s.len() && seg.iter().zip(s).all(|(t, &b)| t.fits(b))
+    tail: Option<Seg>,
 }
 
 impl Wild {
     fn new(index: i32, dir_only: bool, toks: &[Tok]) -> Wild {
         let mut parts = toks.split(|t| *t == Tok::Star);
-        let head = parts.next().unwrap_or_default().to_vec();
-        let rest: Vec<Vec<Tok>> = parts.map(<[Tok]>::to_vec).collect();
+        let head = Seg::new(parts.next().unwrap_or_default());
+        let rest: Vec<&[Tok]> = parts.collect();
         let (middle, tail) = match rest.split_last() {
             None => (Vec::new(), None),
             Some((last, middle)) => (
-                middle.iter().filter(|s| !s.is_empty()).cloned().collect(),
-                Some(last.clone()),
+                middle
+                    .iter()
+                    .filter(|s| !s.is_empty())
+                    .map(|s| Seg::new(s))
+                    .collect(),
+                Some(Seg::new(last)),
             ),
         };
         Wild {
@@ -138,19 +230,19 @@ impl Wild {
     /// leftmost place for each one is always right.
     fn matches(&self, s: &[u8]) -> bool {
         let Some(tail) = &self.tail else {
-            return self.head.len() == s.len() && fits_at(&self.head, s);
+            return self.head.len() == s.len() && self.head.fits_at(s);
         };
         if self.head.len() + tail.len() > s.len()
-            || !fits_at(&self.head, s)
-            || !fits_at(tail, &s[s.len() - tail.len()..])
+            || !tail.fits_at(&s[s.len() - tail.len()..])
+            || !self.head.fits_at(s)
         {
             return false;
         }
         let mut rest = &s[self.head.len()..s.len() - tail.len()];
         for seg in &self.middle {
-            match (0..=rest.len().saturating_sub(seg.len())).find(|&i| fits_at(seg, &rest[i..])) {
-                Some(i) if seg.len() <= rest.len() => rest = &rest[i + seg.len()..],
-                _ => return false,
+            match seg.find(rest) {
+                Some(i) => rest = &rest[i + seg.len()..],
+                None => return false,
             }
         }
         true
@@ -226,7 +318,8 @@ fn parse_line(line: &str) -> Option<Line<'_>> {
         line = l.strip_suffix('\\').unwrap_or(l);
     }
     let mut actual = std::borrow::Cow::Borrowed(line);
-    if !absolute && !line.contains('/') && !(line.starts_with("**/") || line == "**") {
+    let doublestar_prefix = line.starts_with("**/") || line == "**";
+    if !absolute && !line.contains('/') && !doublestar_prefix {
         actual = format!("**/{line}").into();
     }
     if actual.ends_with("/**") {
@@ -405,17 +498,12 @@ impl Rules {
                 return false;
             };
             if let Some(lit) = literal(&toks) {
-                self.names
-                    .entry(lit.into())
-                    .or_insert(Best::NONE)
-                    .add(index, dir_only);
+                self.names.add(lit, index, dir_only);
             } else if let [Tok::Star, Tok::Byte(b'.'), ext @ ..] = toks.as_slice() {
                 match literal(ext) {
-                    Some(ext) if !ext.is_empty() && !ext.contains(&b'.') => self
-                        .exts
-                        .entry(ext.into())
-                        .or_insert(Best::NONE)
-                        .add(index, dir_only),
+                    Some(ext) if !ext.is_empty() && !ext.contains(&b'.') => {
+                        self.exts.add(ext, index, dir_only)
+                    }
                     _ => self.name_globs.push(Wild::new(index, dir_only, &toks)),
                 }
             } else {
@@ -430,10 +518,7 @@ impl Rules {
             return false;
         };
         if let Some(lit) = literal(&toks) {
-            self.paths
-                .entry(lit.into())
-                .or_insert(Best::NONE)
-                .add(index, dir_only);
+            self.paths.add(lit, index, dir_only);
         } else {
             let parts = toks
                 .split(|t| *t == Tok::Byte(b'/'))
@@ -451,17 +536,10 @@ impl Rules {
     /// The rule deciding a path: `rel` relative to the file's directory, `name` its last
     /// component. `Some(true)` for a `!` rule, `Some(false)` for an ignoring one.
     pub fn matched(&self, rel: &[u8], name: &[u8], is_dir: bool) -> Decision {
-        let mut best = -1;
-        if !self.names.is_empty() {
-            if let Some(b) = self.names.get(name) {
-                best = b.get(is_dir);
-            }
-        }
-        if !self.exts.is_empty() {
+        let mut best = self.names.get(name, is_dir);
+        if self.exts.len() > 0 {
             if let Some(dot) = name.iter().rposition(|&c| c == b'.') {
-                if let Some(b) = self.exts.get(&name[dot + 1..]) {
-                    best = best.max(b.get(is_dir));
-                }
+                best = best.max(self.exts.get(&name[dot + 1..], is_dir));
             }
         }
         for w in &self.name_globs {
@@ -473,11 +551,7 @@ impl Rules {
                 break;
             }
         }
-        if !self.paths.is_empty() {
-            if let Some(b) = self.paths.get(rel) {
-                best = best.max(b.get(is_dir));
-            }
-        }
+        best = best.max(self.paths.get(rel, is_dir));
         for p in &self.path_globs {
             if p.index <= best {
                 break;
@@ -561,7 +635,10 @@ mod tests {
             let _ = b.add_line(None, line);
         }
         let g = b.build().unwrap();
-        let m = g.matched(std::path::Path::new(std::ffi::OsStr::from_bytes(rel)), is_dir);
+        let m = g.matched(
+            std::path::Path::new(std::ffi::OsStr::from_bytes(rel)),
+            is_dir,
+        );
         if m.is_none() {
             None
         } else {
@@ -764,7 +841,9 @@ mod tests {
             (seed % n as u64) as usize
         };
         for _ in 0..3000 {
-            let lines: Vec<&str> = (0..1 + next(6)).map(|_| PATTERNS[next(PATTERNS.len())]).collect();
+            let lines: Vec<&str> = (0..1 + next(6))
+                .map(|_| PATTERNS[next(PATTERNS.len())])
+                .collect();
             let text = lines.join("\n");
             for _ in 0..8 {
                 let path = PATHS[next(PATHS.len())];
