@@ -37,8 +37,8 @@ pub struct Rules {
     names: Keys,
     /// `*.EXT`, by EXT (no dot in it).
     exts: Keys,
-    /// Wildcard patterns on the name, highest rule first.
-    name_globs: Vec<Wild>,
+    /// Wildcard patterns on the name.
+    name_globs: NameGlobs,
     /// Literal paths relative to the file's directory.
     paths: Keys,
     /// Wildcard paths, by component, highest rule first.
@@ -168,7 +168,7 @@ impl Seg {
     /// Whether `s` starts with this segment.
     fn fits_at(&self, s: &[u8]) -> bool {
         match &self.toks {
-            None => s.starts_with(&self.lit),
+            None => self.lit.len() <= s.len() && same(&self.lit, s),
             Some(toks) => toks.len() <= s.len() && toks.iter().zip(s).all(|(t, &b)| t.fits(b)),
         }
     }
@@ -186,6 +186,12 @@ impl Seg {
             _ => (0..=s.len() - n).find(|&i| self.fits_at(&s[i..])),
         }
     }
+}
+
+/// Whether `s` starts with `lit`, for the few bytes of a name: a plain loop, as a call to
+/// `memcmp` per comparison costs more than the comparison.
+fn same(lit: &[u8], s: &[u8]) -> bool {
+    lit.iter().zip(s).all(|(a, b)| a == b)
 }
 
 /// A wildcard pattern on one component: fixed-length segments between stars.
@@ -246,6 +252,107 @@ impl Wild {
             }
         }
         true
+    }
+}
+
+/// Wildcard patterns on the name, indexed so that a name meets only those that may match it:
+/// by the last byte of a literal tail (`*~`, `*.mod.c`), else by the first byte of a literal
+/// head (`.*`, `cscope.*`), else in a list of their own (`*.o.*`).
+#[derive(Debug, Default)]
+struct NameGlobs {
+    by_last: Buckets,
+    by_first: Buckets,
+    other: Vec<Wild>,
+}
+
+/// Lists of patterns by one byte of the name, behind a bit set of the bytes that have one.
+#[derive(Debug, Default)]
+struct Buckets {
+    mask: [u64; 4],
+    lists: Vec<(u8, Vec<Wild>)>,
+}
+
+impl Buckets {
+    fn add(&mut self, byte: u8, w: Wild) {
+        self.mask[usize::from(byte >> 6)] |= 1 << (byte & 63);
+        match self.lists.iter_mut().find(|(b, _)| *b == byte) {
+            Some((_, list)) => list.push(w),
+            None => self.lists.push((byte, vec![w])),
+        }
+    }
+
+    fn get(&self, byte: Option<&u8>) -> &[Wild] {
+        match byte {
+            Some(&b) if self.mask[usize::from(b >> 6)] & (1 << (b & 63)) != 0 => self
+                .lists
+                .iter()
+                .find(|(x, _)| *x == b)
+                .map_or(&[], |(_, l)| l.as_slice()),
+            _ => &[],
+        }
+    }
+}
+
+/// The highest rule in `list` (highest first) above `best` that matches.
+fn first_match(list: &[Wild], name: &[u8], is_dir: bool, best: i32) -> i32 {
+    for w in list {
+        if w.index <= best {
+            break;
+        }
+        if (is_dir || !w.dir_only) && w.matches(name) {
+            return w.index;
+        }
+    }
+    -1
+}
+
+impl NameGlobs {
+    fn add(&mut self, w: Wild) {
+        let literal_first = |seg: &Seg| match (&seg.toks, seg.lit.first()) {
+            (None, Some(&b)) => Some(b),
+            _ => None,
+        };
+        let tail_last = w.tail.as_ref().and_then(|t| match (&t.toks, t.lit.last()) {
+            (None, Some(&b)) => Some(b),
+            _ => None,
+        });
+        if let Some(b) = tail_last {
+            self.by_last.add(b, w);
+        } else if let Some(b) = literal_first(&w.head) {
+            self.by_first.add(b, w);
+        } else {
+            self.other.push(w);
+        }
+    }
+
+    /// Highest rule first in every list.
+    fn finish(&mut self) {
+        for (_, list) in self
+            .by_last
+            .lists
+            .iter_mut()
+            .chain(&mut self.by_first.lists)
+        {
+            list.reverse();
+        }
+        self.other.reverse();
+    }
+
+    fn matched(&self, name: &[u8], is_dir: bool, mut best: i32) -> i32 {
+        for list in [
+            self.by_last.get(name.last()),
+            self.by_first.get(name.first()),
+            &self.other,
+        ] {
+            best = best.max(first_match(list, name, is_dir, best));
+        }
+        best
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        let buckets = |b: &Buckets| b.lists.iter().map(|(_, l)| l.len()).sum::<usize>();
+        buckets(&self.by_last) + buckets(&self.by_first) + self.other.len()
     }
 }
 
@@ -482,7 +589,7 @@ impl Rules {
                 });
             }
         }
-        rules.name_globs.reverse();
+        rules.name_globs.finish();
         rules.path_globs.reverse();
         Some(rules)
     }
@@ -504,10 +611,10 @@ impl Rules {
                     Some(ext) if !ext.is_empty() && !ext.contains(&b'.') => {
                         self.exts.add(ext, index, dir_only)
                     }
-                    _ => self.name_globs.push(Wild::new(index, dir_only, &toks)),
+                    _ => self.name_globs.add(Wild::new(index, dir_only, &toks)),
                 }
             } else {
-                self.name_globs.push(Wild::new(index, dir_only, &toks));
+                self.name_globs.add(Wild::new(index, dir_only, &toks));
             }
             return true;
         }
@@ -542,15 +649,7 @@ impl Rules {
                 best = best.max(self.exts.get(&name[dot + 1..], is_dir));
             }
         }
-        for w in &self.name_globs {
-            if w.index <= best {
-                break;
-            }
-            if (is_dir || !w.dir_only) && w.matches(name) {
-                best = w.index;
-                break;
-            }
-        }
+        best = best.max(self.name_globs.matched(name, is_dir, best));
         best = best.max(self.paths.get(rel, is_dir));
         for p in &self.path_globs {
             if p.index <= best {
@@ -867,6 +966,18 @@ mod tests {
         assert_eq!(r.name_globs.len(), 1);
         assert_eq!(r.path_globs.len(), 1);
         assert_eq!(r.residual.as_ref().map(|r| r.rules.len()), Some(1));
+        let r = Rules::parse(&[b"*.lex.c\n*~\ncscope.*\n*.o.*\n.*\n*.tab.[ch]\n"]).unwrap();
+        assert_eq!(
+            r.name_globs.by_last.lists.len(),
+            2,
+            "by the tail's last byte"
+        );
+        assert_eq!(
+            r.name_globs.by_first.lists.len(),
+            2,
+            "by the head's first byte"
+        );
+        assert_eq!(r.name_globs.other.len(), 2);
     }
 
     #[test]
