@@ -12,9 +12,9 @@
 //! - any other pattern on the name alone made of literals, `*`, `?` and plain ASCII classes
 //!   (`.*`, `*.o.*`, `*.tab.[ch]`, `patches-*`): a small wildcard matcher on the name's bytes;
 //! - a literal path (`/vmlinux`, `doc/out`): a hash set of paths relative to the file's directory;
-//! - a path of such wildcard components without `**` (`/arch/*/include/generated/`): matched
-//!   component by component;
-//! - everything else (`**` inside a path, `{a,b}`, negated or non-ASCII classes, ...): one
+//! - a path of such wildcard components, and of `**` standing for any number of components
+//!   (`/arch/*/include/generated/`, `lib/**/*.js`): matched component by component;
+//! - everything else (`{a,b}`, negated or non-ASCII classes, `**` inside a component, ...): one
 //!   `globset::GlobSet` built exactly as the `ignore` crate builds it, run only when such rules
 //!   exist.
 //!
@@ -123,6 +123,8 @@ enum Tok {
     Class(Box<[bool; 256]>),
     /// `*`: any run of bytes.
     Star,
+    /// `**` as a whole path component: any number of components.
+    Deep,
 }
 
 impl Tok {
@@ -131,7 +133,7 @@ impl Tok {
             Tok::Byte(c) => *c == b,
             Tok::Any => true,
             Tok::Class(set) => set[b as usize],
-            Tok::Star => unreachable!("stars split segments"),
+            Tok::Star | Tok::Deep => unreachable!("stars split segments"),
         }
     }
 }
@@ -356,24 +358,55 @@ impl NameGlobs {
     }
 }
 
-/// A wildcard path: one [`Wild`] per component.
+/// A wildcard path: one [`Part`] per component.
 #[derive(Debug, Clone)]
 struct WildPath {
     index: i32,
     dir_only: bool,
-    parts: Vec<Wild>,
+    parts: Vec<Part>,
+}
+
+/// One component of a [`WildPath`].
+#[derive(Debug, Clone)]
+enum Part {
+    One(Wild),
+    /// `**`: zero or more components (never last, never twice in a row).
+    Deep,
 }
 
 impl WildPath {
     fn matches(&self, rel: &[u8]) -> bool {
-        let mut comps = rel.split(|&b| b == b'/');
-        for part in &self.parts {
-            match comps.next() {
-                Some(c) if part.matches(c) => {}
-                _ => return false,
+        match_parts(&self.parts, Some(rel))
+    }
+}
+
+/// Whether the components in `rel` (joined by `/`; `None` when none are left) match `parts`.
+fn match_parts(parts: &[Part], rel: Option<&[u8]>) -> bool {
+    let next = |r: &[u8]| r.iter().position(|&b| b == b'/').map(|i| i + 1);
+    let Some((first, rest)) = parts.split_first() else {
+        return rel.is_none();
+    };
+    match first {
+        Part::One(w) => {
+            let Some(r) = rel else { return false };
+            let (comp, after) = match next(r) {
+                Some(i) => (&r[..i - 1], Some(&r[i..])),
+                None => (r, None),
+            };
+            w.matches(comp) && match_parts(rest, after)
+        }
+        Part::Deep => {
+            let mut cur = rel;
+            loop {
+                if match_parts(rest, cur) {
+                    return true;
+                }
+                match cur {
+                    None => return false,
+                    Some(r) => cur = next(r).map(|i| &r[i..]),
+                }
             }
         }
-        comps.next().is_none()
     }
 }
 
@@ -482,10 +515,18 @@ fn tokens(glob: &str) -> Option<Vec<Tok>> {
                 out.push(Tok::Byte(c));
                 i += 2;
             }
-            b'*' => {
-                if b.get(i + 1) == Some(&b'*') {
+            b'*' if b.get(i + 1) == Some(&b'*') => {
+                // Only `**` as a whole component, in a glob without escapes (where `\/` could
+                // stand before it): anything else is left to globset.
+                let whole =
+                    (i == 0 || b[i - 1] == b'/') && matches!(b.get(i + 2), None | Some(b'/'));
+                if !whole || b.contains(&b'\\') {
                     return None;
                 }
+                out.push(Tok::Deep);
+                i += 2;
+            }
+            b'*' => {
                 out.push(Tok::Star);
                 i += 1;
             }
@@ -597,47 +638,56 @@ impl Rules {
     /// Files a rule in a fast class, if one gives the same answer as its glob.
     fn add_fast(&mut self, index: i32, l: &Line<'_>) -> bool {
         let dir_only = l.dir_only;
-        if let Some(name) = l.actual.strip_prefix("**/") {
-            if name.contains('/') {
-                return false;
-            }
-            let Some(toks) = tokens(name) else {
-                return false;
-            };
-            if let Some(lit) = literal(&toks) {
-                self.names.add(lit, index, dir_only);
-            } else if let [Tok::Star, Tok::Byte(b'.'), ext @ ..] = toks.as_slice() {
-                match literal(ext) {
-                    Some(ext) if !ext.is_empty() && !ext.contains(&b'.') => {
-                        self.exts.add(ext, index, dir_only)
-                    }
-                    _ => self.name_globs.add(Wild::new(index, dir_only, &toks)),
-                }
-            } else {
-                self.name_globs.add(Wild::new(index, dir_only, &toks));
-            }
-            return true;
-        }
-        if l.actual.starts_with("**") {
-            return false;
-        }
         let Some(toks) = tokens(&l.actual) else {
             return false;
         };
-        if let Some(lit) = literal(&toks) {
-            self.paths.add(lit, index, dir_only);
-        } else {
-            let parts = toks
-                .split(|t| *t == Tok::Byte(b'/'))
-                .map(|c| Wild::new(index, dir_only, c))
-                .collect();
-            self.path_globs.push(WildPath {
-                index,
-                dir_only,
-                parts,
-            });
+        let comps: Vec<&[Tok]> = toks.split(|t| *t == Tok::Byte(b'/')).collect();
+        let deep = |c: &[Tok]| c.contains(&Tok::Deep);
+        if let [[Tok::Deep], name] = comps.as_slice() {
+            if !deep(name) {
+                self.add_name(index, dir_only, name);
+                return true;
+            }
         }
+        if !deep(&toks) {
+            if let Some(lit) = literal(&toks) {
+                self.paths.add(lit, index, dir_only);
+                return true;
+            }
+        }
+        let mut parts = Vec::with_capacity(comps.len());
+        for c in comps {
+            match c {
+                [Tok::Deep] if !matches!(parts.last(), Some(Part::Deep)) => parts.push(Part::Deep),
+                c if deep(c) => return false,
+                c => parts.push(Part::One(Wild::new(index, dir_only, c))),
+            }
+        }
+        if matches!(parts.last(), None | Some(Part::Deep)) {
+            return false;
+        }
+        self.path_globs.push(WildPath {
+            index,
+            dir_only,
+            parts,
+        });
         true
+    }
+
+    /// Files a rule on the name alone (`**/NAME`).
+    fn add_name(&mut self, index: i32, dir_only: bool, toks: &[Tok]) {
+        if let Some(lit) = literal(toks) {
+            self.names.add(lit, index, dir_only);
+        } else if let [Tok::Star, Tok::Byte(b'.'), ext @ ..] = toks {
+            match literal(ext) {
+                Some(ext) if !ext.is_empty() && !ext.contains(&b'.') => {
+                    self.exts.add(ext, index, dir_only)
+                }
+                _ => self.name_globs.add(Wild::new(index, dir_only, toks)),
+            }
+        } else {
+            self.name_globs.add(Wild::new(index, dir_only, toks));
+        }
     }
 
     /// The rule deciding a path: `rel` relative to the file's directory, `name` its last
@@ -818,6 +868,15 @@ mod tests {
         "**/*.rs",
         "**/a*/b",
         "a/**/*.rs",
+        "a/**/b/**/c",
+        "**/x/**",
+        "**/**/x",
+        "a/**/**/b",
+        "lib/**/*.js",
+        "a/**b",
+        "a**/b",
+        "\\a/**/b",
+        "**/a/*",
     ];
 
     const PATHS: &[&str] = &[
@@ -897,6 +956,17 @@ mod tests {
         "x/ab/b",
         "comment",
         "#comment",
+        "a/b/x/b/y/c",
+        "a/c",
+        "a/b/c/d",
+        "x/x/x",
+        "q/x/y",
+        "lib/a/b/x.js",
+        "lib/x.js",
+        "src/lib/x.js",
+        "a/xb",
+        "ab/b",
+        "\\a/b",
     ];
 
     #[test]
@@ -964,8 +1034,14 @@ mod tests {
         assert_eq!(r.names.len(), 1);
         assert_eq!(r.paths.len(), 1);
         assert_eq!(r.name_globs.len(), 1);
-        assert_eq!(r.path_globs.len(), 1);
-        assert_eq!(r.residual.as_ref().map(|r| r.rules.len()), Some(1));
+        assert_eq!(r.path_globs.len(), 2, "arch/*/gen/ and foo/**/bar");
+        assert!(r.residual.is_none());
+        let r = Rules::parse(&[b"{a,b}
+x/**y
+[!a]
+"])
+        .unwrap();
+        assert_eq!(r.residual.map(|r| r.rules.len()), Some(3));
         let r = Rules::parse(&[b"*.lex.c\n*~\ncscope.*\n*.o.*\n.*\n*.tab.[ch]\n"]).unwrap();
         assert_eq!(
             r.name_globs.by_last.lists.len(),
