@@ -344,7 +344,8 @@ cold() {
     else
       cmds=("$ffind . $d" "$ffind -j8 . $d" "$ffind -j64 . $d" "$fd . $d" "$floor -p -j2 $d")
     fi
-    group cold "$label" "$dir" "floor -p -j2 $label" -N --prepare "$drop" -- "${cmds[@]}"
+    # -N runs --prepare without a shell too.
+    group cold "$label" "$dir" "floor -p -j2 $label" -N --prepare "bash -c '$drop'" -- "${cmds[@]}"
   done
 }
 

@@ -49,6 +49,10 @@ pub struct Config {
     pub method: Method,
     /// Directories read at once (worker threads) for the parallel methods.
     pub concurrency: usize,
+    /// The workers `--method auto` may grow to when it sees reads block on the disk (a cold
+    /// cache): [`BLOCKING_CONCURRENCY`] when neither `-j` nor a method is given, else
+    /// `concurrency`.
+    pub concurrency_max: usize,
     /// Show hidden entries.
     pub hidden: bool,
     /// Which ignore files apply; `None` when none are read (`-I`, `-u`).
@@ -303,6 +307,10 @@ fn default_concurrency(roots: &[Root]) -> usize {
 /// sweep on a FUSE mount behind the number).
 pub const SLOW_FS_CONCURRENCY: usize = 64;
 
+/// What `auto` grows to when reads block on the disk (benches/README.md has the cold-cache
+/// measurements behind the number).
+pub const BLOCKING_CONCURRENCY: usize = 64;
+
 /// The method `auto` stands for, and the concurrency used when none is given.
 fn resolve_method(arg: MethodArg) -> Method {
     match arg {
@@ -337,10 +345,16 @@ impl Config {
             .concurrency
             .map(|n| n as usize)
             .unwrap_or_else(|| default_concurrency(&roots));
+        let concurrency_max = if cli.concurrency.is_none() && cli.method == MethodArg::Auto {
+            concurrency.max(BLOCKING_CONCURRENCY)
+        } else {
+            concurrency
+        };
         Ok(Config {
             roots,
             method: resolve_method(cli.method),
             concurrency,
+            concurrency_max,
             hidden: cli.hidden || cli.unrestricted > 0,
             ignore: resolve_ignore(cli)?,
             follow: cli.follow,
