@@ -183,7 +183,10 @@ impl Seg {
         }
         match (&self.toks, self.lit.first()) {
             (None, Some(&first)) => {
-                (0..=s.len() - n).find(|&i| s[i] == first && s[i..i + n] == *self.lit)
+                (0..=s.len() - n).find(|&i| s[i] == first && same(&self.lit, &s[i..]))
+            }
+            (Some(toks), Some(&first)) if matches!(toks[0], Tok::Byte(_)) => {
+                (0..=s.len() - n).find(|&i| s[i] == first && self.fits_at(&s[i..]))
             }
             _ => (0..=s.len() - n).find(|&i| self.fits_at(&s[i..])),
         }
@@ -314,12 +317,20 @@ impl NameGlobs {
             (None, Some(&b)) => Some(b),
             _ => None,
         };
-        let tail_last = w.tail.as_ref().and_then(|t| match (&t.toks, t.lit.last()) {
-            (None, Some(&b)) => Some(b),
-            _ => None,
-        });
-        if let Some(b) = tail_last {
-            self.by_last.add(b, w);
+        // The bytes a matching name may end with: the tail's last byte, or a small class's.
+        let tail_last: Vec<u8> = match w.tail.as_ref().map(|t| (&t.toks, t.lit.last())) {
+            Some((None, Some(&b))) => vec![b],
+            Some((Some(toks), _)) => match toks.last() {
+                Some(Tok::Byte(b)) => vec![*b],
+                Some(Tok::Class(set)) => (0..=255u8).filter(|&b| set[b as usize]).collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        if (1..=8).contains(&tail_last.len()) {
+            for b in tail_last {
+                self.by_last.add(b, w.clone());
+            }
         } else if let Some(b) = literal_first(&w.head) {
             self.by_first.add(b, w);
         } else {
@@ -1042,11 +1053,12 @@ x/**y
 "])
         .unwrap();
         assert_eq!(r.residual.map(|r| r.rules.len()), Some(3));
-        let r = Rules::parse(&[b"*.lex.c\n*~\ncscope.*\n*.o.*\n.*\n*.tab.[ch]\n"]).unwrap();
+        let r =
+            Rules::parse(&[b"*.lex.c\n*~\ncscope.*\n*.o.*\n.*\n*.tab.[ch]\n*.[0-9]\n"]).unwrap();
         assert_eq!(
             r.name_globs.by_last.lists.len(),
-            2,
-            "by the tail's last byte"
+            3,
+            "by the tail's last byte, a small class's bytes too"
         );
         assert_eq!(
             r.name_globs.by_first.lists.len(),
