@@ -70,6 +70,7 @@ impl Keys {
             .add(index, dir_only);
     }
 
+    #[inline]
     fn get(&self, key: &[u8], is_dir: bool) -> i32 {
         match key.last() {
             Some(&b)
@@ -128,6 +129,7 @@ enum Tok {
 }
 
 impl Tok {
+    #[inline]
     fn fits(&self, b: u8) -> bool {
         match self {
             Tok::Byte(c) => *c == b,
@@ -168,6 +170,7 @@ impl Seg {
     }
 
     /// Whether `s` starts with this segment.
+    #[inline]
     fn fits_at(&self, s: &[u8]) -> bool {
         match &self.toks {
             None => self.lit.len() <= s.len() && same(&self.lit, s),
@@ -176,6 +179,7 @@ impl Seg {
     }
 
     /// Where the segment first fits in `s`.
+    #[inline]
     fn find(&self, s: &[u8]) -> Option<usize> {
         let n = self.len();
         if n > s.len() {
@@ -195,6 +199,7 @@ impl Seg {
 
 /// Whether `s` starts with `lit`, for the few bytes of a name: a plain loop, as a call to
 /// `memcmp` per comparison costs more than the comparison.
+#[inline]
 fn same(lit: &[u8], s: &[u8]) -> bool {
     lit.iter().zip(s).all(|(a, b)| a == b)
 }
@@ -239,6 +244,7 @@ impl Wild {
 
     /// Whether the whole of `s` matches. Segments between stars have fixed lengths, so the
     /// leftmost place for each one is always right.
+    #[inline]
     fn matches(&self, s: &[u8]) -> bool {
         let Some(tail) = &self.tail else {
             return self.head.len() == s.len() && self.head.fits_at(s);
@@ -299,6 +305,7 @@ impl Buckets {
 }
 
 /// The highest rule in `list` (highest first) above `best` that matches.
+#[inline]
 fn first_match(list: &[Wild], name: &[u8], is_dir: bool, best: i32) -> i32 {
     for w in list {
         if w.index <= best {
