@@ -278,7 +278,7 @@ git_default() {
   for label in linux-git monorepo; do
     dir=$corpora/$label
     d=$(q "$dir")
-    if [ "$label" = linux-git ]; then pat='\\.c\$'; else pat='\\.tsx?\$'; fi
+    if [ "$label" = linux-git ]; then pat='\.c$'; else pat='\.tsx?$'; fi
     find "$dir" >/dev/null # warm the cache
     local -a cmds=("$ffind . $d" "$fd . $d" "$ffind '$pat' $d" "$fd '$pat' $d" "$ffind -u . $d"
       "$floor -p -j2 $d")
