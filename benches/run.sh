@@ -21,7 +21,7 @@
 # Environment: BENCH_RUNS (20), BENCH_WARMUP (3), BENCH_SWEEP (1,2,4,...,1024),
 # BENCH_SLOW_TREE (linux), BENCH_SLOW_DELAY_US (1000), BENCH_SLOW_RUNS (3),
 # BENCH_SLOW_WARMUP (0), BENCH_SLOW_SWEEP (2,4,...,1024), BENCH_READER_SLEEP (5),
-# BENCH_COLD_RUNS (5), BENCH_MILLION (1000000 entries),
+# BENCH_COLD_RUNS (5), BENCH_COLD_SWEEP (1,2,4,...,256), BENCH_MILLION (1000000 entries),
 # BENCH_RESULTS (benches/results), FFIND (a prebuilt binary: skips cargo build),
 # FFIND_SHARED (../shared), FFIND_CORPORA, FFIND_PEERS.
 #
@@ -46,6 +46,7 @@ slow_sweep=${BENCH_SLOW_SWEEP:-2,4,8,16,32,64,128,256,512,1024}
 reader_sleep=${BENCH_READER_SLEEP:-5}
 cold_runs=${BENCH_COLD_RUNS:-5}
 million=${BENCH_MILLION:-1000000}
+cold_sweep=${BENCH_COLD_SWEEP:-1,2,4,8,16,32,64,128,256}
 methods=(serial walkdir queue rayon jwalk ignore)
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
@@ -347,6 +348,21 @@ cold() {
     # -N runs --prepare without a shell too.
     group cold "$label" "$dir" "floor -p -j2 $label" -N --prepare "bash -c '$drop'" -- "${cmds[@]}"
   done
+  # The sweep behind `auto`'s growth when reads block.
+  label=linux dir=$corpora/linux
+  d=$(q "$dir")
+  local base=$out/$stamp-$label-cold-sweep
+  say "$label: cold sweep (--concurrency ${cold_sweep}, $runs runs each)"
+  load=$(loadavg)
+  hyperfine -N --runs "$runs" --prepare "bash -c '$drop'" -L j "$cold_sweep" \
+    --export-json "$base.json" --export-markdown "$tmp/table.md" \
+    -n "ffind -u -j {j} . $label" "$ffind -u -j {j} . $d" || die "hyperfine failed for the cold sweep"
+  {
+    conditions "ffind concurrency sweep, cold cache: $label" "$label" "$dir" \
+      "hyperfine \`-N --runs $runs --prepare '$drop' -L j $cold_sweep\`"
+    python3 "$here/report.py" escape "$tmp/table.md"
+  } >"$base.md"
+  section_summary "$label: cold sweep" "$(python3 "$here/report.py" escape "$tmp/table.md")"
 }
 
 j1() {
