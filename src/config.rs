@@ -241,6 +241,11 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
         .filter(|(p, _)| !filter::matches_everything(p, syntax))
         .map(|(_, re)| filter::compile_pattern(re, case_insensitive))
         .collect::<Result<Vec<_>>>()?;
+    let suffixes = regexes
+        .iter()
+        .filter(|(p, _)| !filter::matches_everything(p, syntax))
+        .map(|(_, re)| filter::suffix::Suffix::of(re, case_insensitive))
+        .collect();
     // Only when asked for: the current zoned time loads the time-zone database (a dozen
     // directory reads under /usr/share/zoneinfo), which a plain listing must not pay for.
     let now = if cli.changed_within.is_some() || cli.changed_before.is_some() {
@@ -257,6 +262,7 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     }
     Ok(Filters {
         patterns,
+        suffixes,
         full_path_base: cli.full_path.then(|| cwd.as_os_str().as_bytes().to_vec()),
         extensions: filter::compile_extensions(&cli.extension)?,
         types: TypeFilter::from_args(&cli.file_type),
