@@ -6,18 +6,23 @@
 #
 # TREE     linux big flat                     (default: all three)
 # SECTION  side    every method, fd -u, bfs, find, floor -p -j2; to /dev/null and piped
-#          git     default filtering inside a git repository (linux-git: linux + git init)
+#          git     default filtering inside a git repository: linux-git (linux + git init) and
+#                  monorepo (benches/monorepo.py: 800 packages, 1,001 .gitignore files)
+#          huge    one directory of 1,000,000 entries (benches/million.py) under the default
+#                  filtering: time to the first result and peak memory, against -u and fd
+#          cold    cold cache: caches dropped before every run (needs root); never by default
 #          j1      one thread: ffind -j1 / serial, fd -j1, find, floor -p -j1
 #          memory  max RSS (/usr/bin/time), to /dev/null and with a slow reader
 #          first   time to the first result (| head -1)
 #          sweep   --concurrency 1..1024 for --method queue and rayon
 #          sort    the cost of --sort path and --sort depth against the plain listing, and their memory
 #          slow    on a FUSE mount that sleeps per operation (benches/slowfs.sh); never by default
-#          (default: all but slow)
+#          (default: all but slow and cold)
 #
 # Environment: BENCH_RUNS (20), BENCH_WARMUP (3), BENCH_SWEEP (1,2,4,...,1024),
 # BENCH_SLOW_TREE (linux), BENCH_SLOW_DELAY_US (1000), BENCH_SLOW_RUNS (3),
 # BENCH_SLOW_WARMUP (0), BENCH_SLOW_SWEEP (2,4,...,1024), BENCH_READER_SLEEP (5),
+# BENCH_COLD_RUNS (5), BENCH_COLD_SWEEP (1,2,4,...,256), BENCH_MILLION (1000000 entries),
 # BENCH_RESULTS (benches/results), FFIND (a prebuilt binary: skips cargo build),
 # FFIND_SHARED (../shared), FFIND_CORPORA, FFIND_PEERS.
 #
@@ -40,6 +45,9 @@ slow_runs=${BENCH_SLOW_RUNS:-3}
 slow_warmup=${BENCH_SLOW_WARMUP:-0}
 slow_sweep=${BENCH_SLOW_SWEEP:-2,4,8,16,32,64,128,256,512,1024}
 reader_sleep=${BENCH_READER_SLEEP:-5}
+cold_runs=${BENCH_COLD_RUNS:-5}
+million=${BENCH_MILLION:-1000000}
+cold_sweep=${BENCH_COLD_SWEEP:-1,2,4,8,16,32,64,128,256}
 methods=(serial walkdir queue rayon jwalk ignore)
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
@@ -58,13 +66,13 @@ sections=()
 for arg in "$@"; do
   case "$arg" in
     linux | big | flat) trees+=("$arg") ;;
-    side | git | j1 | memory | first | sweep | sort | slow) sections+=("$arg") ;;
+    side | git | j1 | memory | first | sweep | sort | slow | huge | cold) sections+=("$arg") ;;
     -h | --help) usage 0 ;;
     *) echo "benches/run.sh: unknown tree or section '$arg'" >&2 && usage ;;
   esac
 done
 [ ${#trees[@]} -gt 0 ] || trees=(linux big flat)
-[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep sort)
+[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep sort huge)
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 per_tree=0
 for s in side j1 memory first sweep sort; do
@@ -105,14 +113,14 @@ fi
 # --- corpora ------------------------------------------------------------------------------
 needed=()
 if [ $per_tree = 1 ]; then needed+=("${trees[@]}"); fi
-if wants git; then needed+=(linux); fi
+if wants git || wants cold; then needed+=(linux); fi
 if wants slow; then needed+=("$slow_tree"); fi
 if [ ${#needed[@]} -gt 0 ]; then
   say "corpora: corpus.sh ${needed[*]} (big and flat take a minute or two the first time)"
   mapfile -t needed < <(printf '%s\n' "${needed[@]}" | sort -u)
   FFIND_CORPORA=$corpora bash "$shared/bench/corpus.sh" "${needed[@]}" >/dev/null || die "corpus.sh failed"
 fi
-if wants git && [ ! -d "$corpora/linux-git" ]; then
+if { wants git || wants cold; } && [ ! -d "$corpora/linux-git" ]; then
   # A hard-linked copy with only `git init`: the issue's "the Linux tree after git init", so
   # .gitignore files apply, without adding .git to the linux tree the other sections list.
   say "corpora: linux-git (cp -al linux + git init)"
@@ -126,6 +134,17 @@ if wants git && [ ! -d "$corpora/linux-git" ]; then
   grep -v -x -e '/\*' -e '!/debian/' "$gi" > "$gi.new" || true
   rm -f "$gi" && mv "$gi.new" "$gi"
   mv "$corpora/linux-git.tmp" "$corpora/linux-git"
+fi
+
+if wants git && [ ! -d "$corpora/monorepo" ]; then
+  say "corpora: monorepo (benches/monorepo.py: many .gitignore files)"
+  rm -rf "$corpora/monorepo.tmp"
+  python3 "$here/monorepo.py" "$corpora/monorepo.tmp" && mv "$corpora/monorepo.tmp" "$corpora/monorepo"
+fi
+if wants huge && [ ! -d "$corpora/million" ]; then
+  say "corpora: million (benches/million.py: one directory of $million entries; a minute or two)"
+  rm -rf "$corpora/million.tmp"
+  python3 "$here/million.py" "$corpora/million.tmp" "$million" && mv "$corpora/million.tmp" "$corpora/million"
 fi
 
 mkdir -p "$out"
@@ -256,11 +275,95 @@ side() {
 }
 
 git_default() {
-  local label=linux-git dir=$corpora/linux-git d
+  # linux-git: the Linux tree's 358 .gitignore files; monorepo: 1,001 small ones, a deeper chain.
+  local label dir d pat
+  for label in linux-git monorepo; do
+    dir=$corpora/$label
+    d=$(q "$dir")
+    if [ "$label" = linux-git ]; then pat='\.c$'; else pat='\.tsx?$'; fi
+    find "$dir" >/dev/null # warm the cache
+    local -a cmds=("$ffind . $d" "$fd . $d" "$ffind '$pat' $d" "$fd '$pat' $d" "$ffind -u . $d"
+      "$floor -p -j2 $d")
+    group default-null "$label" "$dir" "floor -p -j2 $label" -N -- "${cmds[@]}"
+    group default-pipe "$label" "$dir" "floor -p -j2 $label" -N --output=pipe -- "${cmds[@]}"
+  done
+}
+
+# One directory of a million entries, with its own .gitignore, under the default filtering:
+# the first line must not wait for the whole listing, and memory must not hold it.
+huge() {
+  local label=million dir=$corpora/million d
   d=$(q "$dir")
-  local -a cmds=("$ffind . $d" "$fd . $d" "$ffind '\\.c\$' $d" "$fd '\\.c\$' $d" "$floor -p -j2 $d")
-  group default-null "$label" "$dir" "floor -p -j2 $label" -N -- "${cmds[@]}"
-  group default-pipe "$label" "$dir" "floor -p -j2 $label" -N --output=pipe -- "${cmds[@]}"
+  find "$dir" >/dev/null
+  local note="One directory (wide/) of $(count_entries "$dir/wide") entries and its own .gitignore (\`*7\`), in a git repository. Time until \`head -1\` has its line and the pipeline has exited; hyperfine subtracts bash's start-up"
+  group first "$label" "$dir" "ffind -u . $label | head -1" --shell=bash -- \
+    "$ffind . $d | head -1" "$ffind -u . $d | head -1" "$fd . $d | head -1" "$fd -u . $d | head -1" \
+    "bfs $d | head -1"
+  note=
+  local base=$out/$stamp-$label-memory c name kib lines
+  load=$(loadavg)
+  say "$label: memory (max RSS, to /dev/null)"
+  : >"$tmp/mem.tsv"
+  for c in "$ffind . $d" "$ffind -u . $d" "$fd . $d" "$fd -u . $d" "bfs $d"; do
+    name=$(short "$c")
+    local -a rss=()
+    for _ in 1 2 3; do
+      eval "/usr/bin/time -f %M -o $tmp/rss $c" >/dev/null || die "failed: $name"
+      rss+=("$(tail -1 "$tmp/rss")")
+    done
+    lines=$(eval "$c" | wc -l) || die "failed: $name"
+    printf '%s\t%s\t%s\n' "$name > /dev/null" "$lines" "$(IFS=$'\t' && echo "${rss[*]}")" >>"$tmp/mem.tsv"
+  done
+  local table
+  table=$(python3 "$here/report.py" memory "$tmp/mem.tsv" "$base.json")
+  {
+    conditions "ffind vs peers: $label, memory" "$label" "$dir" \
+      "GNU time \`/usr/bin/time -f %M\` (maximum resident set size), output to /dev/null, 3 runs"
+    echo "$table"
+  } >"$base.md"
+  section_summary "$label: memory" "$table"
+}
+
+# Cold cache: every run starts after `echo 3 > /proc/sys/vm/drop_caches`. Says so and skips
+# where that is not allowed.
+cold_unavailable=
+cold() {
+  local drop='sync; echo 3 > /proc/sys/vm/drop_caches'
+  if ! (sync && echo 3 >/proc/sys/vm/drop_caches) 2>/dev/null; then
+    cold_unavailable="cannot write /proc/sys/vm/drop_caches here (needs root outside a container)"
+    say "cold: skipped: $cold_unavailable"
+    return
+  fi
+  local runs=$cold_runs warmup=0 label dir d
+  local cache="cold cache: \`$drop\` before every run (hyperfine --prepare)"
+  for label in linux linux-git; do
+    dir=$corpora/$label
+    d=$(q "$dir")
+    local -a cmds=()
+    if [ "$label" = linux ]; then
+      cmds=("$ffind -u . $d" "$ffind -u -j8 . $d" "$ffind -u -j64 . $d" "$fd -u . $d" "$fd -u -j64 . $d"
+        "bfs $d" "$floor -p -j2 $d" "$floor -p -j64 $d")
+    else
+      cmds=("$ffind . $d" "$ffind -j8 . $d" "$ffind -j64 . $d" "$fd . $d" "$floor -p -j2 $d")
+    fi
+    # -N runs --prepare without a shell too.
+    group cold "$label" "$dir" "floor -p -j2 $label" -N --prepare "bash -c '$drop'" -- "${cmds[@]}"
+  done
+  # The sweep behind `auto`'s growth when reads block.
+  label=linux dir=$corpora/linux
+  d=$(q "$dir")
+  local base=$out/$stamp-$label-cold-sweep
+  say "$label: cold sweep (--concurrency ${cold_sweep}, $runs runs each)"
+  load=$(loadavg)
+  hyperfine -N --runs "$runs" --prepare "bash -c '$drop'" -L j "$cold_sweep" \
+    --export-json "$base.json" --export-markdown "$tmp/table.md" \
+    -n "ffind -u -j {j} . $label" "$ffind -u -j {j} . $d" || die "hyperfine failed for the cold sweep"
+  {
+    conditions "ffind concurrency sweep, cold cache: $label" "$label" "$dir" \
+      "hyperfine \`-N --runs $runs --prepare '$drop' -L j $cold_sweep\`"
+    python3 "$here/report.py" escape "$tmp/table.md"
+  } >"$base.md"
+  section_summary "$label: cold sweep" "$(python3 "$here/report.py" escape "$tmp/table.md")"
 }
 
 j1() {
@@ -406,7 +509,8 @@ slow() {
   printf '# ffind benchmark summary, %s\n\n' "$stamp"
   printf -- '- Sections: %s' "${sections[*]}"
   if [ $per_tree = 1 ]; then printf '; trees: %s' "${trees[*]}"; fi
-  if wants git; then printf '; linux-git'; fi
+  if wants git; then printf '; linux-git, monorepo'; fi
+  if wants huge; then printf '; million'; fi
   if wants slow; then printf '; slowfs-%s (%s µs per operation)' "$slow_tree" "$slow_delay"; fi
   printf '\n'
   printf -- '- Machine: %s cores (`nproc`), kernel %s, load average at start %s\n' "$(nproc)" "$(uname -r)" "$(loadavg)"
@@ -429,8 +533,13 @@ if [ $per_tree = 1 ]; then
   done
 fi
 if wants git; then git_default; fi
+if wants huge; then huge; fi
+if wants cold; then cold; fi
 if wants slow; then slow; fi
 
+if [ -n "$cold_unavailable" ]; then
+  section_summary "cold: NOT MEASURED" "$cold_unavailable"
+fi
 if [ -n "$slow_unavailable" ]; then
   section_summary "slow: NOT MEASURED" "FUSE is not usable on this machine, so the slow file system section did not run: $slow_unavailable"
 fi

@@ -60,6 +60,10 @@ pub struct Config {
     pub method: Method,
     /// Directories read at once (worker threads) for the parallel methods.
     pub concurrency: usize,
+    /// The workers `--method auto` may grow to when it sees reads block on the disk (a cold
+    /// cache): [`BLOCKING_CONCURRENCY`] when neither `-j` nor a method is given, else
+    /// `concurrency`.
+    pub concurrency_max: usize,
     /// Show hidden entries.
     pub hidden: bool,
     /// Which ignore files apply; `None` when none are read (`-I`, `-u`).
@@ -282,6 +286,11 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
         .filter(|(p, _)| !filter::matches_everything(p, syntax))
         .map(|(_, re)| filter::compile_pattern(re, case_insensitive))
         .collect::<Result<Vec<_>>>()?;
+    let suffixes = regexes
+        .iter()
+        .filter(|(p, _)| !filter::matches_everything(p, syntax))
+        .map(|(_, re)| filter::suffix::Suffix::of(re, case_insensitive))
+        .collect();
     // Only when asked for: the current zoned time loads the time-zone database (a dozen
     // directory reads under /usr/share/zoneinfo), which a plain listing must not pay for.
     let now = if cli.changed_within.is_some() || cli.changed_before.is_some() {
@@ -298,6 +307,7 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     }
     Ok(Filters {
         patterns,
+        suffixes,
         full_path_base: cli.full_path.then(|| cwd.as_os_str().as_bytes().to_vec()),
         extensions: filter::compile_extensions(&cli.extension)?,
         types: TypeFilter::from_args(&cli.file_type),
@@ -421,6 +431,10 @@ fn default_concurrency(roots: &[Root]) -> usize {
 /// sweep on a FUSE mount behind the number).
 pub const SLOW_FS_CONCURRENCY: usize = 64;
 
+/// What `auto` grows to when reads block on the disk (benches/README.md has the cold-cache
+/// measurements behind the number).
+pub const BLOCKING_CONCURRENCY: usize = 64;
+
 /// The method `auto` stands for, and the concurrency used when none is given.
 fn resolve_method(arg: MethodArg) -> Method {
     match arg {
@@ -456,10 +470,16 @@ impl Config {
             .concurrency
             .map(|n| n as usize)
             .unwrap_or_else(|| default_concurrency(&roots));
+        let concurrency_max = if cli.concurrency.is_none() && cli.method == MethodArg::Auto {
+            concurrency.max(BLOCKING_CONCURRENCY)
+        } else {
+            concurrency
+        };
         Ok(Config {
             roots,
             method: resolve_method(cli.method),
             concurrency,
+            concurrency_max,
             hidden: cli.hidden,
             ignore: resolve_ignore(cli)?,
             follow: cli.follow,

@@ -28,6 +28,7 @@ use std::sync::{Arc, Mutex};
 use ignore::gitignore::{Gitignore, GitignoreBuilder};
 use ignore::Match;
 
+use crate::filter::rules::{Decision, Rules};
 use crate::report::{describe, Reporter};
 use crate::walk::dir::read_small_file;
 #[cfg(doc)]
@@ -82,10 +83,10 @@ pub struct IgnoreNode {
     prefix: Vec<u8>,
     /// Offset in a display path where the part below the search root starts.
     root_base_len: usize,
-    custom: Option<Gitignore>,
-    dot_ignore: Option<Gitignore>,
-    git: Option<Gitignore>,
-    git_exclude: Option<Gitignore>,
+    custom: Option<Rules>,
+    dot_ignore: Option<Rules>,
+    git: Option<Rules>,
+    git_exclude: Option<Rules>,
     /// This directory holds `.git`: the repository root, where `.gitignore` rules stop.
     has_git: bool,
     /// This directory or an ancestor holds `.git`.
@@ -224,15 +225,16 @@ impl IgnoreOptions {
         };
         let (custom, dot_ignore) = if self.dot_ignore {
             let custom: Vec<_> = CUSTOM_FILES.iter().filter_map(|n| read(n)).collect();
+            let custom: Vec<&[u8]> = custom.iter().map(|(_, b)| b.as_slice()).collect();
             (
-                matcher(&custom),
-                read(".ignore").and_then(|c| matcher(&[c])),
+                Rules::parse(&custom),
+                read(".ignore").and_then(|(_, b)| Rules::parse(&[&b])),
             )
         } else {
             (None, None)
         };
         let git = if self.vcs {
-            read(".gitignore").and_then(|c| matcher(&[c]))
+            read(".gitignore").and_then(|(_, b)| Rules::parse(&[&b]))
         } else {
             None
         };
@@ -240,7 +242,7 @@ impl IgnoreOptions {
             files
                 .read(".git/info/exclude")
                 .or_else(|| read_linked_exclude(files))
-                .and_then(|b| matcher(&[(".git/info/exclude", b)]))
+                .and_then(|b| Rules::parse(&[&b]))
         } else {
             None
         };
@@ -271,12 +273,14 @@ impl IgnoreOptions {
         root_base_len: usize,
         is_dir: bool,
     ) -> Verdict {
-        let mut m_custom = Match::None;
-        let mut m_ignore = Match::None;
-        let mut m_git = Match::None;
-        let mut m_exclude = Match::None;
+        let mut m_custom: Decision = None;
+        let mut m_ignore: Decision = None;
+        let mut m_git: Decision = None;
+        let mut m_exclude: Decision = None;
         let any_git = !self.require_git || node.is_some_and(|n| n.in_git);
         let mut saw_git = false;
+        let name_start = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+        let name = &path[name_start..];
         let mut scratch = Vec::new();
         let mut cur = node;
         while let Some(n) = cur {
@@ -288,11 +292,10 @@ impl IgnoreOptions {
                 scratch.extend_from_slice(&path[n.root_base_len.min(path.len())..]);
                 &scratch
             };
-            let rel = Path::new(OsStr::from_bytes(rel));
-            let check = |m: &mut Match<()>, g: &Option<Gitignore>| {
+            let check = |m: &mut Decision, r: &Option<Rules>| {
                 if m.is_none() {
-                    if let Some(g) = g {
-                        *m = g.matched(rel, is_dir).map(|_| ());
+                    if let Some(r) = r {
+                        *m = r.matched(rel, name, is_dir);
                     }
                 }
             };
@@ -305,6 +308,17 @@ impl IgnoreOptions {
             saw_git |= n.has_git;
             cur = n.parent.as_deref();
         }
+        let to_match = |d: Decision| match d {
+            None => Match::None,
+            Some(false) => Match::Ignore(()),
+            Some(true) => Match::Whitelist(()),
+        };
+        let (m_custom, m_ignore, m_git, m_exclude) = (
+            to_match(m_custom),
+            to_match(m_ignore),
+            to_match(m_git),
+            to_match(m_exclude),
+        );
         let below_root = Path::new(OsStr::from_bytes(&path[root_base_len.min(path.len())..]));
         let m_global = match &self.global {
             Some(g) if any_git && self.vcs => g.matched(below_root, is_dir).map(|_| ()),

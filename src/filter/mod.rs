@@ -7,7 +7,9 @@
 
 pub mod ignore;
 pub mod owner;
+pub mod rules;
 pub mod size;
+pub mod suffix;
 pub mod time;
 
 use std::ffi::CStr;
@@ -116,6 +118,9 @@ impl TypeFilter {
 pub struct Filters {
     /// Every one must match the name (or the path, with `full_path_base`).
     pub patterns: Vec<Regex>,
+    /// For each of `patterns`, the literal end it stands for, if that is all it is: compared
+    /// as bytes instead of running the regex.
+    pub suffixes: Vec<Option<suffix::Suffix>>,
     /// With `-p`: the absolute directory that relative paths are joined to before matching.
     pub full_path_base: Option<Vec<u8>>,
     /// `-e`: one case-insensitive regex over the name's end.
@@ -134,11 +139,22 @@ impl Filters {
     /// Whether an entry passes every filter.
     pub fn matches(&self, e: &mut Entry<'_>) -> bool {
         if !self.patterns.is_empty() {
+            let one = |i: usize, p: &Regex, s: &[u8]| match self.suffixes.get(i) {
+                Some(Some(suffix)) => suffix.is_match(s),
+                _ => p.is_match(s),
+            };
             let matched = match &self.full_path_base {
-                None => self.patterns.iter().all(|p| p.is_match(e.name)),
+                None => self
+                    .patterns
+                    .iter()
+                    .enumerate()
+                    .all(|(i, p)| one(i, p, e.name)),
                 Some(base) => {
                     let full = absolute(base, e.path);
-                    self.patterns.iter().all(|p| p.is_match(&full))
+                    self.patterns
+                        .iter()
+                        .enumerate()
+                        .all(|(i, p)| one(i, p, &full))
                 }
             };
             if !matched {

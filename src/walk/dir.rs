@@ -357,6 +357,19 @@ impl Dir {
         stat_at(self.fd, name, follow)
     }
 
+    /// Whether an entry `name` is in this directory (`fstatat`, not following links): for a
+    /// directory too large to list before its entries are judged. Errors other than "no such
+    /// entry" count as there, for the read that follows to report.
+    pub fn exists_at(&self, name: &str) -> bool {
+        let Ok(c) = std::ffi::CString::new(name) else {
+            return false;
+        };
+        match stat_at(self.fd, &c, false) {
+            Ok(_) => true,
+            Err(e) => !matches!(e.raw_os_error(), Some(libc::ENOENT | libc::ENOTDIR)),
+        }
+    }
+
     /// Whether the entry `name` is executable by us (`faccessat(X_OK)`, as fd checks it).
     pub fn executable_at(&self, name: &CStr) -> bool {
         // SAFETY: a valid descriptor and NUL-terminated name; faccessat only reads them.
@@ -590,11 +603,13 @@ impl Listing {
         Ok(n)
     }
 
-    /// Reads every entry of `dir` into the buffer, replacing what was there.
-    pub fn read_all(&mut self, dir: &Dir) -> io::Result<()> {
+    /// Starts reading `dir`: its first 64 KiB chunk and, when the directory did not end within
+    /// it, one more chunk. True when the buffer holds the whole directory (the common case,
+    /// for the same two `getdents64` calls as reading it to the end); false when more follows,
+    /// for [`Listing::read_next`] to stream.
+    pub fn read_start(&mut self, dir: &Dir) -> io::Result<bool> {
         self.buf.clear();
-        while self.fill(dir)? > 0 {}
-        Ok(())
+        Ok(self.fill(dir)? == 0 || self.fill(dir)? == 0)
     }
 
     /// Reads the next chunk of `dir`'s entries (64 KiB at most), replacing what was there.
@@ -696,15 +711,29 @@ mod tests {
         std::fs::create_dir(tmp.path().join("sub")).unwrap();
         let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
         let mut listing = Listing::default();
-        listing.read_all(&dir).unwrap();
-        let entries: Vec<_> = listing.entries().collect();
+        assert!(!listing.read_start(&dir).unwrap(), "more than two chunks");
+        let mut entries: Vec<_> = listing
+            .entries()
+            .map(|(n, k, _)| (n.to_owned(), k))
+            .collect();
+        while listing.read_next(&dir).unwrap() {
+            entries.extend(listing.entries().map(|(n, k, _)| (n.to_owned(), k)));
+        }
         assert_eq!(entries.len(), 5001);
-        assert!(
-            listing.capacity_bytes() > GETDENTS_CHUNK,
-            "needed more than one chunk"
-        );
+        let mut names: Vec<_> = entries.iter().map(|e| e.0.clone()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 5001, "each entry once");
         let sub = entries.iter().find(|e| e.0.to_bytes() == b"sub").unwrap();
         assert_eq!(sub.1, Kind::Dir);
+
+        let small = tempfile::tempdir().unwrap();
+        std::fs::write(small.path().join("only"), "").unwrap();
+        let dir = Dir::open_path(small.path().as_os_str().as_bytes()).unwrap();
+        assert!(listing.read_start(&dir).unwrap(), "ends within one chunk");
+        assert_eq!(listing.entries().count(), 1);
+        assert!(dir.exists_at("only"));
+        assert!(!dir.exists_at("missing"));
     }
 
     #[test]

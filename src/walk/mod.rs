@@ -82,6 +82,9 @@ pub struct Walk<'a> {
     /// Worker threads for the parallel methods: `--concurrency`, capped by the descriptors
     /// the process may open and by its address-space limit.
     pub workers: usize,
+    /// Workers `queue` may grow to when reads block (`auto`): `Config::concurrency_max`,
+    /// capped by the descriptors too; `workers` when it may not grow.
+    pub max_workers: usize,
 }
 
 /// Descriptors each worker may need at once: the directory it reads, and one more for an
@@ -95,7 +98,7 @@ const FDS_RESERVED: usize = 8;
 pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
     // Keep the parents of queued directories open (openat relative to them) as far as the
     // descriptor limit allows, leaving room for each worker's own descriptors.
-    let soft = dir::raise_fd_limit(64 + 4 * config.concurrency);
+    let soft = dir::raise_fd_limit(64 + 4 * config.concurrency_max);
     // Under a low limit (`ulimit -n 16`) more workers than descriptors would all hold one and
     // wait for a second: fewer workers, each sure of its descriptors, finish the walk. Under
     // `ulimit -v`, no more workers than the address space holds.
@@ -108,6 +111,9 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
         printer,
         report,
         workers,
+        max_workers: config
+            .concurrency_max
+            .clamp(workers, affordable.max(workers)),
     };
     if let Some(ignore) = &config.ignore {
         ignore.report_unread(report);

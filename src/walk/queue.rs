@@ -7,9 +7,17 @@
 //! unfinished directories reaches zero, an atomic that is the only shared write per directory.
 //! Concurrency may be far above the core count: on slow (FUSE, network) file systems more
 //! reads in flight is what makes a walk fast.
+//!
+//! Under `--method auto` without `-j` the queue starts with one worker per CPU and grows to
+//! `Walk::max_workers` once it sees reads block on the disk: two directory reads that took
+//! longer than [`SLOW_READ`] while the worker's block-input count (`getrusage`'s `ru_inblock`)
+//! went up. A warm cache never pays for threads it does not need; a cold one gets the reads in
+//! flight that make it fast (benches/README.md, section `cold`).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
+use std::thread::Scope;
+use std::time::{Duration, Instant};
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
@@ -27,6 +35,32 @@ struct Shared {
     lock: Mutex<()>,
     wake: Condvar,
     done: AtomicBool,
+    /// The deques of workers not started yet: `auto` starts them when reads block.
+    spare: Mutex<Vec<(usize, Worker<DirJob>)>>,
+    /// Whether `spare` may still hold workers (read without the lock after every directory).
+    may_grow: AtomicBool,
+    /// Directory reads seen blocking on the disk.
+    blocked: AtomicUsize,
+}
+
+/// A directory read slower than this is checked for blocking on the disk (a warm read of a
+/// typical directory takes a few microseconds).
+const SLOW_READ: Duration = Duration::from_micros(200);
+
+/// Blocked reads after which the walk grows to `Walk::max_workers`.
+const BLOCKED_READS: usize = 2;
+
+/// The calling thread's block input operations so far (`getrusage(RUSAGE_THREAD)`).
+fn blocks_read() -> i64 {
+    let mut ru = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a `struct rusage` into the pointer it is given.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_THREAD, ru.as_mut_ptr()) } == 0;
+    if ok {
+        // SAFETY: initialized (zeroed, then written by the kernel).
+        unsafe { ru.assume_init() }.ru_inblock
+    } else {
+        0
+    }
 }
 
 impl Shared {
@@ -106,15 +140,28 @@ impl Shared {
 /// Walks every root with `walk.workers` workers: the calling thread and `workers - 1` more.
 pub fn walk(walk: &Walk<'_>) {
     let threads = walk.workers.max(1);
-    let mut workers: Vec<Worker<DirJob>> = (0..threads).map(|_| Worker::new_lifo()).collect();
+    let most = walk.max_workers.max(threads);
+    let mut workers: Vec<Worker<DirJob>> = (0..most).map(|_| Worker::new_lifo()).collect();
+    let spare: Vec<(usize, Worker<DirJob>)> = workers
+        .drain(threads..)
+        .enumerate()
+        .map(|(i, w)| (threads + i, w))
+        .collect();
     let shared = Shared {
         injector: Injector::new(),
-        stealers: workers.iter().map(Worker::stealer).collect(),
+        stealers: workers
+            .iter()
+            .chain(spare.iter().map(|(_, w)| w))
+            .map(Worker::stealer)
+            .collect(),
         pending: AtomicUsize::new(0),
         sleepers: AtomicUsize::new(0),
         lock: Mutex::new(()),
         wake: Condvar::new(),
         done: AtomicBool::new(false),
+        may_grow: AtomicBool::new(!spare.is_empty()),
+        spare: Mutex::new(spare),
+        blocked: AtomicUsize::new(0),
     };
     for root in &walk.config.roots {
         if let Some(state) = walk.root_state(root) {
@@ -133,7 +180,7 @@ pub fn walk(walk: &Walk<'_>) {
             let started = std::thread::Builder::new()
                 .name(format!("ffind-queue-{me}"))
                 .stack_size(crate::walk::threads::STACK_SIZE)
-                .spawn_scoped(scope, move || work(walk, shared, local, me));
+                .spawn_scoped(scope, move || work(walk, shared, local, me, scope));
             if let Err(e) = started {
                 // The workers already running (and this thread) finish the walk; a worker
                 // that never started never had a job of its own.
@@ -141,15 +188,48 @@ pub fn walk(walk: &Walk<'_>) {
                     "could start only {me} of {threads} workers: {}",
                     crate::report::describe(&e)
                 ));
+                shared.may_grow.store(false, Ordering::SeqCst);
                 break;
             }
         }
-        work(walk, shared, mine, 0);
+        work(walk, shared, mine, 0, scope);
     });
 }
 
-fn work(walk: &Walk<'_>, shared: &Shared, local: Worker<DirJob>, me: usize) {
+/// Starts the spare workers (once): reads are blocking on the disk.
+fn grow<'scope, 'env>(
+    walk: &'scope Walk<'env>,
+    shared: &'scope Shared,
+    scope: &'scope Scope<'scope, 'env>,
+) {
+    shared.may_grow.store(false, Ordering::SeqCst);
+    let spare = std::mem::take(&mut *shared.spare.lock().unwrap_or_else(|e| e.into_inner()));
+    for (me, local) in spare {
+        let started = std::thread::Builder::new()
+            .name(format!("ffind-queue-{me}"))
+            .stack_size(crate::walk::threads::STACK_SIZE)
+            .spawn_scoped(scope, move || work(walk, shared, local, me, scope));
+        if started.is_err() {
+            // Fewer threads than hoped: the ones running finish the walk, as at the start
+            // (an unstarted worker's deque is empty: it never had a job).
+            break;
+        }
+    }
+}
+
+fn work<'scope, 'env>(
+    walk: &'scope Walk<'env>,
+    shared: &'scope Shared,
+    local: Worker<DirJob>,
+    me: usize,
+    scope: &'scope Scope<'scope, 'env>,
+) {
     let mut scanner = Scanner::new();
+    let mut blocks = if shared.may_grow.load(Ordering::Relaxed) {
+        blocks_read()
+    } else {
+        0
+    };
     loop {
         let Some(job) = shared.find_work(&local, me) else {
             if shared.park() {
@@ -158,10 +238,21 @@ fn work(walk: &Walk<'_>, shared: &Shared, local: Worker<DirJob>, me: usize) {
             break;
         };
         if !walk.printer.stopped() {
+            let grows = shared.may_grow.load(Ordering::Relaxed);
+            let started = grows.then(Instant::now);
             scanner.scan(walk, job, &mut |child| {
                 shared.pending.fetch_add(1, Ordering::SeqCst);
                 local.push(child);
             });
+            if started.is_some_and(|t| t.elapsed() > SLOW_READ) {
+                let now = blocks_read();
+                if now > blocks
+                    && shared.blocked.fetch_add(1, Ordering::SeqCst) + 1 >= BLOCKED_READS
+                {
+                    grow(walk, shared, scope);
+                }
+                blocks = now;
+            }
         } else {
             drop(job);
         }

@@ -542,3 +542,36 @@ fn a_worktrees_git_file_leads_to_the_repositorys_exclude_file() {
             .assert_paths(&["wt/b.rs"]);
     }
 }
+
+/// A directory too large for one read (more than two 64 KiB `getdents64` chunks) is streamed:
+/// its own ignore files, `.git` included, are found by name before its entries are judged.
+#[test]
+fn a_huge_directory_applies_its_own_ignore_files() {
+    let t = Tree::new();
+    let names: Vec<String> = (0..6000)
+        .map(|i| format!("huge/a-rather-long-file-name-to-fill-the-listing-{i:05}"))
+        .collect();
+    let rels: Vec<&str> = names.iter().map(String::as_str).collect();
+    t.files(&rels);
+    git_init(&t, "huge");
+    t.write("huge/.gitignore", "*-0000?\n!*-00003\n")
+        .write("huge/.ignore", "*-01*\n")
+        .files(&["huge/.hidden"]);
+    let mut expected: Vec<&str> = rels
+        .iter()
+        .copied()
+        .filter(|n| {
+            let num = &n[n.len() - 5..];
+            let by_gitignore = num.starts_with("0000") && num != "00003";
+            let by_ignore = num.starts_with("01");
+            !by_gitignore && !by_ignore
+        })
+        .collect();
+    expected.push("huge");
+    assert_eq!(expected.len(), 6000 - 9 - 1000 + 1);
+    assert_everywhere(&t, &[], &expected);
+    // The .git found by name makes huge/ a repository root: the rules above it stop there.
+    t.write(".gitignore", "*-0500?\n");
+    git_init(&t, ".");
+    assert_everywhere(&t, &[], &expected);
+}

@@ -1,0 +1,1082 @@
+//! One ignore file's rules, compiled for speed: the common rules cost a hash lookup or a
+//! comparison of a few bytes per entry, not a glob run.
+//!
+//! The semantics are the `ignore` crate's `Gitignore` (git's, as fd applies them), line for line:
+//! the same parsing of each line (comments, trailing spaces, `!`, `\!`, `\#`, a leading `/`, a
+//! trailing `/` for directories only, a `**/` prefix for patterns without a slash), and the last
+//! matching rule wins (a `!` rule brings an entry back). Each rule is put in the cheapest class
+//! that gives the same answer as its glob:
+//!
+//! - a literal name (`Makefile.local`, `build/`): a hash set of names;
+//! - `*.EXT` with a plain extension: a hash set of extensions (the part after the name's last dot);
+//! - any other pattern on the name alone made of literals, `*`, `?` and plain ASCII classes
+//!   (`.*`, `*.o.*`, `*.tab.[ch]`, `patches-*`): a small wildcard matcher on the name's bytes;
+//! - a literal path (`/vmlinux`, `doc/out`): a hash set of paths relative to the file's directory;
+//! - a path of such wildcard components, and of `**` standing for any number of components
+//!   (`/arch/*/include/generated/`, `lib/**/*.js`): matched component by component;
+//! - everything else (`{a,b}`, negated or non-ASCII classes, `**` inside a component, ...): one
+//!   `globset::GlobSet` built exactly as the `ignore` crate builds it, run only when such rules
+//!   exist.
+//!
+//! The unit tests below compare every class against `Gitignore` on tricky rules and paths.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
+
+/// The rule that decided an entry: `true` when it is a `!` rule (the entry is brought back).
+pub type Decision = Option<bool>;
+
+/// An ignore file (or several of one kind in one directory, in order), compiled.
+#[derive(Debug, Default)]
+pub struct Rules {
+    /// Whether rule `i` is a `!` rule.
+    whitelist: Vec<bool>,
+    /// Literal names.
+    names: Keys,
+    /// `*.EXT`, by EXT (no dot in it).
+    exts: Keys,
+    /// Wildcard patterns on the name.
+    name_globs: NameGlobs,
+    /// Literal paths relative to the file's directory.
+    paths: Keys,
+    /// Wildcard paths, by component, highest rule first.
+    path_globs: Vec<WildPath>,
+    /// The rest, as the `ignore` crate would match them.
+    residual: Option<Residual>,
+}
+
+/// A hash set of byte strings with their rules, behind a filter on length and last byte that
+/// turns most entries away before hashing.
+#[derive(Debug, Default)]
+struct Keys {
+    map: FastMap<Best>,
+    /// Bit `min(len, 63)` for each key's length.
+    lens: u64,
+    /// Bit per last byte of a key.
+    last: [u64; 4],
+}
+
+impl Keys {
+    fn add(&mut self, key: Vec<u8>, index: i32, dir_only: bool) {
+        if let Some(&b) = key.last() {
+            self.lens |= 1 << key.len().min(63);
+            self.last[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        self.map
+            .entry(key.into())
+            .or_insert(Best::NONE)
+            .add(index, dir_only);
+    }
+
+    #[inline]
+    fn get(&self, key: &[u8], is_dir: bool) -> i32 {
+        match key.last() {
+            Some(&b)
+                if self.lens & (1 << key.len().min(63)) != 0
+                    && self.last[usize::from(b >> 6)] & (1 << (b & 63)) != 0 =>
+            {
+                self.map.get(key).map_or(-1, |best| best.get(is_dir))
+            }
+            _ => -1,
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.map.len()
+    }
+}
+
+/// The highest rule of a hash-set class that applies to directories, and to other entries.
+#[derive(Debug, Clone, Copy)]
+struct Best {
+    dir: i32,
+    other: i32,
+}
+
+impl Best {
+    const NONE: Best = Best { dir: -1, other: -1 };
+
+    fn add(&mut self, index: i32, dir_only: bool) {
+        self.dir = self.dir.max(index);
+        if !dir_only {
+            self.other = self.other.max(index);
+        }
+    }
+
+    fn get(&self, is_dir: bool) -> i32 {
+        if is_dir {
+            self.dir
+        } else {
+            self.other
+        }
+    }
+}
+
+/// One token of a wildcard pattern, on bytes.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Tok {
+    Byte(u8),
+    /// `?`: any one byte (no `/` ever reaches a component).
+    Any,
+    /// `[...]`: one byte of the set.
+    Class(Box<[bool; 256]>),
+    /// `*`: any run of bytes.
+    Star,
+    /// `**` as a whole path component: any number of components.
+    Deep,
+}
+
+impl Tok {
+    #[inline]
+    fn fits(&self, b: u8) -> bool {
+        match self {
+            Tok::Byte(c) => *c == b,
+            Tok::Any => true,
+            Tok::Class(set) => set[b as usize],
+            Tok::Star | Tok::Deep => unreachable!("stars split segments"),
+        }
+    }
+}
+
+/// A fixed-length run of tokens between stars: literal bytes compare as a slice.
+#[derive(Debug, Clone)]
+struct Seg {
+    /// The bytes, with `?` and classes as placeholders when `toks` is set.
+    lit: Box<[u8]>,
+    /// The tokens, kept only when some are not literal bytes.
+    toks: Option<Box<[Tok]>>,
+}
+
+impl Seg {
+    fn new(toks: &[Tok]) -> Seg {
+        let lit: Box<[u8]> = toks
+            .iter()
+            .map(|t| match t {
+                Tok::Byte(c) => *c,
+                _ => 0,
+            })
+            .collect();
+        let exact = toks.iter().all(|t| matches!(t, Tok::Byte(_)));
+        Seg {
+            lit,
+            toks: (!exact).then(|| toks.into()),
+        }
+    }
+
+    fn len(&self) -> usize {
+        self.lit.len()
+    }
+
+    /// Whether `s` starts with this segment.
+    #[inline]
+    fn fits_at(&self, s: &[u8]) -> bool {
+        match &self.toks {
+            None => self.lit.len() <= s.len() && same(&self.lit, s),
+            Some(toks) => toks.len() <= s.len() && toks.iter().zip(s).all(|(t, &b)| t.fits(b)),
+        }
+    }
+
+    /// Where the segment first fits in `s`.
+    #[inline]
+    fn find(&self, s: &[u8]) -> Option<usize> {
+        let n = self.len();
+        if n > s.len() {
+            return None;
+        }
+        match (&self.toks, self.lit.first()) {
+            (None, Some(&first)) => {
+                (0..=s.len() - n).find(|&i| s[i] == first && same(&self.lit, &s[i..]))
+            }
+            (Some(toks), Some(&first)) if matches!(toks[0], Tok::Byte(_)) => {
+                (0..=s.len() - n).find(|&i| s[i] == first && self.fits_at(&s[i..]))
+            }
+            _ => (0..=s.len() - n).find(|&i| self.fits_at(&s[i..])),
+        }
+    }
+}
+
+/// Whether `s` starts with `lit`, for the few bytes of a name: a plain loop, as a call to
+/// `memcmp` per comparison costs more than the comparison.
+#[inline]
+fn same(lit: &[u8], s: &[u8]) -> bool {
+    lit.iter().zip(s).all(|(a, b)| a == b)
+}
+
+/// A wildcard pattern on one component: fixed-length segments between stars.
+#[derive(Debug, Clone)]
+struct Wild {
+    index: i32,
+    dir_only: bool,
+    /// Before the first star (the whole pattern when it has no star).
+    head: Seg,
+    /// Between stars, in order.
+    middle: Vec<Seg>,
+    /// After the last star; `None` when there is no star at all.
+    tail: Option<Seg>,
+}
+
+impl Wild {
+    fn new(index: i32, dir_only: bool, toks: &[Tok]) -> Wild {
+        let mut parts = toks.split(|t| *t == Tok::Star);
+        let head = Seg::new(parts.next().unwrap_or_default());
+        let rest: Vec<&[Tok]> = parts.collect();
+        let (middle, tail) = match rest.split_last() {
+            None => (Vec::new(), None),
+            Some((last, middle)) => (
+                middle
+                    .iter()
+                    .filter(|s| !s.is_empty())
+                    .map(|s| Seg::new(s))
+                    .collect(),
+                Some(Seg::new(last)),
+            ),
+        };
+        Wild {
+            index,
+            dir_only,
+            head,
+            middle,
+            tail,
+        }
+    }
+
+    /// Whether the whole of `s` matches. Segments between stars have fixed lengths, so the
+    /// leftmost place for each one is always right.
+    #[inline]
+    fn matches(&self, s: &[u8]) -> bool {
+        let Some(tail) = &self.tail else {
+            return self.head.len() == s.len() && self.head.fits_at(s);
+        };
+        if self.head.len() + tail.len() > s.len()
+            || !tail.fits_at(&s[s.len() - tail.len()..])
+            || !self.head.fits_at(s)
+        {
+            return false;
+        }
+        let mut rest = &s[self.head.len()..s.len() - tail.len()];
+        for seg in &self.middle {
+            match seg.find(rest) {
+                Some(i) => rest = &rest[i + seg.len()..],
+                None => return false,
+            }
+        }
+        true
+    }
+}
+
+/// Wildcard patterns on the name, indexed so that a name meets only those that may match it:
+/// by the last byte of a literal tail (`*~`, `*.mod.c`), else by the first byte of a literal
+/// head (`.*`, `cscope.*`), else in a list of their own (`*.o.*`).
+#[derive(Debug, Default)]
+struct NameGlobs {
+    by_last: Buckets,
+    by_first: Buckets,
+    other: Vec<Wild>,
+}
+
+/// Lists of patterns by one byte of the name, behind a bit set of the bytes that have one.
+#[derive(Debug, Default)]
+struct Buckets {
+    mask: [u64; 4],
+    lists: Vec<(u8, Vec<Wild>)>,
+}
+
+impl Buckets {
+    fn add(&mut self, byte: u8, w: Wild) {
+        self.mask[usize::from(byte >> 6)] |= 1 << (byte & 63);
+        match self.lists.iter_mut().find(|(b, _)| *b == byte) {
+            Some((_, list)) => list.push(w),
+            None => self.lists.push((byte, vec![w])),
+        }
+    }
+
+    fn get(&self, byte: Option<&u8>) -> &[Wild] {
+        match byte {
+            Some(&b) if self.mask[usize::from(b >> 6)] & (1 << (b & 63)) != 0 => self
+                .lists
+                .iter()
+                .find(|(x, _)| *x == b)
+                .map_or(&[], |(_, l)| l.as_slice()),
+            _ => &[],
+        }
+    }
+}
+
+/// The highest rule in `list` (highest first) above `best` that matches.
+#[inline]
+fn first_match(list: &[Wild], name: &[u8], is_dir: bool, best: i32) -> i32 {
+    for w in list {
+        if w.index <= best {
+            break;
+        }
+        if (is_dir || !w.dir_only) && w.matches(name) {
+            return w.index;
+        }
+    }
+    -1
+}
+
+impl NameGlobs {
+    fn add(&mut self, w: Wild) {
+        let literal_first = |seg: &Seg| match (&seg.toks, seg.lit.first()) {
+            (None, Some(&b)) => Some(b),
+            _ => None,
+        };
+        // The bytes a matching name may end with: the tail's last byte, or a small class's.
+        let tail_last: Vec<u8> = match w.tail.as_ref().map(|t| (&t.toks, t.lit.last())) {
+            Some((None, Some(&b))) => vec![b],
+            Some((Some(toks), _)) => match toks.last() {
+                Some(Tok::Byte(b)) => vec![*b],
+                Some(Tok::Class(set)) => (0..=255u8).filter(|&b| set[b as usize]).collect(),
+                _ => Vec::new(),
+            },
+            _ => Vec::new(),
+        };
+        if (1..=8).contains(&tail_last.len()) {
+            for b in tail_last {
+                self.by_last.add(b, w.clone());
+            }
+        } else if let Some(b) = literal_first(&w.head) {
+            self.by_first.add(b, w);
+        } else {
+            self.other.push(w);
+        }
+    }
+
+    /// Highest rule first in every list.
+    fn finish(&mut self) {
+        for (_, list) in self
+            .by_last
+            .lists
+            .iter_mut()
+            .chain(&mut self.by_first.lists)
+        {
+            list.reverse();
+        }
+        self.other.reverse();
+    }
+
+    fn matched(&self, name: &[u8], is_dir: bool, mut best: i32) -> i32 {
+        for list in [
+            self.by_last.get(name.last()),
+            self.by_first.get(name.first()),
+            &self.other,
+        ] {
+            best = best.max(first_match(list, name, is_dir, best));
+        }
+        best
+    }
+
+    #[cfg(test)]
+    fn len(&self) -> usize {
+        let buckets = |b: &Buckets| b.lists.iter().map(|(_, l)| l.len()).sum::<usize>();
+        buckets(&self.by_last) + buckets(&self.by_first) + self.other.len()
+    }
+}
+
+/// A wildcard path: one [`Part`] per component.
+#[derive(Debug, Clone)]
+struct WildPath {
+    index: i32,
+    dir_only: bool,
+    parts: Vec<Part>,
+}
+
+/// One component of a [`WildPath`].
+#[derive(Debug, Clone)]
+enum Part {
+    One(Wild),
+    /// `**`: zero or more components (never last, never twice in a row).
+    Deep,
+}
+
+impl WildPath {
+    fn matches(&self, rel: &[u8]) -> bool {
+        match_parts(&self.parts, Some(rel))
+    }
+}
+
+/// Whether the components in `rel` (joined by `/`; `None` when none are left) match `parts`.
+fn match_parts(parts: &[Part], rel: Option<&[u8]>) -> bool {
+    let next = |r: &[u8]| r.iter().position(|&b| b == b'/').map(|i| i + 1);
+    let Some((first, rest)) = parts.split_first() else {
+        return rel.is_none();
+    };
+    match first {
+        Part::One(w) => {
+            let Some(r) = rel else { return false };
+            let (comp, after) = match next(r) {
+                Some(i) => (&r[..i - 1], Some(&r[i..])),
+                None => (r, None),
+            };
+            w.matches(comp) && match_parts(rest, after)
+        }
+        Part::Deep => {
+            let mut cur = rel;
+            loop {
+                if match_parts(rest, cur) {
+                    return true;
+                }
+                match cur {
+                    None => return false,
+                    Some(r) => cur = next(r).map(|i| &r[i..]),
+                }
+            }
+        }
+    }
+}
+
+/// Rules left to globset, with their indices and directory-only flags.
+#[derive(Debug)]
+struct Residual {
+    set: GlobSet,
+    rules: Vec<(i32, bool)>,
+}
+
+/// One parsed line, as `GitignoreBuilder::add_line` parses it.
+struct Line<'a> {
+    whitelist: bool,
+    dir_only: bool,
+    /// The pattern with `**/` prepended where the crate does; `/**` ends get `/*` too.
+    actual: std::borrow::Cow<'a, str>,
+}
+
+/// `GitignoreBuilder::add_line`'s parsing, without building the glob. `None` for no rule.
+fn parse_line(line: &str) -> Option<Line<'_>> {
+    if line.starts_with('#') {
+        return None;
+    }
+    let mut line = trim_trailing_unescaped_spaces(line);
+    if line.is_empty() {
+        return None;
+    }
+    let mut whitelist = false;
+    let mut absolute = false;
+    if line.starts_with("\\!") || line.starts_with("\\#") {
+        line = &line[1..];
+        absolute = line.starts_with('/');
+    } else {
+        if let Some(l) = line.strip_prefix('!') {
+            whitelist = true;
+            line = l;
+        }
+        if let Some(l) = line.strip_prefix('/') {
+            line = l;
+            absolute = true;
+        }
+    }
+    if line.is_empty() {
+        return None;
+    }
+    let mut dir_only = false;
+    if let Some(l) = line.strip_suffix('/') {
+        dir_only = true;
+        line = l.strip_suffix('\\').unwrap_or(l);
+    }
+    let mut actual = std::borrow::Cow::Borrowed(line);
+    let doublestar_prefix = line.starts_with("**/") || line == "**";
+    if !absolute && !line.contains('/') && !doublestar_prefix {
+        actual = format!("**/{line}").into();
+    }
+    if actual.ends_with("/**") {
+        actual = format!("{actual}/*").into();
+    }
+    Some(Line {
+        whitelist,
+        dir_only,
+        actual,
+    })
+}
+
+/// The `ignore` crate's `trim_trailing_unescaped_spaces`.
+fn trim_trailing_unescaped_spaces(line: &str) -> &str {
+    let bytes = line.as_bytes();
+    let mut last_space = None;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\\' => {
+                if i + 1 >= bytes.len() {
+                    return line;
+                }
+                i += 2;
+                last_space = None;
+            }
+            b' ' => {
+                if last_space.is_none() {
+                    last_space = Some(i);
+                }
+                i += 1;
+            }
+            _ => {
+                last_space = None;
+                i += 1;
+            }
+        }
+    }
+    &line[..last_space.unwrap_or(line.len())]
+}
+
+/// Tokens of a glob, when it only uses what the fast classes handle: literal bytes (escaped
+/// or not), single `*`, `?`, and classes of ASCII letters, digits, `.` and `_` (with ranges
+/// between letters or digits). `/` comes out as `Byte(b'/')`. `None` otherwise.
+fn tokens(glob: &str) -> Option<Vec<Tok>> {
+    let b = glob.as_bytes();
+    let mut out = Vec::with_capacity(b.len());
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\\' => {
+                let c = *b.get(i + 1)?;
+                out.push(Tok::Byte(c));
+                i += 2;
+            }
+            b'*' if b.get(i + 1) == Some(&b'*') => {
+                // Only `**` as a whole component, in a glob without escapes (where `\/` could
+                // stand before it): anything else is left to globset.
+                let whole =
+                    (i == 0 || b[i - 1] == b'/') && matches!(b.get(i + 2), None | Some(b'/'));
+                if !whole || b.contains(&b'\\') {
+                    return None;
+                }
+                out.push(Tok::Deep);
+                i += 2;
+            }
+            b'*' => {
+                out.push(Tok::Star);
+                i += 1;
+            }
+            b'?' => {
+                out.push(Tok::Any);
+                i += 1;
+            }
+            b'[' => {
+                let mut set = Box::new([false; 256]);
+                let plain = |c: u8| c.is_ascii_alphanumeric() || c == b'.' || c == b'_';
+                let mut j = i + 1;
+                let mut members = 0;
+                loop {
+                    let c = *b.get(j)?;
+                    if c == b']' && members > 0 {
+                        break;
+                    }
+                    if !plain(c) {
+                        return None;
+                    }
+                    if b.get(j + 1) == Some(&b'-') {
+                        let end = *b.get(j + 2)?;
+                        let same_kind = (c.is_ascii_digit() && end.is_ascii_digit())
+                            || (c.is_ascii_lowercase() && end.is_ascii_lowercase())
+                            || (c.is_ascii_uppercase() && end.is_ascii_uppercase());
+                        if !same_kind || end < c {
+                            return None;
+                        }
+                        for x in c..=end {
+                            set[x as usize] = true;
+                        }
+                        j += 3;
+                    } else {
+                        set[c as usize] = true;
+                        j += 1;
+                    }
+                    members += 1;
+                }
+                out.push(Tok::Class(set));
+                i = j + 1;
+            }
+            b'{' | b'}' | b']' => return None,
+            c => {
+                out.push(Tok::Byte(c));
+                i += 1;
+            }
+        }
+    }
+    Some(out)
+}
+
+fn literal(toks: &[Tok]) -> Option<Vec<u8>> {
+    toks.iter()
+        .map(|t| match t {
+            Tok::Byte(c) => Some(*c),
+            _ => None,
+        })
+        .collect()
+}
+
+impl Rules {
+    /// Compiles the lines of ignore files, in order (the later rule wins). `None` when they
+    /// hold no rule.
+    pub fn parse(contents: &[&[u8]]) -> Option<Rules> {
+        let mut rules = Rules::default();
+        let mut residual = GlobSetBuilder::new();
+        let mut residual_rules = Vec::new();
+        for bytes in contents {
+            let text = String::from_utf8_lossy(bytes);
+            for line in text.lines() {
+                let Some(l) = parse_line(line) else { continue };
+                let index = rules.whitelist.len() as i32;
+                if rules.add_fast(index, &l) {
+                    rules.whitelist.push(l.whitelist);
+                    continue;
+                }
+                // As the crate builds it; a glob that does not build is skipped, as git does.
+                let Ok(glob) = GlobBuilder::new(&l.actual)
+                    .literal_separator(true)
+                    .case_insensitive(false)
+                    .backslash_escape(true)
+                    .allow_unclosed_class(true)
+                    .build()
+                else {
+                    continue;
+                };
+                residual.add(glob);
+                residual_rules.push((index, l.dir_only));
+                rules.whitelist.push(l.whitelist);
+            }
+        }
+        if rules.whitelist.is_empty() {
+            return None;
+        }
+        if !residual_rules.is_empty() {
+            // A set that does not build drops its rules, as a `Gitignore` that does not build.
+            if let Ok(set) = residual.build() {
+                rules.residual = Some(Residual {
+                    set,
+                    rules: residual_rules,
+                });
+            }
+        }
+        rules.name_globs.finish();
+        rules.path_globs.reverse();
+        Some(rules)
+    }
+
+    /// Files a rule in a fast class, if one gives the same answer as its glob.
+    fn add_fast(&mut self, index: i32, l: &Line<'_>) -> bool {
+        let dir_only = l.dir_only;
+        let Some(toks) = tokens(&l.actual) else {
+            return false;
+        };
+        let comps: Vec<&[Tok]> = toks.split(|t| *t == Tok::Byte(b'/')).collect();
+        let deep = |c: &[Tok]| c.contains(&Tok::Deep);
+        if let [[Tok::Deep], name] = comps.as_slice() {
+            if !deep(name) {
+                self.add_name(index, dir_only, name);
+                return true;
+            }
+        }
+        if !deep(&toks) {
+            if let Some(lit) = literal(&toks) {
+                self.paths.add(lit, index, dir_only);
+                return true;
+            }
+        }
+        let mut parts = Vec::with_capacity(comps.len());
+        for c in comps {
+            match c {
+                [Tok::Deep] if !matches!(parts.last(), Some(Part::Deep)) => parts.push(Part::Deep),
+                c if deep(c) => return false,
+                c => parts.push(Part::One(Wild::new(index, dir_only, c))),
+            }
+        }
+        if matches!(parts.last(), None | Some(Part::Deep)) {
+            return false;
+        }
+        self.path_globs.push(WildPath {
+            index,
+            dir_only,
+            parts,
+        });
+        true
+    }
+
+    /// Files a rule on the name alone (`**/NAME`).
+    fn add_name(&mut self, index: i32, dir_only: bool, toks: &[Tok]) {
+        if let Some(lit) = literal(toks) {
+            self.names.add(lit, index, dir_only);
+        } else if let [Tok::Star, Tok::Byte(b'.'), ext @ ..] = toks {
+            match literal(ext) {
+                Some(ext) if !ext.is_empty() && !ext.contains(&b'.') => {
+                    self.exts.add(ext, index, dir_only)
+                }
+                _ => self.name_globs.add(Wild::new(index, dir_only, toks)),
+            }
+        } else {
+            self.name_globs.add(Wild::new(index, dir_only, toks));
+        }
+    }
+
+    /// The rule deciding a path: `rel` relative to the file's directory, `name` its last
+    /// component. `Some(true)` for a `!` rule, `Some(false)` for an ignoring one.
+    pub fn matched(&self, rel: &[u8], name: &[u8], is_dir: bool) -> Decision {
+        let mut best = self.names.get(name, is_dir);
+        if self.exts.len() > 0 {
+            if let Some(dot) = name.iter().rposition(|&c| c == b'.') {
+                best = best.max(self.exts.get(&name[dot + 1..], is_dir));
+            }
+        }
+        best = best.max(self.name_globs.matched(name, is_dir, best));
+        best = best.max(self.paths.get(rel, is_dir));
+        for p in &self.path_globs {
+            if p.index <= best {
+                break;
+            }
+            if (is_dir || !p.dir_only) && p.matches(rel) {
+                best = p.index;
+                break;
+            }
+        }
+        if let Some(r) = &self.residual {
+            best = best.max(r.matched(rel, is_dir));
+        }
+        (best >= 0).then(|| self.whitelist[best as usize])
+    }
+}
+
+impl Residual {
+    fn matched(&self, rel: &[u8], is_dir: bool) -> i32 {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::path::Path::new(std::ffi::OsStr::from_bytes(rel));
+        let mut hits = Vec::new();
+        self.set
+            .matches_candidate_into(&Candidate::new(path), &mut hits);
+        hits.iter()
+            .rev()
+            .map(|&i| self.rules[i])
+            .find(|&(_, dir_only)| is_dir || !dir_only)
+            .map_or(-1, |(index, _)| index)
+    }
+}
+
+/// A hash map on byte strings with FxHash: names are short, and SipHash costs more than the
+/// comparison it saves.
+type FastMap<V> = HashMap<Box<[u8]>, V, BuildHasherDefault<FxHasher>>;
+
+/// The Fx hash (rustc's): a rotate, a xor and a multiply per word.
+#[derive(Default, Clone, Copy)]
+pub struct FxHasher(u64);
+
+const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+impl FxHasher {
+    fn add(&mut self, word: u64) {
+        self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
+    }
+}
+
+impl Hasher for FxHasher {
+    fn write(&mut self, bytes: &[u8]) {
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            self.add(u64::from_le_bytes(c.try_into().expect("8 bytes")));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut last = [0u8; 8];
+            last[..rest.len()].copy_from_slice(rest);
+            self.add(u64::from_le_bytes(last));
+        }
+    }
+
+    fn write_usize(&mut self, n: usize) {
+        self.add(n as u64);
+    }
+
+    fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ignore::gitignore::GitignoreBuilder;
+    use std::os::unix::ffi::OsStrExt;
+
+    /// What `Gitignore` says, the reference.
+    fn reference(text: &str, rel: &[u8], is_dir: bool) -> Decision {
+        let mut b = GitignoreBuilder::new("/");
+        for line in text.lines() {
+            let _ = b.add_line(None, line);
+        }
+        let g = b.build().unwrap();
+        let m = g.matched(
+            std::path::Path::new(std::ffi::OsStr::from_bytes(rel)),
+            is_dir,
+        );
+        if m.is_none() {
+            None
+        } else {
+            Some(m.is_whitelist())
+        }
+    }
+
+    fn fast(text: &str, rel: &[u8], is_dir: bool) -> Decision {
+        let name = rel.rsplit(|&b| b == b'/').next().unwrap();
+        Rules::parse(&[text.as_bytes()]).and_then(|r| r.matched(rel, name, is_dir))
+    }
+
+    const PATTERNS: &[&str] = &[
+        "*.o",
+        "*.O",
+        "!*.o",
+        "foo",
+        "!foo",
+        "foo/",
+        "/foo",
+        "/foo/",
+        "foo/bar",
+        "/foo/bar/",
+        "a/*/c",
+        "a/*/c/",
+        "/a/b*/c?",
+        "**/foo",
+        "**/foo/bar",
+        "foo/**",
+        "foo/**/bar",
+        "**",
+        "/**",
+        "*",
+        "!*",
+        "*/",
+        ".*",
+        "!.gitignore",
+        "*.o.*",
+        "*.tab.[ch]",
+        "*.c.[012]*.*",
+        "*.[!c]",
+        "*.[^c]",
+        "[a-c]x",
+        "[]]",
+        "[a-]",
+        "x[",
+        "\\#*#",
+        "\\!bang",
+        "\\*star",
+        "a\\ ",
+        "trail   ",
+        "esc\\/",
+        "*.tar.gz",
+        "*.",
+        "*~",
+        "patches-*",
+        "?",
+        "??.rs",
+        "a?c",
+        "*a*b*",
+        "*ab*ab",
+        "{a,b}.txt",
+        "é*",
+        "*é",
+        "[é]",
+        "A*",
+        "#comment",
+        "!",
+        "/",
+        "!/",
+        "//x",
+        "a//b",
+        "x/",
+        "\\",
+        "foo\\",
+        "arch/*/include/generated/",
+        "/vmlinux*",
+        "**/*.rs",
+        "**/a*/b",
+        "a/**/*.rs",
+        "a/**/b/**/c",
+        "**/x/**",
+        "**/**/x",
+        "a/**/**/b",
+        "lib/**/*.js",
+        "a/**b",
+        "a**/b",
+        "\\a/**/b",
+        "**/a/*",
+    ];
+
+    const PATHS: &[&str] = &[
+        "foo",
+        "foo/bar",
+        "x/foo",
+        "x/foo/bar",
+        "a.o",
+        ".o",
+        "x/a.o",
+        "a.O",
+        "a.o.cmd",
+        "x.tab.c",
+        "x.tab.h",
+        "x.tab.o",
+        "y.c.1abc.d",
+        "y.c.9.d",
+        "a.c",
+        "a.d",
+        "ax",
+        "cx",
+        "dx",
+        "]",
+        "-",
+        "a",
+        "x[",
+        "#x#",
+        "x/#y#",
+        "!bang",
+        "*star",
+        "a ",
+        "a",
+        "trail",
+        "trail   ",
+        "esc",
+        "esc/",
+        "a.tar.gz",
+        "tar.gz",
+        "a.",
+        "a~",
+        "patches-1",
+        "patches",
+        "x",
+        "ab.rs",
+        "abc.rs",
+        "abc",
+        "aXc",
+        "xaxbx",
+        "abab",
+        "abxab",
+        "ab",
+        "a.txt",
+        "b.txt",
+        "é1",
+        "1é",
+        "é",
+        "\u{e9}",
+        "Abc",
+        "abc",
+        ".gitignore",
+        ".hidden",
+        "a/b/c",
+        "a/x/c",
+        "a/x/y/c",
+        "a/bb/c1",
+        "a/b/c12",
+        "arch/x86/include/generated",
+        "arch/include/generated",
+        "vmlinux",
+        "vmlinux.o",
+        "x/vmlinux",
+        "src/main.rs",
+        "main.rs",
+        "a/b/x.rs",
+        "a/x.rs",
+        "ab/b",
+        "x/ab/b",
+        "comment",
+        "#comment",
+        "a/b/x/b/y/c",
+        "a/c",
+        "a/b/c/d",
+        "x/x/x",
+        "q/x/y",
+        "lib/a/b/x.js",
+        "lib/x.js",
+        "src/lib/x.js",
+        "a/xb",
+        "ab/b",
+        "\\a/b",
+    ];
+
+    #[test]
+    fn every_class_agrees_with_gitignore_one_rule_at_a_time() {
+        for pat in PATTERNS {
+            for path in PATHS {
+                for is_dir in [false, true] {
+                    assert_eq!(
+                        fast(pat, path.as_bytes(), is_dir),
+                        reference(pat, path.as_bytes(), is_dir),
+                        "pattern {pat:?} path {path:?} dir {is_dir}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn invalid_utf8_names_match_as_bytes() {
+        for pat in ["*.o", "*", "?", "a*", "*\\\u{e9}", "x?y", "[a-c]*"] {
+            for path in [&b"\xff.o"[..], b"a\xff", b"x\xffy", b"\xff", b"b\xfe\xff"] {
+                for is_dir in [false, true] {
+                    assert_eq!(
+                        fast(pat, path, is_dir),
+                        reference(pat, path, is_dir),
+                        "pattern {pat:?} path {path:?}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_last_matching_rule_wins_across_classes() {
+        // Random files of several rules from every class, against the same random paths.
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % n as u64) as usize
+        };
+        for _ in 0..3000 {
+            let lines: Vec<&str> = (0..1 + next(6))
+                .map(|_| PATTERNS[next(PATTERNS.len())])
+                .collect();
+            let text = lines.join("\n");
+            for _ in 0..8 {
+                let path = PATHS[next(PATHS.len())];
+                for is_dir in [false, true] {
+                    assert_eq!(
+                        fast(&text, path.as_bytes(), is_dir),
+                        reference(&text, path.as_bytes(), is_dir),
+                        "rules {text:?} path {path:?} dir {is_dir}"
+                    );
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn rules_land_in_the_fast_classes() {
+        let r = Rules::parse(&[b"*.o\nMakefile\n/vmlinux\n.*\narch/*/gen/\nfoo/**/bar\n"]).unwrap();
+        assert_eq!(r.exts.len(), 1);
+        assert_eq!(r.names.len(), 1);
+        assert_eq!(r.paths.len(), 1);
+        assert_eq!(r.name_globs.len(), 1);
+        assert_eq!(r.path_globs.len(), 2, "arch/*/gen/ and foo/**/bar");
+        assert!(r.residual.is_none());
+        let r = Rules::parse(&[b"{a,b}
+x/**y
+[!a]
+"])
+        .unwrap();
+        assert_eq!(r.residual.map(|r| r.rules.len()), Some(3));
+        let r =
+            Rules::parse(&[b"*.lex.c\n*~\ncscope.*\n*.o.*\n.*\n*.tab.[ch]\n*.[0-9]\n"]).unwrap();
+        assert_eq!(
+            r.name_globs.by_last.lists.len(),
+            3,
+            "by the tail's last byte, a small class's bytes too"
+        );
+        assert_eq!(
+            r.name_globs.by_first.lists.len(),
+            2,
+            "by the head's first byte"
+        );
+        assert_eq!(r.name_globs.other.len(), 2);
+    }
+
+    #[test]
+    fn no_rules_is_none() {
+        assert!(Rules::parse(&[b"# only a comment\n\n   \n!\n"]).is_none());
+    }
+}
