@@ -612,6 +612,14 @@ impl Listing {
         Ok(self.fill(dir)? == 0 || self.fill(dir)? == 0)
     }
 
+    /// Reads every entry of `dir` into the buffer, replacing what was there (the beneath
+    /// check of the walker-crate methods, which looks entries up in the whole listing).
+    pub fn read_all(&mut self, dir: &Dir) -> io::Result<()> {
+        self.buf.clear();
+        while self.fill(dir)? > 0 {}
+        Ok(())
+    }
+
     /// Reads the next chunk of `dir`'s entries (64 KiB at most), replacing what was there.
     /// False at the end of the directory.
     pub fn read_next(&mut self, dir: &Dir) -> io::Result<bool> {
