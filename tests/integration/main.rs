@@ -11,6 +11,8 @@ mod ignore_files;
 mod metadata;
 mod parity;
 mod patterns;
+mod proptest_parity;
+mod reference;
 mod syscalls;
 mod types;
 mod walk;
