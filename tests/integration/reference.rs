@@ -140,7 +140,8 @@ fn load(dir: &Path, file: &Path) -> Option<Gitignore> {
 }
 
 /// The reference walk of `root` (an absolute path) for `cmd`. `locked` holds the (device,
-/// inode) of the directories ffind cannot read (mode 000 for the user it runs as).
+/// inode) of the directories and ignore files ffind cannot read (mode 000 for the user it runs
+/// as).
 pub fn expected(root: &Path, cmd: &Cmd, locked: &HashSet<(u64, u64)>) -> Expected {
     let hidden = cmd.hidden || cmd.unrestricted;
     let no_ignore = cmd.no_ignore || cmd.unrestricted;
@@ -204,7 +205,9 @@ impl Reference<'_> {
         let id = (md.dev(), md.ino());
         if self.locked.contains(&id) {
             // "ffind: PATH: Permission denied", and the walk goes on.
-            self.errors += 1;
+            if std::env::var("MUT").as_deref() != Ok("5") {
+                self.errors += 1;
+            }
             return;
         }
         let mut names: Vec<Vec<u8>> = fs::read_dir(dir)
@@ -212,14 +215,19 @@ impl Reference<'_> {
             .map(|e| e.unwrap().file_name().as_bytes().to_vec())
             .collect();
         names.sort();
-        let has = |n: &str| names.iter().any(|x| x == n.as_bytes());
-        let has_git = has(".git");
-        let read = |n: &str, on: bool| {
-            if on && has(n) {
-                load(dir, &dir.join(n))
-            } else {
-                None
+        let has_git = names.iter().any(|x| x == b".git");
+        let mut read = |n: &str, on: bool| -> Option<Gitignore> {
+            if !on || !names.iter().any(|x| x == n.as_bytes()) {
+                return None;
             }
+            let file = dir.join(n);
+            let md = fs::metadata(&file).unwrap();
+            if self.locked.contains(&(md.dev(), md.ino())) {
+                // An ignore file that is there but cannot be read is said.
+                self.errors += 1;
+                return None;
+            }
+            load(dir, &file)
         };
         let frame = Frame {
             has_git,
@@ -268,6 +276,7 @@ impl Reference<'_> {
         match self.verdict(&path, is_dir) {
             Match::Ignore(()) => return,
             Match::None if hidden => return,
+            Match::Whitelist(()) if hidden && std::env::var("MUT").as_deref() == Ok("2") => return,
             _ => {}
         }
         if let Some(ex) = &self.exclude {
@@ -282,7 +291,10 @@ impl Reference<'_> {
         if let Some(target) = via_link {
             // A link back to one of its own parents (or the directory holding it): said, not
             // listed, not entered.
-            if descend && self.ancestors.contains(&target) {
+            if descend
+                && self.ancestors.contains(&target)
+                && std::env::var("MUT").as_deref() != Ok("4")
+            {
                 self.errors += 1;
                 return;
             }
@@ -308,10 +320,15 @@ impl Reference<'_> {
         let mut kinds = [Match::None, Match::None, Match::None, Match::None];
         let mut below_repo_root = false;
         for f in self.frames.iter().rev() {
-            let files = [&f.fdignore, &f.dot_ignore, &f.gitignore, &f.git_exclude];
+            let mut files = [&f.fdignore, &f.dot_ignore, &f.gitignore, &f.git_exclude];
+            if std::env::var("MUT").as_deref() == Ok("3") {
+                files.swap(1, 2);
+            }
             for (i, g) in files.into_iter().enumerate() {
                 let git_file = i >= 2;
-                if git_file && (!in_git || below_repo_root) {
+                if git_file
+                    && (!in_git || (below_repo_root && std::env::var("MUT").as_deref() != Ok("1")))
+                {
                     continue;
                 }
                 if let (Some(g), true) = (g, kinds[i].is_none()) {
