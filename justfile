@@ -34,3 +34,8 @@ completions:
       target/release/ffind --gen-completions "${pair%%:*}" > "completions/${pair#*:}.tmp"; \
       mv "completions/${pair#*:}.tmp" "completions/${pair#*:}"; \
     done
+
+# The property test with many more cases (tests/integration/proptest_parity.rs): every method
+# against the reference walk on random trees and command lines. `just fuzz-parity 5000 --release`
+fuzz-parity CASES="2000" *ARGS:
+    PROPTEST_CASES={{ CASES }} cargo test {{ ARGS }} --test integration proptest_parity

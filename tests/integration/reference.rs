@@ -46,11 +46,25 @@ pub struct Cmd {
     pub no_ignore_vcs: bool,
     /// `--no-require-git`
     pub no_require_git: bool,
+    /// How the search path is given.
+    pub path: SearchPath,
+}
+
+/// How the search path (the tree's root, ffind's working directory) is given.
+#[derive(Debug, Clone, Copy, Default)]
+pub enum SearchPath {
+    /// No PATH: results print without "./" (with -0, as here, they keep it).
+    #[default]
+    Implicit,
+    /// `.`
+    Dot,
+    /// The root's absolute path.
+    Absolute,
 }
 
 impl Cmd {
-    /// The arguments, as given to ffind (the pattern last).
-    pub fn args(&self) -> Vec<String> {
+    /// The arguments, as given to ffind (the pattern and the path last), for a tree at `root`.
+    pub fn args(&self, root: &Path) -> Vec<String> {
         let mut a: Vec<String> = Vec::new();
         let flags = [
             (self.hidden, "-H"),
@@ -77,9 +91,15 @@ impl Cmd {
         if let Some(e) = self.exclude {
             a.extend(["-E".into(), e.to_string()]);
         }
-        if let Some(p) = self.pattern {
-            a.extend(["--".into(), p.to_string()]);
+        let path = match self.path {
+            SearchPath::Implicit => None,
+            SearchPath::Dot => Some(".".to_string()),
+            SearchPath::Absolute => Some(root.to_str().unwrap().to_string()),
+        };
+        if self.pattern.is_some() || path.is_some() {
+            a.extend(["--".into(), self.pattern.unwrap_or("").to_string()]);
         }
+        a.extend(path);
         a
     }
 }
@@ -173,7 +193,17 @@ pub fn expected(root: &Path, cmd: &Cmd, locked: &HashSet<(u64, u64)>) -> Expecte
         records: Vec::new(),
         errors: 0,
     };
-    r.walk(root, b".", 0);
+    // The root's own parents count as ancestors: a link to one of them leads back to the
+    // link's own parent directories too.
+    for dir in root.ancestors().skip(1) {
+        let md = fs::metadata(dir).unwrap();
+        r.ancestors.push((md.dev(), md.ino()));
+    }
+    let display = match cmd.path {
+        SearchPath::Implicit | SearchPath::Dot => b".".to_vec(),
+        SearchPath::Absolute => root.as_os_str().as_bytes().to_vec(),
+    };
+    r.walk(root, &display, 0);
     let mut records = r.records;
     records.sort();
     Expected {
