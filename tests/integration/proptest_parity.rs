@@ -15,7 +15,7 @@ use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use proptest::test_runner::{Config, FileFailurePersistence};
+use proptest::test_runner::Config;
 
 use crate::fixture::{bin, clean_env, have, is_root, Run, Tree};
 use crate::reference::{self, Cmd, Expected, SearchPath};
@@ -416,11 +416,9 @@ fn finish(root: &Path, b: &Built) {
             Target::Dir(i) => pick(&b.dirs, *i),
             Target::Dangling => b"nowhere".to_vec(),
             Target::Up(n) => {
-                let n = if LINKS_ABOVE_THE_ROOT {
-                    *n
-                } else {
-                    (*n).min(depth)
-                };
+                // At most the tree's temporary directory (the root's parent): above it, -L
+                // would walk all of /tmp.
+                let n = (*n).min(depth + usize::from(LINKS_ABOVE_THE_ROOT));
                 if n == 0 {
                     b".".to_vec()
                 } else {
@@ -562,11 +560,10 @@ fn config() -> Config {
         .ok()
         .and_then(|c| c.parse().ok())
         .unwrap_or(32);
+    // Failures found are kept (shrunk) in tests/proptest-regressions/, proptest's default,
+    // and replayed first on every run.
     Config {
         cases,
-        failure_persistence: Some(Box::new(FileFailurePersistence::WithSource(
-            "proptest-regressions",
-        ))),
         ..Config::default()
     }
 }
