@@ -36,6 +36,12 @@ const LINKS_TO_UNREADABLE: bool = false;
 /// Unreadable ignore files (mode 000). OFF: the walker-crate methods do not report them
 /// (fixed on another branch).
 const UNREADABLE_IGNORE_FILES: bool = false;
+/// Directories nobody may search but may list (mode 444: r--). Their entries are listed,
+/// what is below them cannot be reached.
+const READ_ONLY_DIRS: bool = true;
+/// A `.git` in an r-- directory. OFF: its `.git/info/exclude` cannot be read, which some methods
+/// report and others do not (fixed on another branch).
+const GIT_IN_READ_ONLY_DIRS: bool = false;
 /// Unreadable directories (mode 000) in the tree: needs a non-root user, or setpriv to run
 /// ffind as nobody when the tests run as root.
 const UNREADABLE_DIRS: bool = true;
@@ -144,10 +150,20 @@ enum GitKind {
     Init,
 }
 
+/// A directory's permissions, for the user ffind runs as.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    Normal,
+    /// 000
+    Locked,
+    /// 444
+    ReadOnly,
+}
+
 #[derive(Debug, Clone)]
 enum Node {
     File(Name),
-    Dir(Name, bool, Vec<Node>),
+    Dir(Name, Mode, Vec<Node>),
     Link(Name, Target),
     Ignore {
         kind: IgnoreKind,
@@ -214,11 +230,16 @@ fn leaf() -> impl Strategy<Value = Node> {
 }
 
 fn nodes() -> impl Strategy<Value = Vec<Node>> {
-    let locked = if UNREADABLE_DIRS { 0.08 } else { 0.0 };
+    let locked = u32::from(UNREADABLE_DIRS);
+    let read_only = u32::from(READ_ONLY_DIRS);
     let tree = leaf().prop_recursive(4, 40, 6, move |inner| {
         (
             name(),
-            prop::bool::weighted(locked),
+            prop_oneof![
+                20 => Just(Mode::Normal),
+                locked => Just(Mode::Locked),
+                read_only => Just(Mode::ReadOnly),
+            ],
             prop::collection::vec(inner, 0..6),
         )
             .prop_map(|(n, l, c)| Node::Dir(n, l, c))
@@ -296,8 +317,8 @@ struct Built {
     dirs: Vec<Vec<u8>>,
     /// Links to make once the tree exists: (parent directory, name, target).
     links: Vec<(Vec<u8>, Name, Target)>,
-    /// Directories and ignore files to lock, relative to the root.
-    locked: Vec<Vec<u8>>,
+    /// Directories and ignore files to lock, relative to the root, with their modes.
+    locked: Vec<(Vec<u8>, u32)>,
     /// Some link may lead to a directory (and so, maybe, back to an ancestor).
     dir_links: bool,
 }
@@ -315,7 +336,16 @@ fn os(p: &[u8]) -> &Path {
     Path::new(std::ffi::OsStr::from_bytes(p))
 }
 
-fn create(root: &Path, rel: &[u8], nodes: &[Node], under_locked: bool, b: &mut Built) {
+/// Creates `nodes` in directory `rel`. `under_locked`: nobody can reach it (links must not
+/// lead there); `read_only`: nobody can list it but not enter it.
+fn create(
+    root: &Path,
+    rel: &[u8],
+    nodes: &[Node],
+    under_locked: bool,
+    read_only: bool,
+    b: &mut Built,
+) {
     let mut taken: HashSet<Vec<u8>> = HashSet::new();
     let mut claim = |n: &[u8]| taken.insert(n.to_vec());
     let here = root.join(os(rel));
@@ -327,19 +357,21 @@ fn create(root: &Path, rel: &[u8], nodes: &[Node], under_locked: bool, b: &mut B
                     b.files.push(join(rel, n.0));
                 }
             }
-            Node::Dir(n, lock, children) if claim(n.0) => {
+            Node::Dir(n, mode, children) if claim(n.0) => {
                 let sub = join(rel, n.0);
                 fs::create_dir(root.join(os(&sub))).unwrap();
-                let lock = *lock && can_lock();
+                let lock = *mode != Mode::Normal && can_lock();
                 if lock {
-                    b.locked.push(sub.clone());
+                    let bits = if *mode == Mode::Locked { 0o000 } else { 0o444 };
+                    b.locked.push((sub.clone(), bits));
                 }
                 // Links may lead to an unreadable directory (LINKS_TO_UNREADABLE), never
                 // through one: nobody could stat what lies below it.
                 if !under_locked && (!lock || LINKS_TO_UNREADABLE) {
                     b.dirs.push(sub.clone());
                 }
-                create(root, &sub, children, under_locked || lock, b);
+                let read_only = lock && *mode == Mode::ReadOnly;
+                create(root, &sub, children, under_locked || lock, read_only, b);
             }
             Node::Link(n, t) if claim(n.0) => {
                 b.dir_links |= matches!(t, Target::Dir(_) | Target::Up(_));
@@ -351,7 +383,7 @@ fn create(root: &Path, rel: &[u8], nodes: &[Node], under_locked: bool, b: &mut B
                 crlf,
                 bom,
                 locked,
-            } if claim(kind.file().as_bytes()) => {
+            } if (!read_only || UNREADABLE_IGNORE_FILES) && claim(kind.file().as_bytes()) => {
                 let eol = if *crlf { "\r\n" } else { "\n" };
                 let mut text = if *bom {
                     "\u{feff}".to_string()
@@ -364,32 +396,37 @@ fn create(root: &Path, rel: &[u8], nodes: &[Node], under_locked: bool, b: &mut B
                 }
                 fs::write(here.join(kind.file()), text).unwrap();
                 if *locked && can_lock() {
-                    b.locked.push(join(rel, kind.file().as_bytes()));
+                    b.locked.push((join(rel, kind.file().as_bytes()), 0o000));
                 }
             }
-            Node::Git(kind) if claim(b".git") => match kind {
-                GitKind::Dir(rules) => {
-                    fs::create_dir_all(here.join(".git/info")).unwrap();
-                    if !rules.is_empty() {
-                        fs::write(here.join(".git/info/exclude"), rules.join("\n") + "\n").unwrap();
+            Node::Git(kind) if (!read_only || GIT_IN_READ_ONLY_DIRS) && claim(b".git") => {
+                match kind {
+                    GitKind::Dir(rules) => {
+                        fs::create_dir_all(here.join(".git/info")).unwrap();
+                        if !rules.is_empty() {
+                            fs::write(here.join(".git/info/exclude"), rules.join("\n") + "\n")
+                                .unwrap();
+                        }
+                    }
+                    GitKind::File => {
+                        fs::write(here.join(".git"), "gitdir: /nonexistent\n").unwrap()
+                    }
+                    GitKind::Init => {
+                        let ok = Command::new("git")
+                            .args(["init", "-q"])
+                            .current_dir(&here)
+                            .env("GIT_CONFIG_NOSYSTEM", "1")
+                            .env("HOME", root)
+                            .stdout(Stdio::null())
+                            .stderr(Stdio::null())
+                            .status()
+                            .is_ok_and(|s| s.success());
+                        if !ok {
+                            fs::create_dir(here.join(".git")).unwrap();
+                        }
                     }
                 }
-                GitKind::File => fs::write(here.join(".git"), "gitdir: /nonexistent\n").unwrap(),
-                GitKind::Init => {
-                    let ok = Command::new("git")
-                        .args(["init", "-q"])
-                        .current_dir(&here)
-                        .env("GIT_CONFIG_NOSYSTEM", "1")
-                        .env("HOME", root)
-                        .stdout(Stdio::null())
-                        .stderr(Stdio::null())
-                        .status()
-                        .is_ok_and(|s| s.success());
-                    if !ok {
-                        fs::create_dir(here.join(".git")).unwrap();
-                    }
-                }
-            },
+            }
             _ => {}
         }
     }
@@ -430,9 +467,9 @@ fn finish(root: &Path, b: &Built) {
         symlink(os(&target), root.join(os(&join(dir, n.0)))).unwrap();
     }
     let mut locked = b.locked.clone();
-    locked.sort_by_key(|p| std::cmp::Reverse(p.len()));
-    for p in locked {
-        fs::set_permissions(root.join(os(&p)), fs::Permissions::from_mode(0o000)).unwrap();
+    locked.sort_by_key(|p| std::cmp::Reverse(p.0.len()));
+    for (p, bits) in locked {
+        fs::set_permissions(root.join(os(&p)), fs::Permissions::from_mode(bits)).unwrap();
     }
 }
 
@@ -507,22 +544,24 @@ fn check(nodes: &[Node], mut cmd: Cmd) -> Result<(), TestCaseError> {
     .unwrap();
     let root = reference::absolute(&t.root());
     let mut b = Built::default();
-    create(&root, b"", nodes, false, &mut b);
+    create(&root, b"", nodes, false, false, &mut b);
     if cmd.follow && b.dir_links && !LOOP_LINKS_WITH_DEPTH_OR_PRUNE {
         cmd.max_depth = None;
         cmd.prune = false;
     }
     finish(&root, &b);
-    let _unlock = Unlock(b.locked.iter().map(|p| root.join(os(p))).collect());
-    let locked: HashSet<(u64, u64)> = b
-        .locked
-        .iter()
-        .map(|p| {
-            let md = fs::metadata(root.join(os(p))).unwrap();
-            (md.dev(), md.ino())
-        })
-        .collect();
-    let want: Expected = reference::expected(&root, &cmd, &locked);
+    let _unlock = Unlock(b.locked.iter().map(|p| root.join(os(&p.0))).collect());
+    let ids = |bits: u32| -> HashSet<(u64, u64)> {
+        b.locked
+            .iter()
+            .filter(|p| p.1 == bits)
+            .map(|p| {
+                let md = fs::metadata(root.join(os(&p.0))).unwrap();
+                (md.dev(), md.ino())
+            })
+            .collect()
+    };
+    let want: Expected = reference::expected(&root, &cmd, &ids(0o000), &ids(0o444));
     let args = cmd.args(&root);
     for m in METHODS {
         for j in CONCURRENCY {

@@ -161,8 +161,13 @@ fn load(dir: &Path, file: &Path) -> Option<Gitignore> {
 
 /// The reference walk of `root` (an absolute path) for `cmd`. `locked` holds the (device,
 /// inode) of the directories and ignore files ffind cannot read (mode 000 for the user it runs
-/// as).
-pub fn expected(root: &Path, cmd: &Cmd, locked: &HashSet<(u64, u64)>) -> Expected {
+/// as), `read_only` those of the directories it can list but not enter (444).
+pub fn expected(
+    root: &Path,
+    cmd: &Cmd,
+    locked: &HashSet<(u64, u64)>,
+    read_only: &HashSet<(u64, u64)>,
+) -> Expected {
     let hidden = cmd.hidden || cmd.unrestricted;
     let no_ignore = cmd.no_ignore || cmd.unrestricted;
     let case_sensitive = cmd
@@ -188,6 +193,7 @@ pub fn expected(root: &Path, cmd: &Cmd, locked: &HashSet<(u64, u64)>) -> Expecte
         pattern,
         exclude,
         locked,
+        read_only,
         frames: Vec::new(),
         ancestors: Vec::new(),
         records: Vec::new(),
@@ -203,7 +209,7 @@ pub fn expected(root: &Path, cmd: &Cmd, locked: &HashSet<(u64, u64)>) -> Expecte
         SearchPath::Implicit | SearchPath::Dot => b".".to_vec(),
         SearchPath::Absolute => root.as_os_str().as_bytes().to_vec(),
     };
-    r.walk(root, &display, 0);
+    r.walk(root, &display, 0, true);
     let mut records = r.records;
     records.sort();
     Expected {
@@ -221,6 +227,7 @@ struct Reference<'a> {
     pattern: Option<Regex>,
     exclude: Option<Gitignore>,
     locked: &'a HashSet<(u64, u64)>,
+    read_only: &'a HashSet<(u64, u64)>,
     /// The ignore files of the directories from the root down to the one being read.
     frames: Vec<Frame>,
     /// Under -L: the (device, inode) of those directories.
@@ -230,10 +237,11 @@ struct Reference<'a> {
 }
 
 impl Reference<'_> {
-    fn walk(&mut self, dir: &Path, display: &[u8], depth: usize) {
+    /// Reads a directory; `reachable`: its parent may be searched (is not r--).
+    fn walk(&mut self, dir: &Path, display: &[u8], depth: usize, reachable: bool) {
         let md = fs::metadata(dir).unwrap();
         let id = (md.dev(), md.ino());
-        if self.locked.contains(&id) {
+        if self.locked.contains(&id) || !reachable {
             // "ffind: PATH: Permission denied", and the walk goes on.
             if std::env::var("MUT").as_deref() != Ok("5") {
                 self.errors += 1;
@@ -272,14 +280,15 @@ impl Reference<'_> {
         };
         self.frames.push(frame);
         self.ancestors.push(id);
+        let searchable = !self.read_only.contains(&id);
         for name in &names {
-            self.entry(dir, display, depth + 1, name);
+            self.entry(dir, display, depth + 1, name, searchable);
         }
         self.ancestors.pop();
         self.frames.pop();
     }
 
-    fn entry(&mut self, dir: &Path, display: &[u8], depth: usize, name: &[u8]) {
+    fn entry(&mut self, dir: &Path, display: &[u8], depth: usize, name: &[u8], searchable: bool) {
         let path = dir.join(OsStr::from_bytes(name));
         let mut shown = display.to_vec();
         shown.push(b'/');
@@ -287,6 +296,11 @@ impl Reference<'_> {
         let mut kind = kind_of(&fs::symlink_metadata(&path).unwrap());
         let mut via_link = None;
         if self.cmd.follow && kind == Kind::Link {
+            if !searchable {
+                // Listed in an r-- directory, but what it points to cannot be known.
+                self.errors += 1;
+                return;
+            }
             match fs::metadata(&path) {
                 Ok(md) => {
                     kind = kind_of(&md);
@@ -337,7 +351,7 @@ impl Reference<'_> {
             self.records.push(rec);
         }
         if descend {
-            self.walk(&path, &shown, depth);
+            self.walk(&path, &shown, depth, searchable);
         }
     }
 
