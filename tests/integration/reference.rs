@@ -272,12 +272,18 @@ impl Reference<'_> {
             fdignore: read(".fdignore", self.dot_ignore),
             dot_ignore: read(".ignore", self.dot_ignore),
             gitignore: read(".gitignore", self.vcs),
-            git_exclude: if self.vcs && has_git {
-                load(dir, &dir.join(".git/info/exclude"))
-            } else {
-                None
-            },
+            git_exclude: None,
         };
+        let mut frame = frame;
+        if self.vcs && has_git {
+            if self.read_only.contains(&id) {
+                // What `.git` holds cannot be read in an r-- directory: said once, like an
+                // unreadable ignore file.
+                self.errors += 1;
+            } else {
+                frame.git_exclude = load(dir, &dir.join(".git/info/exclude"));
+            }
+        }
         self.frames.push(frame);
         self.ancestors.push(id);
         let searchable = !self.read_only.contains(&id);
