@@ -20,27 +20,35 @@ use proptest::test_runner::Config;
 use crate::fixture::{bin, clean_env, have, is_root, Run, Tree};
 use crate::reference::{self, Cmd, Expected, SearchPath};
 
+// Each OFF const below names the known disagreement it avoids, and what the reference walk
+// expects once it is on: if the fix merged chose otherwise, adjust reference.rs with it.
+
 /// Ignore files may start with a UTF-8 BOM. OFF: ffind reads the BOM as part of the first
-/// rule (fixed on another branch).
+/// rule (fixed on another branch). The reference drops it, as git and fd do.
 const BOM_IN_IGNORE_FILES: bool = false;
 /// Under `-L`, `-d` and `--prune` may meet links to directories (which may lead back to an
-/// ancestor). OFF: a loop link the walk does not descend into is printed by some methods and
-/// reported by others (fixed on another branch).
+/// ancestor). OFF: a loop link the walk does not descend into is printed by some methods
+/// (serial, queue, rayon) and reported, unprinted, by others (walkdir, ignore; jwalk differs
+/// again) (fixed on another branch). The reference follows fd: a loop link is never printed,
+/// even at the depth limit or when --prune would not enter it (and ffind reports it).
 const LOOP_LINKS_WITH_DEPTH_OR_PRUNE: bool = false;
-/// Links may point to an ancestor of the search root (outside the tree). OFF: `-L` walks
-/// those differently per method (fixed on another branch).
+/// Links may point to an ancestor of the search root (the tree's temporary directory). OFF:
+/// under `-L` serial walks into it (fixed on another branch). The reference counts the root's
+/// own parents as ancestors: such a link "leads back to its own parent directories", and is
+/// reported, not printed, not entered.
 const LINKS_ABOVE_THE_ROOT: bool = false;
-/// Links may point to unreadable directories. OFF: under `-L` the methods disagree (fixed on
-/// another branch).
+/// Links may point to unreadable directories. OFF: under `-L` walkdir neither prints the link
+/// nor reports it (fixed on another branch). The reference prints it as a directory and
+/// reports "Permission denied" when entering it, as for the directory itself.
 const LINKS_TO_UNREADABLE: bool = false;
 /// Unreadable ignore files (mode 000). OFF: the walker-crate methods do not report them
-/// (fixed on another branch).
+/// (fixed on another branch). The reference reports each (exit 1) and applies no rule of it.
 const UNREADABLE_IGNORE_FILES: bool = false;
 /// Directories nobody may search but may list (mode 444: r--). Their entries are listed,
 /// what is below them cannot be reached.
 const READ_ONLY_DIRS: bool = true;
-/// A `.git` in an r-- directory. OFF: its `.git/info/exclude` cannot be read, which some methods
-/// report and others do not (fixed on another branch).
+/// A `.git` in an r-- directory. OFF: its `.git/info/exclude` cannot be read, which serial
+/// reports and walkdir does not (fixed on another branch). The reference reports it once.
 const GIT_IN_READ_ONLY_DIRS: bool = false;
 /// Unreadable directories (mode 000) in the tree: needs a non-root user, or setpriv to run
 /// ffind as nobody when the tests run as root.

@@ -243,9 +243,7 @@ impl Reference<'_> {
         let id = (md.dev(), md.ino());
         if self.locked.contains(&id) || !reachable {
             // "ffind: PATH: Permission denied", and the walk goes on.
-            if std::env::var("MUT").as_deref() != Ok("5") {
-                self.errors += 1;
-            }
+            self.errors += 1;
             return;
         }
         let mut names: Vec<Vec<u8>> = fs::read_dir(dir)
@@ -326,7 +324,6 @@ impl Reference<'_> {
         match self.verdict(&path, is_dir) {
             Match::Ignore(()) => return,
             Match::None if hidden => return,
-            Match::Whitelist(()) if hidden && std::env::var("MUT").as_deref() == Ok("2") => return,
             _ => {}
         }
         if let Some(ex) = &self.exclude {
@@ -340,11 +337,8 @@ impl Reference<'_> {
         let descend = is_dir && depth < max && !(self.cmd.prune && print);
         if let Some(target) = via_link {
             // A link back to one of its own parents (or the directory holding it): said, not
-            // listed, not entered.
-            if descend
-                && self.ancestors.contains(&target)
-                && std::env::var("MUT").as_deref() != Ok("4")
-            {
+            // listed, not entered; even at the depth limit or under --prune, as fd does.
+            if is_dir && self.ancestors.contains(&target) {
                 self.errors += 1;
                 return;
             }
@@ -370,15 +364,10 @@ impl Reference<'_> {
         let mut kinds = [Match::None, Match::None, Match::None, Match::None];
         let mut below_repo_root = false;
         for f in self.frames.iter().rev() {
-            let mut files = [&f.fdignore, &f.dot_ignore, &f.gitignore, &f.git_exclude];
-            if std::env::var("MUT").as_deref() == Ok("3") {
-                files.swap(1, 2);
-            }
+            let files = [&f.fdignore, &f.dot_ignore, &f.gitignore, &f.git_exclude];
             for (i, g) in files.into_iter().enumerate() {
                 let git_file = i >= 2;
-                if git_file
-                    && (!in_git || (below_repo_root && std::env::var("MUT").as_deref() != Ok("1")))
-                {
+                if git_file && (!in_git || below_repo_root) {
                     continue;
                 }
                 if let (Some(g), true) = (g, kinds[i].is_none()) {
