@@ -36,3 +36,8 @@ completions:
     done
     target/debug/ffind --gen-man > docs/ffind.1.tmp
     mv docs/ffind.1.tmp docs/ffind.1
+
+# The property test with many more cases (tests/integration/proptest_parity.rs): every method
+# against the reference walk on random trees and command lines. `just fuzz-parity 5000 --release`
+fuzz-parity CASES="2000" *ARGS:
+    PROPTEST_CASES={{ CASES }} cargo test {{ ARGS }} --test integration proptest_parity

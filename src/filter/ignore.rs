@@ -371,6 +371,17 @@ fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
     files.read(&format!("{common}/info/exclude"))
 }
 
+/// Whether the directory `dir` lists an entry named `name` (a plain name), when it can be
+/// listed: only asked of directories that cannot be searched, so rarely.
+fn listed(dir: &Path, name: &str) -> bool {
+    !name.contains('/')
+        && std::fs::read_dir(dir).is_ok_and(|entries| {
+            entries
+                .filter_map(Result::ok)
+                .any(|e| e.file_name().as_bytes() == name.as_bytes())
+        })
+}
+
 /// Whether `path` is reported for the first time (by [`FilesByPath`]).
 fn first_report(path: &[u8]) -> bool {
     static REPORTED: Mutex<BTreeSet<Vec<u8>>> = Mutex::new(BTreeSet::new());
@@ -414,9 +425,14 @@ impl IgnoreFiles for FilesByPath<'_> {
         };
         let result = match read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false) {
             // Unlike a listing, a path cannot tell whether the file is there at all: in a
-            // directory we may not search, nothing can be said of it (the walk reports the
-            // directory itself).
-            Err(e) if !is_absent(&e) && path.symlink_metadata().is_err() => return None,
+            // directory we may list but not search (r--), its listing says, as it does for the
+            // own-reader methods; in one we may not list either, nothing can be said of it
+            // (the walk reports the directory itself).
+            Err(e)
+                if !is_absent(&e) && path.symlink_metadata().is_err() && !listed(self.dir, rel) =>
+            {
+                return None
+            }
             // The directories above a search path are read once per search path: say what
             // is wrong with one of their files once.
             Err(e) if !is_absent(&e) && self.above_root && !first_report(&shown()) => return None,

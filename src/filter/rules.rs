@@ -613,6 +613,8 @@ impl Rules {
         let mut residual = GlobSetBuilder::new();
         let mut residual_rules = Vec::new();
         for bytes in contents {
+            // A leading UTF-8 byte-order mark is not part of the first rule (git and fd drop it).
+            let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
             let text = String::from_utf8_lossy(bytes);
             for line in text.lines() {
                 let Some(l) = parse_line(line) else { continue };

@@ -264,6 +264,34 @@ fn an_unreadable_ignore_file_is_reported_by_every_method() {
 }
 
 #[test]
+fn an_ignore_file_in_a_directory_that_cannot_be_searched_is_reported_by_every_method() {
+    // r--: the directory's listing shows its .ignore, which cannot be opened. The walker-crate
+    // methods, which read ignore files by path, learn from the listing that it is there.
+    let t = Tree::new();
+    t.files(&["keep", "ro/x.o", "ro/y"])
+        .write("ro/.ignore", "*.o\n");
+    t.chmod("ro", 0o555 & !0o111);
+    for method in METHODS {
+        let args = ["--method", method];
+        let Some(run) = (if is_root() {
+            t.run_unprivileged(&args)
+        } else {
+            Some(bounded(t.cmd(&args)))
+        }) else {
+            eprintln!("skipped: root without setpriv cannot test permissions");
+            return;
+        };
+        assert_listing(&run, &args, &["keep", "ro", "ro/x.o", "ro/y"]);
+        assert_eq!(run.code, 1, "{method}");
+        assert_eq!(
+            run.stderr, "ffind: ro/.ignore: Permission denied\n",
+            "{method}"
+        );
+    }
+    t.chmod("ro", 0o755);
+}
+
+#[test]
 fn a_byte_order_mark_does_not_eat_the_first_rule() {
     let t = Tree::new();
     t.files(&["keep", "x.log", "y.tmp"])

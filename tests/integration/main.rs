@@ -18,6 +18,8 @@ mod output;
 mod parity;
 mod parsers;
 mod patterns;
+mod proptest_parity;
+mod reference;
 mod sort;
 mod syscalls;
 mod terminal;
