@@ -174,6 +174,23 @@ short() {
   printf '%s' "$s"
 }
 
+# One row per command into $tmp/mem.tsv: the command, its line count, and its max RSS (KiB)
+# in three runs with output to /dev/null.
+rss_rows() {
+  local c name lines
+  : >"$tmp/mem.tsv"
+  for c in "$@"; do
+    name=$(short "$c")
+    local -a rss=()
+    for _ in 1 2 3; do
+      eval "/usr/bin/time -f %M -o $tmp/rss $c" >/dev/null || die "failed: $name"
+      rss+=("$(tail -1 "$tmp/rss")")
+    done
+    lines=$(eval "$c" | wc -l) || die "failed: $name"
+    printf '%s\t%s\t%s\n' "$name > /dev/null" "$lines" "$(IFS=$'\t' && echo "${rss[*]}")" >>"$tmp/mem.tsv"
+  done
+}
+
 declare -A entries
 count_entries() { # the tree's entries, as `find TREE -mindepth 1` counts them
   [ -n "${entries[$1]:-}" ] || entries[$1]=$(find "$1" -mindepth 1 | wc -l)
@@ -303,17 +320,7 @@ huge() {
   local base=$out/$stamp-$label-memory c name kib lines
   load=$(loadavg)
   say "$label: memory (max RSS, to /dev/null)"
-  : >"$tmp/mem.tsv"
-  for c in "$ffind . $d" "$ffind -u . $d" "$fd . $d" "$fd -u . $d" "bfs $d"; do
-    name=$(short "$c")
-    local -a rss=()
-    for _ in 1 2 3; do
-      eval "/usr/bin/time -f %M -o $tmp/rss $c" >/dev/null || die "failed: $name"
-      rss+=("$(tail -1 "$tmp/rss")")
-    done
-    lines=$(eval "$c" | wc -l) || die "failed: $name"
-    printf '%s\t%s\t%s\n' "$name > /dev/null" "$lines" "$(IFS=$'\t' && echo "${rss[*]}")" >>"$tmp/mem.tsv"
-  done
+  rss_rows "$ffind . $d" "$ffind -u . $d" "$fd . $d" "$fd -u . $d" "bfs $d"
   local table
   table=$(python3 "$here/report.py" memory "$tmp/mem.tsv" "$base.json")
   {
@@ -393,17 +400,7 @@ memory() {
   cmds+=("$fd -u . $d" "bfs $d" "$floor -p -j2 $d")
   load=$(loadavg)
   say "$label: memory (max RSS, 3 runs to /dev/null, 1 with a reader that sleeps ${reader_sleep}s)"
-  : >"$tmp/mem.tsv"
-  for c in "${cmds[@]}"; do
-    name=$(short "$c")
-    local -a rss=()
-    for _ in 1 2 3; do
-      eval "/usr/bin/time -f %M -o $tmp/rss $c" >/dev/null || die "failed: $name"
-      rss+=("$(tail -1 "$tmp/rss")")
-    done
-    lines=$(eval "$c" | wc -l) || die "failed: $name"
-    printf '%s\t%s\t%s\n' "$name > /dev/null" "$lines" "$(IFS=$'\t' && echo "${rss[*]}")" >>"$tmp/mem.tsv"
-  done
+  rss_rows "${cmds[@]}"
   for c in "${cmds[@]}"; do
     name=$(short "$c")
     echo "  $name | (sleep $reader_sleep; wc -l)" >&2
