@@ -266,10 +266,25 @@ impl IgnoreOptions {
 
     /// Matches an entry's display path against the rules of `node` and its ancestors and the
     /// global files. `root_base_len` is where the part below the search root starts.
+    #[cfg(test)]
     pub fn matched(
         &self,
         node: Option<&IgnoreNode>,
         path: &[u8],
+        root_base_len: usize,
+        is_dir: bool,
+    ) -> Verdict {
+        let name_start = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+        self.matched_name(node, path, &path[name_start..], root_base_len, is_dir)
+    }
+
+    /// [`IgnoreOptions::matched`] for a caller that has the entry's name (the end of `path`)
+    /// at hand: the walk, for every entry.
+    pub fn matched_name(
+        &self,
+        node: Option<&IgnoreNode>,
+        path: &[u8],
+        name: &[u8],
         root_base_len: usize,
         is_dir: bool,
     ) -> Verdict {
@@ -279,8 +294,6 @@ impl IgnoreOptions {
         let mut m_exclude: Decision = None;
         let any_git = !self.require_git || node.is_some_and(|n| n.in_git);
         let mut saw_git = false;
-        let name_start = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
-        let name = &path[name_start..];
         let mut scratch = Vec::new();
         let mut cur = node;
         while let Some(n) = cur {

@@ -215,6 +215,10 @@ struct Wild {
     middle: Vec<Seg>,
     /// After the last star; `None` when there is no star at all.
     tail: Option<Seg>,
+    /// How many literal `.` the pattern holds: a name with fewer cannot match. Most names
+    /// have one dot, and most wildcards in ignore files more (`*.mod.c`, `*.o.*`), so this
+    /// one count spares nearly every comparison.
+    dots: usize,
 }
 
 impl Wild {
@@ -239,6 +243,7 @@ impl Wild {
             head,
             middle,
             tail,
+            dots: toks.iter().filter(|t| **t == Tok::Byte(b'.')).count(),
         }
     }
 
@@ -306,12 +311,12 @@ impl Buckets {
 
 /// The highest rule in `list` (highest first) above `best` that matches.
 #[inline]
-fn first_match(list: &[Wild], name: &[u8], is_dir: bool, best: i32) -> i32 {
+fn first_match(list: &[Wild], name: &[u8], dots: usize, is_dir: bool, best: i32) -> i32 {
     for w in list {
         if w.index <= best {
             break;
         }
-        if (is_dir || !w.dir_only) && w.matches(name) {
+        if (is_dir || !w.dir_only) && w.dots <= dots && w.matches(name) {
             return w.index;
         }
     }
@@ -359,12 +364,17 @@ impl NameGlobs {
     }
 
     fn matched(&self, name: &[u8], is_dir: bool, mut best: i32) -> i32 {
+        let mut dots = None;
         for list in [
             self.by_last.get(name.last()),
             self.by_first.get(name.first()),
             &self.other,
         ] {
-            best = best.max(first_match(list, name, is_dir, best));
+            if list.is_empty() {
+                continue;
+            }
+            let dots = *dots.get_or_insert_with(|| name.iter().filter(|&&b| b == b'.').count());
+            best = best.max(first_match(list, name, dots, is_dir, best));
         }
         best
     }
@@ -897,9 +907,20 @@ mod tests {
         "a**/b",
         "\\a/**/b",
         "**/a/*",
+        // A name needs as many dots as the pattern's literal ones (the count that spares
+        // most comparisons).
+        "*.mod.c",
+        "*..*",
+        ".*.",
     ];
 
     const PATHS: &[&str] = &[
+        "a.mod.c",
+        ".mod.c",
+        "mod.c",
+        "a..b",
+        "...",
+        ".a.",
         "foo",
         "foo/bar",
         "x/foo",

@@ -382,6 +382,25 @@ impl Dir {
         read_small_file_at(self.fd, rel, limit, false)
     }
 
+    /// Reads a small file `name` of this directory that its listing says is a regular file
+    /// (`d_type`): no look before the open, which refuses a link (`O_NOFOLLOW`) and is checked
+    /// after (`fstat`). A link or anything else found there since the listing is read the
+    /// careful way ([`Dir::read_file_at`]).
+    pub fn read_listed_file_at(&self, name: &[u8], limit: u64) -> io::Result<Vec<u8>> {
+        let mut buf = Vec::with_capacity(name.len() + 1);
+        buf.extend_from_slice(name);
+        buf.push(0);
+        let c = CStr::from_bytes_with_nul(&buf)
+            .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+        let flags =
+            libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NOFOLLOW;
+        match Dir::open_cstr(self.fd, c, flags) {
+            Ok(opened) => read_opened(opened, limit, false),
+            Err(e) if e.raw_os_error() == Some(libc::ELOOP) => self.read_file_at(name, limit),
+            Err(e) => Err(e),
+        }
+    }
+
     /// Whether the directory `name` below this one has no entries (`-t e`).
     pub fn is_empty_dir_at(&self, name: &CStr, follow: bool) -> io::Result<bool> {
         let child = self.open_child(name, follow)?;
@@ -451,8 +470,6 @@ fn read_small_file_at(
     limit: u64,
     accept_pipe: bool,
 ) -> io::Result<Vec<u8>> {
-    use std::io::Read;
-    use std::os::fd::{AsRawFd, FromRawFd};
     let mut buf = Vec::with_capacity(rel.len() + 1);
     buf.extend_from_slice(rel);
     buf.push(0);
@@ -468,13 +485,22 @@ fn read_small_file_at(
         c,
         libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY,
     )?;
+    read_opened(opened, limit, accept_pipe)
+}
+
+/// Reads what `opened` holds if it is a regular file (or a pipe, when `accept_pipe`), up to
+/// `limit` bytes.
+fn read_opened(opened: Dir, limit: u64, accept_pipe: bool) -> io::Result<Vec<u8>> {
+    use std::io::Read;
+    use std::os::fd::{AsRawFd, FromRawFd};
     let fd = opened.fd;
     std::mem::forget(opened);
     // SAFETY: `fd` was just opened and is owned by nothing else (the `Dir` was forgotten);
     // the File takes over closing it.
     let file = unsafe { std::fs::File::from_raw_fd(fd) };
     // What was opened is what counts (the look above may be stale).
-    let kind = Kind::from_file_type(file.metadata()?.file_type());
+    let meta = file.metadata()?;
+    let kind = Kind::from_file_type(meta.file_type());
     check_small_file_kind(kind, accept_pipe)?;
     if kind == Kind::Fifo {
         // A pipe the user named: wait for its writer's data. With no writer at all, a read
@@ -489,11 +515,28 @@ fn read_small_file_at(
             ))?;
         }
     }
-    let mut bytes = Vec::new();
     // One byte past the limit tells a file of exactly `limit` bytes from a larger one.
-    (&file)
-        .take(limit.saturating_add(1))
-        .read_to_end(&mut bytes)?;
+    let cap = limit.saturating_add(1);
+    let mut bytes = Vec::new();
+    if kind == Kind::File && meta.len() > 0 && meta.len() <= limit {
+        // The size fstat gave, in one read: the usual case needs no second read to see the
+        // end. (A file that grows meanwhile is read as it was; one that shrank ends early.
+        // Files that say 0, as in /proc, are read to their end below.)
+        let size = usize::try_from(meta.len()).unwrap_or(0);
+        bytes.resize(size, 0);
+        let mut got = 0;
+        while got < size {
+            match (&file).read(&mut bytes[got..]) {
+                Ok(0) => break,
+                Ok(n) => got += n,
+                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        bytes.truncate(got);
+        return Ok(bytes);
+    }
+    (&file).take(cap).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(io::Error::new(
             io::ErrorKind::FileTooLarge,

@@ -112,7 +112,9 @@ pub struct Scanner {
 /// The ignore files of a directory being scanned: presence from its listing, contents read
 /// relative to its descriptor.
 struct ListedFiles<'a> {
-    names: &'a [&'static str],
+    /// The ignore files' names the directory holds, and their kinds in its listing
+    /// (`Kind::Unknown` when looked up by name instead).
+    names: &'a [(&'static str, Kind)],
     dir: &'a Dir,
     /// The directory's display path and the reporter: an ignore file that is there but
     /// cannot be read is said, never silently dropped.
@@ -125,7 +127,8 @@ impl IgnoreFiles for ListedFiles<'_> {
         // A `.git` makes a repository only if it can be looked up: in a directory that may be
         // listed but not searched (`r--`) it cannot, for git either, and the walker-crate
         // methods (which look it up by path) see no repository there.
-        self.names.contains(&name) && (name != ".git" || self.dir.stat_at(c".git", false).is_ok())
+        self.names.iter().any(|(n, _)| *n == name)
+            && (name != ".git" || self.dir.stat_at(c".git", false).is_ok())
     }
 
     fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
@@ -134,11 +137,15 @@ impl IgnoreFiles for ListedFiles<'_> {
             join_into(&mut path, self.dir_path, rel.as_bytes());
             path
         };
-        read_reported(
-            self.dir.read_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT),
-            shown,
-            self.walk.report,
-        )
+        // A regular file in the listing needs no look before it is opened.
+        let listed_regular = self.names.contains(&(rel, Kind::File));
+        let read = if listed_regular {
+            self.dir
+                .read_listed_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT)
+        } else {
+            self.dir.read_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT)
+        };
+        read_reported(read, shown, self.walk.report)
     }
 }
 
@@ -207,18 +214,23 @@ impl Scanner {
         let dir_stat = if config.follow { dir.stat().ok() } else { None };
         let mut state = walk.entered(state, dir_stat.as_ref());
         if let Some(opts) = &config.ignore {
-            let mut present: Vec<&'static str> = Vec::new();
+            let mut present: Vec<(&'static str, Kind)> = Vec::new();
             if complete {
-                for (name, _, _) in self.listing.entries() {
+                for (name, kind, _) in self.listing.entries() {
                     let n = name.to_bytes();
                     if n.first() == Some(&b'.') {
                         if let Some(known) = IGNORE_NAMES.iter().find(|k| k.as_bytes() == n) {
-                            present.push(known);
+                            present.push((known, kind));
                         }
                     }
                 }
             } else {
-                present.extend(IGNORE_NAMES.iter().filter(|n| dir.exists_at(n)));
+                present.extend(
+                    IGNORE_NAMES
+                        .iter()
+                        .filter(|n| dir.exists_at(n))
+                        .map(|n| (*n, Kind::Unknown)),
+                );
             }
             if !present.is_empty() {
                 let files = &mut ListedFiles {

@@ -154,7 +154,8 @@ impl Walk<'_> {
         let hidden = !config.hidden && name.first() == Some(&b'.');
         match &config.ignore {
             Some(opts) => {
-                match opts.matched(parent.ignore.as_deref(), path, parent.root_base, is_dir) {
+                let node = parent.ignore.as_deref();
+                match opts.matched_name(node, path, name, parent.root_base, is_dir) {
                     Verdict::Ignore => return Action::Skip,
                     Verdict::None if hidden => return Action::Skip,
                     Verdict::None | Verdict::Whitelist => {}
