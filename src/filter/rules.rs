@@ -47,21 +47,30 @@ pub struct Rules {
     residual: Option<Residual>,
 }
 
-/// A hash set of byte strings with their rules, behind a filter on length and last byte that
-/// turns most entries away before hashing.
+/// A hash set of byte strings with their rules, behind a filter on length, first and last
+/// byte that turns most entries away before hashing.
 #[derive(Debug, Default)]
 struct Keys {
     map: FastMap<Best>,
     /// Bit `min(len, 63)` for each key's length.
     lens: u64,
+    /// Bit per first byte of a key.
+    first: [u64; 4],
     /// Bit per last byte of a key.
     last: [u64; 4],
 }
 
+/// Whether byte `b`'s bit is set in a 256-bit set.
+#[inline]
+fn has_byte(set: &[u64; 4], b: u8) -> bool {
+    set[usize::from(b >> 6)] & (1 << (b & 63)) != 0
+}
+
 impl Keys {
     fn add(&mut self, key: Vec<u8>, index: i32, dir_only: bool) {
-        if let Some(&b) = key.last() {
+        if let (Some(&f), Some(&b)) = (key.first(), key.last()) {
             self.lens |= 1 << key.len().min(63);
+            self.first[usize::from(f >> 6)] |= 1 << (f & 63);
             self.last[usize::from(b >> 6)] |= 1 << (b & 63);
         }
         self.map
@@ -72,10 +81,11 @@ impl Keys {
 
     #[inline]
     fn get(&self, key: &[u8], is_dir: bool) -> i32 {
-        match key.last() {
-            Some(&b)
+        match (key.first(), key.last()) {
+            (Some(&f), Some(&b))
                 if self.lens & (1 << key.len().min(63)) != 0
-                    && self.last[usize::from(b >> 6)] & (1 << (b & 63)) != 0 =>
+                    && has_byte(&self.last, b)
+                    && has_byte(&self.first, f) =>
             {
                 self.map.get(key).map_or(-1, |best| best.get(is_dir))
             }
@@ -299,7 +309,7 @@ impl Buckets {
 
     fn get(&self, byte: Option<&u8>) -> &[Wild] {
         match byte {
-            Some(&b) if self.mask[usize::from(b >> 6)] & (1 << (b & 63)) != 0 => self
+            Some(&b) if has_byte(&self.mask, b) => self
                 .lists
                 .iter()
                 .find(|(x, _)| *x == b)
