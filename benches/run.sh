@@ -303,6 +303,21 @@ git_default() {
       "$floor -p -j2 $d")
     group default-null "$label" "$dir" "floor -p -j2 $label" -N -- "${cmds[@]}"
     group default-pipe "$label" "$dir" "floor -p -j2 $label" -N --output=pipe -- "${cmds[@]}"
+    # The same commands interleaved (the README's table): on a VM whose speed drifts, the
+    # ratios hyperfine's back-to-back runs give move by more than the gaps they measure.
+    local base=$out/$stamp-$label-default-interleaved
+    say "$label: default-interleaved (${#cmds[@]} commands, $runs rounds)"
+    load=$(loadavg)
+    local table
+    table=$(python3 "$here/interleave.py" "$runs" "$warmup" "${cmds[@]}") || die "interleave.py failed for $label"
+    {
+      conditions "ffind vs peers: $label, default filtering, interleaved" "$label" "$dir" \
+        "benches/interleave.py: $runs rounds after $warmup, each running every command once in a new random order; ratios to the floor (last)"
+      echo '```'
+      echo "$table"
+      echo '```'
+    } >"$base.md"
+    cat "$base.md"
   done
 }
 
