@@ -85,6 +85,7 @@ Register-ArgumentCompleter -Native -CommandName 'ffind' -ScriptBlock {
             [CompletionResult]::new('--regex', '--regex', [CompletionResultType]::ParameterName, 'Treat the pattern as a regular expression (the default; overrides --glob)')
             [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression')
             [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression')
+            [CompletionResult]::new('--exact', '--exact', [CompletionResultType]::ParameterName, 'Match the whole file name (with --full-path, the whole path) exactly: like --fixed-strings, the pattern is literal, but it must be all of the name, not a part')
             [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Match the pattern against the full absolute path, not just the file name')
             [CompletionResult]::new('--full-path', '--full-path', [CompletionResultType]::ParameterName, 'Match the pattern against the full absolute path, not just the file name')
             [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links: list what they point to and descend into linked directories')

@@ -82,6 +82,7 @@ set edit:completion:arg-completer[ffind] = {|@words|
             cand --regex 'Treat the pattern as a regular expression (the default; overrides --glob)'
             cand -F 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression'
             cand --fixed-strings 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression'
+            cand --exact 'Match the whole file name (with --full-path, the whole path) exactly: like --fixed-strings, the pattern is literal, but it must be all of the name, not a part'
             cand -p 'Match the pattern against the full absolute path, not just the file name'
             cand --full-path 'Match the pattern against the full absolute path, not just the file name'
             cand -L 'Follow symbolic links: list what they point to and descend into linked directories'

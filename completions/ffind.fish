@@ -85,6 +85,7 @@ complete -c ffind -s i -l ignore-case -d 'Match case-insensitively, even when a 
 complete -c ffind -s g -l glob -d 'Treat the pattern as a glob ("*.rs") rather than a regular expression'
 complete -c ffind -l regex -d 'Treat the pattern as a regular expression (the default; overrides --glob)'
 complete -c ffind -s F -l fixed-strings -d 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression'
+complete -c ffind -l exact -d 'Match the whole file name (with --full-path, the whole path) exactly: like --fixed-strings, the pattern is literal, but it must be all of the name, not a part'
 complete -c ffind -s p -l full-path -d 'Match the pattern against the full absolute path, not just the file name'
 complete -c ffind -s L -l follow -d 'Follow symbolic links: list what they point to and descend into linked directories'
 complete -c ffind -l no-follow -d 'Do not follow symbolic links (the default; overrides --follow)'

@@ -165,6 +165,13 @@ pub struct Cli {
     #[arg(short = 'F', long, alias = "literal")]
     pub fixed_strings: bool,
 
+    /// Match the whole file name (with --full-path, the whole path) exactly: like
+    /// --fixed-strings, the pattern is literal, but it must be all of the name, not a part.
+    ///
+    /// Smart case still applies. Example: ffind --exact Makefile
+    #[arg(long, conflicts_with_all = ["glob", "fixed_strings"])]
+    pub exact: bool,
+
     /// Match the pattern against the full absolute path, not just the file name.
     ///
     /// Relative search paths are made absolute first. Example: ffind -p 'tests/.*\.rs$'.

@@ -172,7 +172,14 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
                 let resolved = std::fs::canonicalize(p).unwrap_or_else(|_| absolute.clone());
                 resolved.as_os_str().as_bytes().to_vec()
             } else {
-                display_of(p)
+                let display = display_of(p);
+                // No result may begin with '-' (it would be read as an option): a search path
+                // such as "-" or "-d" is shown as "./-", "./-d" (fd 10.5 does this for "-").
+                if display.first() == Some(&b'-') {
+                    [&b"./"[..], &display].concat()
+                } else {
+                    display
+                }
             };
             Root { display, absolute }
         })
@@ -244,6 +251,8 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
         Syntax::Glob
     } else if cli.fixed_strings {
         Syntax::Fixed
+    } else if cli.exact {
+        Syntax::Exact
     } else {
         Syntax::Regex
     };
@@ -511,6 +520,7 @@ impl Config {
                 ),
                 cli.batch_size,
                 cli.print0,
+                cli.path_separator.as_deref().map(str::as_bytes),
             )?,
         })
     }

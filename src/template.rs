@@ -101,6 +101,24 @@ impl Template {
         }
     }
 
+    /// The template expanded for `path`, each `/` in a placeholder's value written as
+    /// `separator` when one is given (`--path-separator`); the template's own text is kept.
+    pub fn expand_with_separator(&self, path: &[u8], separator: Option<&[u8]>) -> Vec<u8> {
+        let Some(sep) = separator else {
+            return self.expand(path);
+        };
+        let mut out = Vec::new();
+        self.expand_into_with(path, &mut out, |value, out| {
+            for (i, piece) in value.split(|&b| b == b'/').enumerate() {
+                if i > 0 {
+                    out.extend_from_slice(sep);
+                }
+                out.extend_from_slice(piece);
+            }
+        });
+        out
+    }
+
     /// The template expanded for `path`.
     pub fn expand(&self, path: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
@@ -157,6 +175,16 @@ mod tests {
 
     fn expand(template: &str, path: &str) -> String {
         String::from_utf8(Template::parse(template.as_bytes()).expand(path.as_bytes())).unwrap()
+    }
+
+    #[test]
+    fn a_separator_replaces_slashes_in_values_only() {
+        let t = Template::parse(b"a/{}:{//}:{/}:{.}");
+        assert_eq!(
+            t.expand_with_separator(b"./d/e.x", Some(b"\\")),
+            b"a/.\\d\\e.x:.\\d:e.x:.\\d\\e".to_vec()
+        );
+        assert_eq!(t.expand_with_separator(b"d/e", None), t.expand(b"d/e"));
     }
 
     #[test]

@@ -83,6 +83,11 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         eprintln!("ffind bench: {e}");
         return Err(Outcome::Usage);
     }
+    if cli.exact {
+        // Each run searches with a pattern that matches everything: --exact has none.
+        eprintln!("ffind bench: --exact cannot be timed (no exact pattern matches every name)");
+        return Err(Outcome::Usage);
+    }
     let match_all = if cli.glob {
         "*"
     } else if cli.fixed_strings {

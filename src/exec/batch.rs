@@ -45,6 +45,8 @@ pub fn argument_room() -> usize {
 
 /// One `-X` command split around its argument with placeholders.
 struct Split<'a> {
+    /// The whole command (its separator for the paths).
+    command: &'a CommandTemplate,
     program: &'a Template,
     before: &'a [Template],
     each: Option<&'a Template>,
@@ -57,12 +59,14 @@ impl<'a> Split<'a> {
         let at = args.iter().position(Template::has_placeholder);
         match at {
             Some(i) => Split {
+                command,
                 program: &args[0],
                 before: &args[1..i],
                 each: Some(&args[i]),
                 after: &args[i + 1..],
             },
             None => Split {
+                command,
                 program: &args[0],
                 before: &args[1..],
                 each: None,
@@ -82,7 +86,8 @@ impl<'a> Split<'a> {
 
     /// The bytes one path adds.
     fn path_cost(&self, path: &[u8]) -> usize {
-        self.each.map_or(0, |t| arg_cost(t.expand(path).len()))
+        self.each
+            .map_or(0, |t| arg_cost(self.command.expand(t, path).len()))
     }
 
     fn command(&self, paths: &[Vec<u8>]) -> Command {
@@ -90,11 +95,7 @@ impl<'a> Split<'a> {
         let mut cmd = Command::new(fixed(self.program));
         cmd.args(self.before.iter().map(fixed));
         if let Some(each) = self.each {
-            cmd.args(
-                paths
-                    .iter()
-                    .map(|p| OsStr::from_bytes(&each.expand(p)).to_os_string()),
-            );
+            cmd.args(paths.iter().map(|p| self.command.expand(each, p)));
         }
         cmd.args(self.after.iter().map(fixed));
         cmd
@@ -191,7 +192,7 @@ mod tests {
         let words: Vec<OsString> = words.iter().map(OsString::from).collect();
         Box::leak(Box::new(ExecSpec {
             mode: Mode::Batch,
-            commands: vec![CommandTemplate::parse(&words)],
+            commands: vec![CommandTemplate::parse(&words, None)],
             jobs: 1,
             batch_size: 0,
             nul_after_output: false,

@@ -15,10 +15,10 @@ pub mod batch;
 pub mod children;
 pub mod per_result;
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 use std::io::{self, Write};
 use std::os::fd::AsFd;
-use std::os::unix::ffi::OsStrExt;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
@@ -38,11 +38,13 @@ use self::per_result::Pool;
 pub struct CommandTemplate {
     /// The program (`args[0]`) and its arguments.
     args: Vec<Template>,
+    /// `--path-separator`: written for each `/` of a placeholder's value.
+    separator: Option<Box<[u8]>>,
 }
 
 impl CommandTemplate {
     /// The command as given after -x/-X; without any placeholder, `{}` is appended (fd).
-    pub fn parse(words: &[OsString]) -> CommandTemplate {
+    pub fn parse(words: &[OsString], separator: Option<&[u8]>) -> CommandTemplate {
         let mut args: Vec<Template> = words
             .iter()
             .map(|w| Template::parse(w.as_bytes()))
@@ -50,7 +52,15 @@ impl CommandTemplate {
         if !args.iter().any(Template::has_placeholder) {
             args.push(Template::parse(b"{}"));
         }
-        CommandTemplate { args }
+        CommandTemplate {
+            args,
+            separator: separator.map(Into::into),
+        }
+    }
+
+    /// One argument, `t`, expanded for `path`.
+    fn expand(&self, t: &Template, path: &[u8]) -> OsString {
+        OsString::from_vec(t.expand_with_separator(path, self.separator.as_deref()))
     }
 
     /// Whether the program itself is fixed (no placeholder in it): then a program that cannot
@@ -61,15 +71,9 @@ impl CommandTemplate {
 
     /// The command for one result.
     pub fn for_path(&self, path: &[u8]) -> Command {
-        let mut buf = Vec::new();
-        let mut expand = |t: &Template| {
-            buf.clear();
-            t.expand_into(path, &mut buf);
-            OsStr::from_bytes(&buf).to_os_string()
-        };
-        let mut cmd = Command::new(expand(&self.args[0]));
+        let mut cmd = Command::new(self.expand(&self.args[0], path));
         for arg in &self.args[1..] {
-            cmd.arg(expand(arg));
+            cmd.arg(self.expand(arg, path));
         }
         cmd
     }
@@ -121,6 +125,7 @@ impl ExecSpec {
         jobs: usize,
         batch_size: usize,
         print0: bool,
+        separator: Option<&[u8]>,
     ) -> Result<Option<ExecSpec>> {
         let (mode, given) = match (per_result.is_empty(), batch.is_empty()) {
             (false, _) => (Mode::PerResult, per_result),
@@ -130,7 +135,7 @@ impl ExecSpec {
         let commands: Vec<CommandTemplate> = given
             .iter()
             .filter(|words| !words.is_empty())
-            .map(|words| CommandTemplate::parse(words))
+            .map(|words| CommandTemplate::parse(words, separator))
             .collect();
         if commands.is_empty() {
             bail!("-x/-X needs a command");
@@ -379,9 +384,9 @@ mod tests {
 
     #[test]
     fn without_placeholder_the_path_is_appended() {
-        let c = CommandTemplate::parse(&words(&["echo", "-n"]));
+        let c = CommandTemplate::parse(&words(&["echo", "-n"]), None);
         assert_eq!(argv(&c.for_path(b"a/b.c")), ["echo", "-n", "a/b.c"]);
-        let c = CommandTemplate::parse(&words(&["mv", "{}", "{.}.bak", "{{}}"]));
+        let c = CommandTemplate::parse(&words(&["mv", "{}", "{.}.bak", "{{}}"]), None);
         assert_eq!(argv(&c.for_path(b"x.txt")), ["mv", "x.txt", "x.bak", "{}"]);
     }
 
@@ -397,10 +402,12 @@ mod tests {
 
     #[test]
     fn batch_rules() {
-        let spec = |w: &[&str]| ExecSpec::resolve(&[], &[words(w)], 1, 0, false);
+        let spec = |w: &[&str]| ExecSpec::resolve(&[], &[words(w)], 1, 0, false, None);
         assert!(spec(&["{}"]).is_err());
         assert!(spec(&["cp", "{}", "{/}"]).is_err());
         assert!(spec(&["echo", "a", "{/}"]).is_ok());
-        assert!(ExecSpec::resolve(&[], &[], 1, 0, false).unwrap().is_none());
+        assert!(ExecSpec::resolve(&[], &[], 1, 0, false, None)
+            .unwrap()
+            .is_none());
     }
 }

@@ -217,6 +217,8 @@ pub enum Syntax {
     Glob,
     /// A literal string (`--fixed-strings`).
     Fixed,
+    /// A literal string that must be the whole name or path (`--exact`).
+    Exact,
 }
 
 /// A search pattern in regex syntax: a regex as it is, a fixed string escaped, a glob translated
@@ -225,6 +227,7 @@ pub fn pattern_regex(pattern: &str, syntax: Syntax, full_path: bool) -> Result<S
     Ok(match syntax {
         Syntax::Regex => pattern.to_owned(),
         Syntax::Fixed => regex::escape(pattern),
+        Syntax::Exact => format!("^{}$", regex::escape(pattern)),
         Syntax::Glob => globset::GlobBuilder::new(pattern)
             .literal_separator(full_path)
             .build()
@@ -253,7 +256,7 @@ pub fn compile_pattern(source: &str, case_insensitive: bool) -> Result<Regex> {
 /// Whether a pattern matches every name, so that matching can be skipped ("" and "." as a
 /// regex). "." is special-cased because a name of invalid UTF-8 alone would not match it.
 pub fn matches_everything(pattern: &str, syntax: Syntax) -> bool {
-    pattern.is_empty()
+    (pattern.is_empty() && syntax != Syntax::Exact)
         || (syntax == Syntax::Regex && pattern == ".")
         || (syntax == Syntax::Glob && pattern == "*")
 }

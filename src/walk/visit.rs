@@ -100,6 +100,21 @@ impl Walk<'_> {
             self.report.message(root.open_path(), "Not a directory");
             return None;
         }
+        // As fd: a search root holding one of --ignore-contain's names is skipped whole.
+        if !self.config.ignore_contain.is_empty() {
+            let open = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
+            let open = if open.as_os_str().is_empty() {
+                Path::new(".")
+            } else {
+                open
+            };
+            let holds = |n: &std::ffi::CString| {
+                std::fs::metadata(open.join(std::ffi::OsStr::from_bytes(n.to_bytes()))).is_ok()
+            };
+            if self.config.ignore_contain.iter().any(holds) {
+                return None;
+            }
+        }
         let root_base = base_len(&root.display);
         let ignore = match &self.config.ignore {
             // The directories above the root always count (they say whether it is in a

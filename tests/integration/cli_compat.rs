@@ -205,11 +205,13 @@ fn ignore_contain_skips_marked_directories_under_every_method() {
         got.contains(&"via".to_string()) && !got.iter().any(|p| p.starts_with("via/link")),
         "a followed link to a marked directory is skipped: {got:?}"
     );
-    // The search path itself is not checked, as in fd.
+    // A search path holding the marker is skipped whole, as in fd 10.5; one below it is not
+    // (the directories above a search path are not checked).
+    assert_everywhere(&t, &["--ignore-contain", "CACHEDIR.TAG", ".", "cache"], &[]);
     assert_everywhere(
         &t,
-        &["--ignore-contain", "CACHEDIR.TAG", ".", "cache"],
-        &["cache/CACHEDIR.TAG", "cache/sub", "cache/sub/x"],
+        &["--ignore-contain", "CACHEDIR.TAG", ".", "cache/sub"],
+        &["cache/sub/x"],
     );
     let run = t.run(&["--ignore-contain", "a/b"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
@@ -228,9 +230,58 @@ fn ignore_contain_agrees_with_fd() {
         &["--ignore-contain", "CACHEDIR.TAG"][..],
         &["-u", "--ignore-contain", "CACHEDIR.TAG"],
         &["--ignore-contain", "s"],
+        &["--ignore-contain", "CACHEDIR.TAG", ".", "c"],
+        &["--ignore-contain", "CACHEDIR.TAG", ".", "c/s", "k"],
     ] {
         let ours = t.run(args);
         let theirs = crate::fd_parity::run_fd(&fd, &t, args);
         assert_eq!(ours.sorted(), theirs.sorted(), "{args:?}");
+    }
+}
+
+#[test]
+fn exact_matches_the_whole_name_literally() {
+    let t = Tree::new();
+    t.files(&["a.foo", "A.foo", "aa.foo", "a.food", "sub/a.foo", "axfoo"]);
+    // Literal (the '.' is no wildcard), whole name, smart case.
+    assert_everywhere(&t, &["--exact", "a.foo"], &["A.foo", "a.foo", "sub/a.foo"]);
+    assert_everywhere(&t, &["--exact", "A.foo"], &["A.foo"]);
+    // An empty pattern matches no name; --and patterns are exact too.
+    assert_everywhere(&t, &["--exact", ""], &[]);
+    assert_everywhere(&t, &["--exact", "a.foo", "--and", "a"], &[]);
+    // With --full-path, the whole path.
+    let root = t.root().canonicalize().unwrap();
+    let full = root.join("sub/a.foo");
+    assert_everywhere(
+        &t,
+        &["-p", "--exact", full.to_str().unwrap()],
+        &["sub/a.foo"],
+    );
+    for conflict in [&["--exact", "-g", "a"][..], &["--exact", "-F", "a"]] {
+        assert_eq!(t.run(conflict).code, 2, "{conflict:?}");
+    }
+    if let Some(fd) = crate::fd_parity::fd() {
+        for args in [
+            &["--exact", "a.foo"][..],
+            &["--exact", "a.foo", "--and", "a"],
+        ] {
+            let ours = t.run(args);
+            let theirs = crate::fd_parity::run_fd(&fd, &t, args);
+            assert_eq!(ours.sorted(), theirs.sorted(), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn a_search_path_that_begins_with_a_dash_prints_as_dot_slash() {
+    let t = Tree::new();
+    t.files(&["-/foo", "-d/x"]);
+    // fd 10.5 prints "./-/foo"; ffind also guards "-d" (fd prints "-d/x").
+    assert_everywhere(&t, &[".", "-"], &["./-/foo"]);
+    assert_everywhere(&t, &[".", "--", "-d"], &["./-d/x"]);
+    if let Some(fd) = crate::fd_parity::fd() {
+        let ours = t.run(&[".", "-"]);
+        let theirs = crate::fd_parity::run_fd(&fd, &t, &[".", "-"]);
+        assert_eq!(ours.sorted(), theirs.sorted());
     }
 }

@@ -372,6 +372,63 @@ fn usage_errors() {
 }
 
 #[test]
+fn path_separator_applies_to_what_commands_get() {
+    let t = Tree::new();
+    t.files(&["a.foo", "one/b.foo"]);
+    let args = [
+        "--path-separator=#",
+        "foo",
+        "-x",
+        "printf",
+        "%s|%s|%s\\n",
+        "{}",
+        "{//}",
+        "{/}",
+    ];
+    each_method(&t, &args, |run, name| {
+        assert_ok(run, name);
+        assert_eq!(
+            run.sorted(),
+            [".#a.foo|.|a.foo", ".#one#b.foo|.#one|b.foo"],
+            "{name}"
+        );
+    });
+    // -X: every path, separators replaced; the template's own text is kept.
+    let run = t.run(&[
+        "--path-separator=#",
+        "--sort=path",
+        "foo",
+        "-X",
+        "echo",
+        "x/y",
+    ]);
+    assert_eq!(run.stdout, b"x/y .#a.foo .#one#b.foo\n");
+    if let Some(fd) = fd() {
+        for args in [
+            &[
+                "--path-separator=#",
+                "foo",
+                "-x",
+                "echo",
+                "{}",
+                "{//}",
+                "{/}",
+            ][..],
+            &["--path-separator=#", "foo", "-X", "echo"],
+        ] {
+            let (ours, theirs) = (t.run(args), run_fd(&fd, &t, args));
+            let words = |r: &crate::fixture::Run| {
+                let mut w: Vec<String> =
+                    r.sorted().join(" ").split(' ').map(String::from).collect();
+                w.sort();
+                w
+            };
+            assert_eq!(words(&ours), words(&theirs), "{args:?}");
+        }
+    }
+}
+
+#[test]
 fn sort_hands_commands_the_results_in_order() {
     let t = Tree::new();
     t.files(&["b/z", "a", "c", "b/a"]);

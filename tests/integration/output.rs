@@ -76,10 +76,10 @@ fn results_starting_with_a_dash_get_dot_slash() {
         sorted(&[b"<./-d/x> ./-d", b"<sub/-x> sub"])
     );
     assert_eq!(lines(&t, &["--format", "{/}", "rf"]), sorted(&[b"-rf"]));
-    // A search path as given is printed as given, as in fd.
+    // A search path that begins with '-' is guarded too (fd 10.5 guards only "-").
     assert_eq!(
         lines(&t, &[".", "--", "-d"]),
-        sorted(&[b"-d/x"]),
+        sorted(&[b"./-d/x"]),
         "explicit search path"
     );
     assert_eq!(lines(&t, &["rf", "."]), sorted(&[b"./-rf"]));
