@@ -9,13 +9,14 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
-use ignore::gitignore::{gitconfig_excludes_path, Gitignore};
+use ignore::gitignore::gitconfig_excludes_path;
 use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::cli::{Cli, MethodArg, SortArg};
 use crate::exec::ExecSpec;
 use crate::filter::ignore::{global_matcher, matcher_from_file, IgnoreOptions};
 use crate::filter::owner::OwnerFilter;
+use crate::filter::rules::Rules;
 use crate::filter::size::SizeFilter;
 use crate::filter::time::{parse_instant, TimeFilter};
 use crate::filter::{self, Filters, Syntax, TypeFilter};
@@ -198,7 +199,7 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
     // `cli::parse` has folded -u into `hidden` and `no_ignore`.
     let use_files = !cli.no_ignore;
     let vcs = use_files && !cli.no_ignore_vcs;
-    let mut explicit: Vec<Arc<Gitignore>> = Vec::new();
+    let mut explicit: Vec<Arc<Rules>> = Vec::new();
     let mut unread = Vec::new();
     if use_files && !cli.no_global_ignore_file {
         // ffind's own global ignore file, else fd's, so that fd users keep their ignores.

@@ -19,14 +19,10 @@
 //! results may differ from what the file meant.
 
 use std::collections::BTreeSet;
-use std::ffi::OsStr;
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
-
-use ignore::gitignore::{Gitignore, GitignoreBuilder};
-use ignore::Match;
 
 use crate::filter::rules::{Decision, Rules};
 use crate::report::{describe, Reporter};
@@ -56,9 +52,9 @@ pub struct IgnoreOptions {
     /// decides whether its own `.gitignore` applies, as in fd.
     pub parents: bool,
     /// The global git excludes file (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`).
-    pub global: Option<Arc<Gitignore>>,
+    pub global: Option<Arc<Rules>>,
     /// `--ignore-file` files and ffind's global ignore file, last added first.
-    pub explicit: Vec<Arc<Gitignore>>,
+    pub explicit: Vec<Arc<Rules>>,
     /// Global ignore files that are there but could not be read, and why: reported once when
     /// the walk starts ([`IgnoreOptions::report_unread`]).
     pub unread: Vec<(PathBuf, String)>,
@@ -104,39 +100,12 @@ pub enum Verdict {
     Whitelist,
 }
 
-fn matcher(content: &[(&str, Vec<u8>)]) -> Option<Gitignore> {
-    // Root "/" can never prefix the relative paths we match with, so the matcher never strips
-    // anything from them (it would, wrongly, for a subdirectory named like its parent).
-    let mut builder = GitignoreBuilder::new("/");
-    let mut any = false;
-    for (origin, bytes) in content {
-        // A leading UTF-8 byte-order mark is not part of the first rule (git and fd drop it).
-        let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
-        let text = String::from_utf8_lossy(bytes);
-        // `lines` also drops the "\r" of CRLF line endings, as git does (`git check-ignore`
-        // matches "foo" against a "foo\r\n" line).
-        for line in text.lines() {
-            // A malformed line is skipped, as git does, rather than failing the walk.
-            if builder
-                .add_line(Some(Path::new(origin).to_path_buf()), line)
-                .is_ok()
-            {
-                any = true;
-            }
-        }
-    }
-    if !any {
-        return None;
-    }
-    builder.build().ok().filter(|g| !g.is_empty())
-}
-
-/// Builds a matcher from a whole ignore file on disk (for `--ignore-file` and global files);
-/// `Ok(None)` when it holds no rules. A pipe is read (`--ignore-file <(...)`) when
-/// `accept_pipe`.
-pub fn matcher_from_file(path: &Path, accept_pipe: bool) -> io::Result<Option<Gitignore>> {
+/// Compiles a whole ignore file on disk (for `--ignore-file` and global files), as the tree's
+/// own files are; `Ok(None)` when it holds no rules. A pipe is read (`--ignore-file <(...)`)
+/// when `accept_pipe`.
+pub fn matcher_from_file(path: &Path, accept_pipe: bool) -> io::Result<Option<Rules>> {
     let bytes = read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, accept_pipe)?;
-    Ok(matcher(&[(path.to_str().unwrap_or("ignore-file"), bytes)]))
+    Ok(Rules::parse(&[&bytes]))
 }
 
 /// Whether a failed read means the file is simply not there (or is a directory): never worth
@@ -160,7 +129,7 @@ fn unread_message(e: &io::Error) -> String {
 
 /// A global ignore file (ffind's own, git's `core.excludesFile`): its matcher, or nothing,
 /// remembering in `unread` why a file that is there could not be read.
-pub fn global_matcher(path: &Path, unread: &mut Vec<(PathBuf, String)>) -> Option<Gitignore> {
+pub fn global_matcher(path: &Path, unread: &mut Vec<(PathBuf, String)>) -> Option<Rules> {
     match matcher_from_file(path, false) {
         Ok(m) => m,
         Err(e) if is_absent(&e) => None,
@@ -321,29 +290,16 @@ impl IgnoreOptions {
             saw_git |= n.has_git;
             cur = n.parent.as_deref();
         }
-        let to_match = |d: Decision| match d {
-            None => Match::None,
-            Some(false) => Match::Ignore(()),
-            Some(true) => Match::Whitelist(()),
-        };
-        let (m_custom, m_ignore, m_git, m_exclude) = (
-            to_match(m_custom),
-            to_match(m_ignore),
-            to_match(m_git),
-            to_match(m_exclude),
-        );
-        let below_root = Path::new(OsStr::from_bytes(&path[root_base_len.min(path.len())..]));
+        // The global files match the path below the search root.
+        let below_root = &path[root_base_len.min(path.len())..];
         let m_global = match &self.global {
-            Some(g) if any_git && self.vcs => g.matched(below_root, is_dir).map(|_| ()),
-            _ => Match::None,
+            Some(g) if any_git && self.vcs => g.matched(below_root, name, is_dir),
+            _ => None,
         };
-        let mut m_explicit = Match::None;
-        for g in &self.explicit {
-            if !m_explicit.is_none() {
-                break;
-            }
-            m_explicit = g.matched(below_root, is_dir).map(|_| ());
-        }
+        let m_explicit = self
+            .explicit
+            .iter()
+            .find_map(|g| g.matched(below_root, name, is_dir));
         match m_custom
             .or(m_ignore)
             .or(m_git)
@@ -351,9 +307,9 @@ impl IgnoreOptions {
             .or(m_global)
             .or(m_explicit)
         {
-            Match::None => Verdict::None,
-            Match::Ignore(()) => Verdict::Ignore,
-            Match::Whitelist(()) => Verdict::Whitelist,
+            None => Verdict::None,
+            Some(false) => Verdict::Ignore,
+            Some(true) => Verdict::Whitelist,
         }
     }
 }
