@@ -184,6 +184,11 @@ pub struct Dir {
 
 const OPEN_DIR: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC | libc::O_NOCTTY;
 
+/// Opening a small file to read (ignore files): `O_NONBLOCK`, so that a FIFO swapped in since
+/// the look opens at once; `O_NOCTTY`, so that a terminal never becomes our controlling one.
+const OPEN_SMALL_FILE: libc::c_int =
+    libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY;
+
 /// The longest path handed to the kernel in one `openat`; longer paths are opened a piece
 /// at a time, each relative to the last (PATH_MAX is 4096 with the NUL).
 const PATH_CHUNK: usize = 4000;
@@ -387,14 +392,7 @@ impl Dir {
     /// after (`fstat`). A link or anything else found there since the listing is read the
     /// careful way ([`Dir::read_file_at`]).
     pub fn read_listed_file_at(&self, name: &[u8], limit: u64) -> io::Result<Vec<u8>> {
-        let mut buf = Vec::with_capacity(name.len() + 1);
-        buf.extend_from_slice(name);
-        buf.push(0);
-        let c = CStr::from_bytes_with_nul(&buf)
-            .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
-        let flags =
-            libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY | libc::O_NOFOLLOW;
-        match Dir::open_cstr(self.fd, c, flags) {
+        match Self::open_raw(self.fd, name, OPEN_SMALL_FILE | libc::O_NOFOLLOW) {
             Ok(opened) => read_opened(opened, limit, false),
             Err(e) if e.raw_os_error() == Some(libc::ELOOP) => self.read_file_at(name, limit),
             Err(e) => Err(e),
@@ -478,14 +476,11 @@ fn read_small_file_at(
     // Look before opening: opening a device can act by itself (a tape rewinds, a watchdog
     // arms), and opening a FIFO without O_NONBLOCK waits for a writer.
     check_small_file_kind(stat_at(base, c, true)?.kind(), accept_pipe)?;
-    // O_NONBLOCK: if the entry was swapped for a FIFO since the look, the open still returns at
-    // once; O_NOCTTY: a terminal never becomes our controlling terminal.
-    let opened = Dir::open_cstr(
-        base,
-        c,
-        libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY,
-    )?;
-    read_opened(opened, limit, accept_pipe)
+    read_opened(
+        Dir::open_cstr(base, c, OPEN_SMALL_FILE)?,
+        limit,
+        accept_pipe,
+    )
 }
 
 /// Reads what `opened` holds if it is a regular file (or a pipe, when `accept_pipe`), up to
@@ -515,28 +510,18 @@ fn read_opened(opened: Dir, limit: u64, accept_pipe: bool) -> io::Result<Vec<u8>
             ))?;
         }
     }
-    // One byte past the limit tells a file of exactly `limit` bytes from a larger one.
-    let cap = limit.saturating_add(1);
     let mut bytes = Vec::new();
-    if kind == Kind::File && meta.len() > 0 && meta.len() <= limit {
-        // The size fstat gave, in one read: the usual case needs no second read to see the
-        // end. (A file that grows meanwhile is read as it was; one that shrank ends early.
-        // Files that say 0, as in /proc, are read to their end below.)
-        let size = usize::try_from(meta.len()).unwrap_or(0);
-        bytes.resize(size, 0);
-        let mut got = 0;
-        while got < size {
-            match (&file).read(&mut bytes[got..]) {
-                Ok(0) => break,
-                Ok(n) => got += n,
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => {}
-                Err(e) => return Err(e),
-            }
-        }
-        bytes.truncate(got);
-        return Ok(bytes);
-    }
-    (&file).take(cap).read_to_end(&mut bytes)?;
+    let want = if kind == Kind::File && meta.len() > 0 && meta.len() <= limit {
+        // The size fstat gave, in one read: `take` ends there without asking the kernel
+        // again. (A file that grows meanwhile is read as it was; one that shrank ends early.
+        // Files that say 0, as in /proc, are read to their end.)
+        bytes.reserve_exact(usize::try_from(meta.len()).unwrap_or(0));
+        meta.len()
+    } else {
+        // One byte past the limit tells a file of exactly `limit` bytes from a larger one.
+        limit.saturating_add(1)
+    };
+    (&file).take(want).read_to_end(&mut bytes)?;
     if bytes.len() as u64 > limit {
         return Err(io::Error::new(
             io::ErrorKind::FileTooLarge,

@@ -225,7 +225,7 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 self.handle(entry.path(), kind, entry.ino())
             }
             Err(err) => {
-                let (path, io, _) = unpack(&err);
+                let (path, io) = unpack(&err);
                 match path {
                     Some(p) => {
                         display_path(&mut self.path, self.root, &p);
@@ -244,18 +244,16 @@ impl ParallelVisitor for Visitor<'_, '_> {
     }
 }
 
-/// The path, I/O error and loop-ness inside the ignore crate's nested error.
-fn unpack(err: &::ignore::Error) -> (Option<PathBuf>, Option<&std::io::Error>, bool) {
+/// The path and I/O error inside the ignore crate's nested error. (It follows no link, so it
+/// meets no loop; a `Loop` still gives its path.)
+fn unpack(err: &::ignore::Error) -> (Option<PathBuf>, Option<&std::io::Error>) {
     match err {
-        ::ignore::Error::WithPath { path, err } => {
-            let (_, io, is_loop) = unpack(err);
-            (Some(path.clone()), io, is_loop)
-        }
+        ::ignore::Error::WithPath { path, err } => (Some(path.clone()), unpack(err).1),
         ::ignore::Error::WithDepth { err, .. } | ::ignore::Error::WithLineNumber { err, .. } => {
             unpack(err)
         }
-        ::ignore::Error::Loop { child, .. } => (Some(child.clone()), None, true),
-        ::ignore::Error::Io(io) => (None, Some(io), false),
-        _ => (None, None, false),
+        ::ignore::Error::Loop { child, .. } => (Some(child.clone()), None),
+        ::ignore::Error::Io(io) => (None, Some(io)),
+        _ => (None, None),
     }
 }

@@ -177,11 +177,7 @@ pub fn walk(walk: &Walk<'_>) {
         let shared = &shared;
         for (i, local) in workers.into_iter().enumerate() {
             let me = i + 1;
-            let started = std::thread::Builder::new()
-                .name(format!("ffind-queue-{me}"))
-                .stack_size(crate::walk::threads::STACK_SIZE)
-                .spawn_scoped(scope, move || work(walk, shared, local, me, scope));
-            if let Err(e) = started {
+            if let Err(e) = spawn_worker(walk, shared, scope, local, me) {
                 // The workers already running (and this thread) finish the walk; a worker
                 // that never started never had a job of its own.
                 walk.report.warning(&format!(
@@ -196,6 +192,21 @@ pub fn walk(walk: &Walk<'_>) {
     });
 }
 
+/// Starts worker `me` on its deque `local`, with the walk's small stack.
+fn spawn_worker<'scope, 'env>(
+    walk: &'scope Walk<'env>,
+    shared: &'scope Shared,
+    scope: &'scope Scope<'scope, 'env>,
+    local: Worker<DirJob>,
+    me: usize,
+) -> std::io::Result<()> {
+    std::thread::Builder::new()
+        .name(format!("ffind-queue-{me}"))
+        .stack_size(crate::walk::threads::STACK_SIZE)
+        .spawn_scoped(scope, move || work(walk, shared, local, me, scope))
+        .map(drop)
+}
+
 /// Starts the spare workers (once): reads are blocking on the disk.
 fn grow<'scope, 'env>(
     walk: &'scope Walk<'env>,
@@ -205,11 +216,7 @@ fn grow<'scope, 'env>(
     shared.may_grow.store(false, Ordering::SeqCst);
     let spare = std::mem::take(&mut *shared.spare.lock().unwrap_or_else(|e| e.into_inner()));
     for (me, local) in spare {
-        let started = std::thread::Builder::new()
-            .name(format!("ffind-queue-{me}"))
-            .stack_size(crate::walk::threads::STACK_SIZE)
-            .spawn_scoped(scope, move || work(walk, shared, local, me, scope));
-        if started.is_err() {
+        if spawn_worker(walk, shared, scope, local, me).is_err() {
             // Fewer threads than hoped: the ones running finish the walk, as at the start
             // (an unstarted worker's deque is empty: it never had a job).
             break;

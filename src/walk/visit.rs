@@ -101,19 +101,13 @@ impl Walk<'_> {
             return None;
         }
         // As fd: a search root holding one of --ignore-contain's names is skipped whole.
-        if !self.config.ignore_contain.is_empty() {
-            let open = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
-            let open = if open.as_os_str().is_empty() {
-                Path::new(".")
-            } else {
-                open
-            };
-            let holds = |n: &std::ffi::CString| {
-                std::fs::metadata(open.join(std::ffi::OsStr::from_bytes(n.to_bytes()))).is_ok()
-            };
-            if self.config.ignore_contain.iter().any(holds) {
-                return None;
-            }
+        let mut meta = MetaPath {
+            path: Path::new(std::ffi::OsStr::from_bytes(root.open_path())),
+            follow: true,
+            stat: None,
+        };
+        if self.config.ignore_contain.iter().any(|n| meta.contains(n)) {
+            return None;
         }
         let root_base = base_len(&root.display);
         let ignore = match &self.config.ignore {
