@@ -109,12 +109,7 @@ impl Template {
         };
         let mut out = Vec::new();
         self.expand_into_with(path, &mut out, |value, out| {
-            for (i, piece) in value.split(|&b| b == b'/').enumerate() {
-                if i > 0 {
-                    out.extend_from_slice(sep);
-                }
-                out.extend_from_slice(piece);
-            }
+            push_separated(out, value, sep, |out, piece| out.extend_from_slice(piece));
         });
         out
     }
@@ -166,6 +161,22 @@ pub fn without_extension(name: &[u8]) -> &[u8] {
         Some(0) | None => name,
         Some(_) if name == b".." => name,
         Some(i) => &name[..i],
+    }
+}
+
+/// Appends `path` to `out` with `separator` for each `/` (`--path-separator`), each piece
+/// between them written by `piece` (which may escape it).
+pub fn push_separated(
+    out: &mut Vec<u8>,
+    path: &[u8],
+    separator: &[u8],
+    mut piece: impl FnMut(&mut Vec<u8>, &[u8]),
+) {
+    for (i, p) in path.split(|&b| b == b'/').enumerate() {
+        if i > 0 {
+            out.extend_from_slice(separator);
+        }
+        piece(out, p);
     }
 }
 

@@ -10,7 +10,7 @@ use crate::output::escape::push_escaped;
 use crate::output::hyperlink::Hyperlink;
 use crate::output::json::{self, JsonFields};
 use crate::output::owners::Owners;
-use crate::template::Template;
+use crate::template::{push_separated, Template};
 use crate::walk::dir::Kind;
 
 /// What each result becomes.
@@ -120,18 +120,13 @@ impl Style {
         match (&self.separator, self.escape) {
             (None, false) => out.extend_from_slice(bytes),
             (None, true) => push_escaped(out, bytes),
-            (Some(sep), escape) => {
-                for (i, piece) in bytes.split(|&b| b == b'/').enumerate() {
-                    if i > 0 {
-                        out.extend_from_slice(sep);
-                    }
-                    if escape {
-                        push_escaped(out, piece);
-                    } else {
-                        out.extend_from_slice(piece);
-                    }
+            (Some(sep), escape) => push_separated(out, bytes, sep, |out, piece| {
+                if escape {
+                    push_escaped(out, piece);
+                } else {
+                    out.extend_from_slice(piece);
                 }
-            }
+            }),
         }
     }
 }
