@@ -27,7 +27,7 @@ use clap::{CommandFactory, Parser};
 
 use crate::cli::{self, Cli};
 use crate::exit::Outcome;
-use crate::report::{describe, strip_os_error};
+use crate::report::describe;
 use args::BenchArgs;
 use export::{Caption, Format};
 use plan::Search;
@@ -43,7 +43,8 @@ pub fn main(argv: Vec<OsString>) -> Outcome {
     match run(&args, &search, terminator) {
         Ok(outcome) => outcome,
         Err(e) => {
-            eprintln!("ffind bench: {}", strip_os_error(&format!("{e:#}")));
+            // check_paths has already put the system error in words (`describe`).
+            eprintln!("ffind bench: {e:#}");
             Outcome::Errors
         }
     }
@@ -76,7 +77,8 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         outcome
     })?;
     if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
-        eprintln!("ffind bench: {}", strip_os_error(&format!("{e:#}")));
+        // check_paths has already put the system error in words (`describe`).
+        eprintln!("ffind bench: {e:#}");
         return Err(Outcome::Usage);
     }
     if let Err(e) = check_exports(&args) {
