@@ -294,13 +294,8 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     let patterns = regexes
         .iter()
         .filter(|(p, _)| !filter::matches_everything(p, syntax))
-        .map(|(_, re)| filter::compile_pattern(re, case_insensitive))
+        .map(|(_, re)| filter::Pattern::new(re, case_insensitive))
         .collect::<Result<Vec<_>>>()?;
-    let suffixes = regexes
-        .iter()
-        .filter(|(p, _)| !filter::matches_everything(p, syntax))
-        .map(|(_, re)| filter::suffix::Suffix::of(re, case_insensitive))
-        .collect();
     // Only when asked for: the current zoned time loads the time-zone database (a dozen
     // directory reads under /usr/share/zoneinfo), which a plain listing must not pay for.
     let now = if cli.changed_within.is_some() || cli.changed_before.is_some() {
@@ -317,7 +312,6 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     }
     Ok(Filters {
         patterns,
-        suffixes,
         full_path_base: cli.full_path.then(|| cwd.as_os_str().as_bytes().to_vec()),
         extensions: filter::compile_extensions(&cli.extension)?,
         types: TypeFilter::from_args(&cli.file_type),
@@ -358,8 +352,7 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
 
 /// The output style: what the terminal, `--color`, `NO_COLOR`, `LS_COLORS`, `--hyperlink`,
 /// `--path-separator`, `--format`, `-l` and `--json` ask for. `None` for the plain listing.
-fn resolve_style(cli: &Cli, cwd: &Path) -> Option<Style> {
-    let terminal = std::io::stdout().is_terminal();
+fn resolve_style(cli: &Cli, cwd: &Path, terminal: bool) -> Option<Style> {
     let color = match cli.color.as_str() {
         "always" => true,
         "never" => false,
@@ -426,10 +419,7 @@ fn resolve_ignore_contain(cli: &Cli) -> Result<Vec<CString>> {
 /// Directories read at once when `-j` is not given: one per CPU on local disks; on network and
 /// FUSE file systems, where each read waits on a round trip rather than a core, at least
 /// [`SLOW_FS_CONCURRENCY`].
-fn default_concurrency(roots: &[Root]) -> usize {
-    let cpus = std::thread::available_parallelism()
-        .map(|n| n.get())
-        .unwrap_or(1);
+fn default_concurrency(roots: &[Root], cpus: usize) -> usize {
     if roots.iter().any(|r| dir::is_slow_filesystem(r.open_path())) {
         cpus.max(SLOW_FS_CONCURRENCY)
     } else {
@@ -476,10 +466,16 @@ impl Config {
         };
         let roots = resolve_roots(cli, &cwd);
         let dash_guard = roots.iter().any(|r| r.display.is_empty());
-        let concurrency = cli
-            .concurrency
-            .map(|n| n as usize)
-            .unwrap_or_else(|| default_concurrency(&roots));
+        // -j, else the CPUs: looked at once (it reads the cgroup's CPU quota).
+        let jobs = cli.concurrency.map_or_else(
+            || std::thread::available_parallelism().map_or(1, |n| n.get()),
+            |n| n as usize,
+        );
+        let concurrency = match cli.concurrency {
+            Some(_) => jobs,
+            None => default_concurrency(&roots, jobs),
+        };
+        let terminal = std::io::stdout().is_terminal();
         let concurrency_max = if cli.concurrency.is_none() && cli.method == MethodArg::Auto {
             concurrency.max(BLOCKING_CONCURRENCY)
         } else {
@@ -502,8 +498,8 @@ impl Config {
             terminator: if cli.print0 { 0 } else { b'\n' },
             max_results: max_results.filter(|&n| n > 0),
             quiet,
-            eager_output: std::io::stdout().is_terminal(),
-            style: resolve_style(cli, &cwd),
+            eager_output: terminal,
+            style: resolve_style(cli, &cwd, terminal),
             dash_guard,
             sort: match cli.sort {
                 Some(SortArg::Path) => Some(Order::Path),
@@ -515,10 +511,7 @@ impl Config {
                 &cli.exec,
                 &cli.exec_batch,
                 // fd's -j counts commands too; the FUSE default of many readers does not.
-                cli.concurrency.map_or_else(
-                    || std::thread::available_parallelism().map_or(1, |n| n.get()),
-                    |n| n as usize,
-                ),
+                jobs,
                 cli.batch_size,
                 cli.print0,
                 cli.path_separator.as_deref().map(str::as_bytes),

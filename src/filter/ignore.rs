@@ -185,25 +185,25 @@ impl IgnoreOptions {
         // A directory above the search root sees the root's entries through `prefix`; with
         // --no-ignore-parent it only tells whether the root is inside a repository.
         let rules = prefix.is_empty() || self.parents;
-        let mut read = |name: &'static str| -> Option<(&'static str, Vec<u8>)> {
+        let mut read = |name: &str| -> Option<Vec<u8>> {
             if rules && files.has(name) {
-                files.read(name).map(|b| (name, b))
+                files.read(name)
             } else {
                 None
             }
         };
         let (custom, dot_ignore) = if self.dot_ignore {
-            let custom: Vec<_> = CUSTOM_FILES.iter().filter_map(|n| read(n)).collect();
-            let custom: Vec<&[u8]> = custom.iter().map(|(_, b)| b.as_slice()).collect();
+            let custom: Vec<Vec<u8>> = CUSTOM_FILES.iter().filter_map(|n| read(n)).collect();
+            let custom: Vec<&[u8]> = custom.iter().map(Vec::as_slice).collect();
             (
                 Rules::parse(&custom),
-                read(".ignore").and_then(|(_, b)| Rules::parse(&[&b])),
+                read(".ignore").and_then(|b| Rules::parse(&[&b])),
             )
         } else {
             (None, None)
         };
         let git = if self.vcs {
-            read(".gitignore").and_then(|(_, b)| Rules::parse(&[&b]))
+            read(".gitignore").and_then(|b| Rules::parse(&[&b]))
         } else {
             None
         };

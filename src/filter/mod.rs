@@ -113,14 +113,38 @@ impl TypeFilter {
     }
 }
 
+/// One search pattern, compiled.
+#[derive(Debug)]
+pub struct Pattern {
+    regex: Regex,
+    /// The literal end the regex stands for, if that is all it is: compared as bytes instead
+    /// of running the regex.
+    suffix: Option<suffix::Suffix>,
+}
+
+impl Pattern {
+    /// Compiles a pattern's regex (from [`pattern_regex`]); see [`compile_pattern`].
+    pub fn new(source: &str, case_insensitive: bool) -> Result<Pattern> {
+        Ok(Pattern {
+            regex: compile_pattern(source, case_insensitive)?,
+            suffix: suffix::Suffix::of(source, case_insensitive),
+        })
+    }
+
+    #[inline]
+    fn is_match(&self, s: &[u8]) -> bool {
+        match &self.suffix {
+            Some(suffix) => suffix.is_match(s),
+            None => self.regex.is_match(s),
+        }
+    }
+}
+
 /// Everything that decides whether an entry is printed, compiled once.
 #[derive(Debug, Default)]
 pub struct Filters {
     /// Every one must match the name (or the path, with `full_path_base`).
-    pub patterns: Vec<Regex>,
-    /// For each of `patterns`, the literal end it stands for, if that is all it is: compared
-    /// as bytes instead of running the regex.
-    pub suffixes: Vec<Option<suffix::Suffix>>,
+    pub patterns: Vec<Pattern>,
     /// With `-p`: the absolute directory that relative paths are joined to before matching.
     pub full_path_base: Option<Vec<u8>>,
     /// `-e`: one case-insensitive regex over the name's end.
@@ -139,22 +163,11 @@ impl Filters {
     /// Whether an entry passes every filter.
     pub fn matches(&self, e: &mut Entry<'_>) -> bool {
         if !self.patterns.is_empty() {
-            let one = |i: usize, p: &Regex, s: &[u8]| match self.suffixes.get(i) {
-                Some(Some(suffix)) => suffix.is_match(s),
-                _ => p.is_match(s),
-            };
             let matched = match &self.full_path_base {
-                None => self
-                    .patterns
-                    .iter()
-                    .enumerate()
-                    .all(|(i, p)| one(i, p, e.name)),
+                None => self.patterns.iter().all(|p| p.is_match(e.name)),
                 Some(base) => {
                     let full = absolute(base, e.path);
-                    self.patterns
-                        .iter()
-                        .enumerate()
-                        .all(|(i, p)| one(i, p, &full))
+                    self.patterns.iter().all(|p| p.is_match(&full))
                 }
             };
             if !matched {
