@@ -24,7 +24,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
-use crate::filter::rules::{Decision, Rules};
+use crate::filter::rules::{Decision, Rules, Screen};
 use crate::report::{describe, Reporter};
 use crate::walk::dir::read_small_file;
 #[cfg(doc)]
@@ -87,6 +87,53 @@ pub struct IgnoreNode {
     has_git: bool,
     /// This directory or an ancestor holds `.git`.
     in_git: bool,
+    /// The rules on names of this node's files and its ancestors', merged: most entries are
+    /// judged by one look into it instead of one per file.
+    screen: Screen,
+    /// This node's own files hold rules on paths.
+    path_rules: bool,
+}
+
+impl IgnoreNode {
+    /// An entry's path as this node's rules see it: relative to its directory (or, above the
+    /// search root, through `prefix`). `scratch` holds it when it has to be built.
+    fn rel<'a>(&'a self, path: &'a [u8], scratch: &'a mut Vec<u8>) -> &'a [u8] {
+        if self.prefix.is_empty() {
+            &path[self.base_len.min(path.len())..]
+        } else {
+            scratch.clear();
+            scratch.extend_from_slice(&self.prefix);
+            scratch.extend_from_slice(&path[self.root_base_len.min(path.len())..]);
+            scratch
+        }
+    }
+
+    /// The node's files, in precedence order.
+    fn files(&self) -> impl Iterator<Item = &Rules> {
+        [&self.custom, &self.dot_ignore, &self.git, &self.git_exclude]
+            .into_iter()
+            .flatten()
+    }
+
+    /// Whether a rule on paths of this node or an ancestor may match an entry of the directory
+    /// whose entries' display paths begin with `child_prefix` ("dir/", as
+    /// [`join_into`](crate::walk::visit::join_into) makes it for an empty name). Asked once
+    /// per directory; when false, its entries are screened by name alone.
+    pub fn paths_may_match(&self, child_prefix: &[u8]) -> bool {
+        let mut scratch = Vec::new();
+        let mut cur = Some(self);
+        while let Some(n) = cur {
+            if n.path_rules {
+                let rel = n.rel(child_prefix, &mut scratch);
+                let dir = rel.strip_suffix(b"/").unwrap_or(rel);
+                if n.files().any(|r| r.paths_may_match_in(dir)) {
+                    return true;
+                }
+            }
+            cur = n.parent.as_deref();
+        }
+        false
+    }
 }
 
 /// The outcome of matching one path.
@@ -219,7 +266,16 @@ impl IgnoreOptions {
             return parent.cloned();
         }
         let in_git = has_git || parent.is_some_and(|p| p.in_git);
-        Some(Arc::new(IgnoreNode {
+        let mut screen = parent.map(|p| p.screen.clone()).unwrap_or_default();
+        let mut path_rules = false;
+        for rules in [&custom, &dot_ignore, &git, &git_exclude]
+            .into_iter()
+            .flatten()
+        {
+            screen.add(rules);
+            path_rules |= rules.has_path_rules();
+        }
+        let node = IgnoreNode {
             parent: parent.cloned(),
             base_len,
             prefix,
@@ -230,7 +286,10 @@ impl IgnoreOptions {
             git_exclude,
             has_git,
             in_git,
-        }))
+            screen,
+            path_rules,
+        };
+        Some(Arc::new(node))
     }
 
     /// Matches an entry's display path against the rules of `node` and its ancestors and the
@@ -244,11 +303,21 @@ impl IgnoreOptions {
         is_dir: bool,
     ) -> Verdict {
         let name_start = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
-        self.matched_name(node, path, &path[name_start..], root_base_len, is_dir)
+        let paths = node.is_some_and(|n| n.paths_may_match(&path[..name_start]));
+        self.matched_name(
+            node,
+            path,
+            &path[name_start..],
+            root_base_len,
+            is_dir,
+            paths,
+        )
     }
 
     /// [`IgnoreOptions::matched`] for a caller that has the entry's name (the end of `path`)
-    /// at hand: the walk, for every entry.
+    /// at hand: the walk, for every entry. `paths` says whether a rule on paths may match
+    /// in the entry's directory ([`IgnoreNode::paths_may_match`]); when it may not, and the
+    /// node's [`Screen`] says no rule on names can match `name`, the files are not asked.
     pub fn matched_name(
         &self,
         node: Option<&IgnoreNode>,
@@ -256,6 +325,7 @@ impl IgnoreOptions {
         name: &[u8],
         root_base_len: usize,
         is_dir: bool,
+        paths: bool,
     ) -> Verdict {
         let mut m_custom: Decision = None;
         let mut m_ignore: Decision = None;
@@ -264,16 +334,9 @@ impl IgnoreOptions {
         let any_git = !self.require_git || node.is_some_and(|n| n.in_git);
         let mut saw_git = false;
         let mut scratch = Vec::new();
-        let mut cur = node;
+        let mut cur = node.filter(|n| paths || n.screen.may_match(name));
         while let Some(n) = cur {
-            let rel: &[u8] = if n.prefix.is_empty() {
-                &path[n.base_len.min(path.len())..]
-            } else {
-                scratch.clear();
-                scratch.extend_from_slice(&n.prefix);
-                scratch.extend_from_slice(&path[n.root_base_len.min(path.len())..]);
-                &scratch
-            };
+            let rel = n.rel(path, &mut scratch);
             let check = |m: &mut Decision, r: &Option<Rules>| {
                 if m.is_none() {
                     if let Some(r) = r {
@@ -456,6 +519,48 @@ mod tests {
         assert_eq!(
             o.matched(Some(&sub), b"sub/other.log", 0, false),
             Verdict::Ignore
+        );
+    }
+
+    #[test]
+    fn screens_merge_the_chain_and_path_rules_are_looked_up_per_directory() {
+        let o = opts();
+        let mut top = Fake([(".git", ""), (".gitignore", "/sub/x.txt\n/top-only\n")].into());
+        let root = o.for_dir(None, 0, 0, vec![], &mut top).unwrap();
+        let mut sub = Fake([(".gitignore", "*.log\n")].into());
+        let sub = o.for_dir(Some(&root), 4, 0, vec![], &mut sub).unwrap();
+        assert!(sub.paths_may_match(b"sub/"), "/sub/x.txt, from above");
+        assert!(!sub.paths_may_match(b"sub/deeper/"));
+        assert!(root.paths_may_match(b""), "/top-only");
+        assert!(!root.paths_may_match(b"other/"));
+        assert!(sub.screen.may_match(b"a.log") && !sub.screen.may_match(b"a.c"));
+        assert!(
+            !root.screen.may_match(b"a.log"),
+            "a parent's screen holds only its own"
+        );
+        assert_eq!(
+            o.matched(Some(&sub), b"sub/x.txt", 0, false),
+            Verdict::Ignore
+        );
+        assert_eq!(
+            o.matched(Some(&sub), b"sub/a.log", 0, false),
+            Verdict::Ignore
+        );
+        assert_eq!(
+            o.matched(Some(&sub), b"sub/deeper/a.log", 0, false),
+            Verdict::Ignore
+        );
+        assert_eq!(
+            o.matched(Some(&sub), b"sub/deeper/x.txt", 0, false),
+            Verdict::None
+        );
+        assert_eq!(
+            o.matched(Some(&root), b"top-only", 0, false),
+            Verdict::Ignore
+        );
+        assert_eq!(
+            o.matched(Some(&sub), b"sub/top-only", 0, false),
+            Verdict::None
         );
     }
 

@@ -41,6 +41,8 @@ pub struct Rules {
     name_globs: NameGlobs,
     /// Literal paths relative to the file's directory.
     paths: Keys,
+    /// The directories (relative to the file's, "" for itself) those paths lie in.
+    path_dirs: FastMap<()>,
     /// Wildcard paths, by component, highest rule first.
     path_globs: Vec<WildPath>,
     /// The rest, as the `ignore` crate would match them.
@@ -691,6 +693,8 @@ impl Rules {
         }
         if !deep(&toks) {
             if let Some(lit) = literal(&toks) {
+                let dir = lit.iter().rposition(|&b| b == b'/').unwrap_or(0);
+                self.path_dirs.insert(lit[..dir].into(), ());
                 self.paths.add(lit, index, dir_only);
                 return true;
             }
@@ -754,6 +758,204 @@ impl Rules {
             best = best.max(r.matched(rel, is_dir));
         }
         (best >= 0).then(|| self.whitelist[best as usize])
+    }
+}
+
+impl Rules {
+    /// Whether a rule on paths (a literal or wildcard path, or a rule left to globset) may
+    /// match an entry of the directory `dir`, given relative to the file's directory ("" for
+    /// that directory itself, no trailing `/`). False lets the walk screen every entry there
+    /// by its name alone ([`Screen`]).
+    pub fn paths_may_match_in(&self, dir: &[u8]) -> bool {
+        self.residual.is_some()
+            || self.path_dirs.contains_key(dir)
+            || self.path_globs.iter().any(|p| {
+                let parents = &p.parts[..p.parts.len() - 1];
+                match_parts(parents, (!dir.is_empty()).then_some(dir))
+            })
+    }
+
+    /// Whether any rule here is on paths rather than on the name alone.
+    pub fn has_path_rules(&self) -> bool {
+        self.residual.is_some() || self.paths.len() > 0 || !self.path_globs.is_empty()
+    }
+}
+
+/// Marks "no wildcard rule" in [`Screen`]'s dot counts.
+const NO_GLOB: u8 = u8::MAX;
+
+/// The rules on names alone of a chain of ignore files (a directory's and its ancestors'),
+/// merged so that one look tells whether any of them may match a name: most entries meet
+/// none, and are then spared the look into every file of the chain. The answer "maybe" is
+/// always safe (the files are then asked one by one); "no" is given only when no name rule of
+/// any file can match. Rules on paths are screened per directory instead
+/// ([`Rules::paths_may_match_in`]). Fixed-size tables, so that a directory with an ignore
+/// file copies its parent's screen without allocating.
+#[derive(Debug, Clone)]
+pub struct Screen {
+    /// Every literal name.
+    names: Bloom,
+    /// Every `*.EXT`'s EXT.
+    exts: Bloom,
+    /// For each byte, the fewest literal dots of a wildcard rule filed under a name's last
+    /// byte (its tail's), or [`NO_GLOB`].
+    last_dots: [u8; 256],
+    /// The same for the wildcard rules filed under a name's first byte whose head is one
+    /// literal byte.
+    first_dots: [u8; 256],
+    /// The wildcard rules filed under a name's first byte whose head starts with two literal
+    /// bytes (`patches-*`, `cscope.*`): those two bytes, and the fewest dots.
+    pairs: Vec<([u8; 2], u8)>,
+    /// The first bytes in `pairs`.
+    pair_first: [u64; 4],
+    /// The fewest dots of the wildcard rules filed under neither.
+    other_dots: u8,
+    /// Some rule was left to globset, which may match on the name: every entry is a "maybe".
+    open: bool,
+}
+
+/// A set of byte strings that may answer "maybe" for a string it does not hold (one in about
+/// 40 with a hundred strings), never "no" for one it holds: a filter on length, first and
+/// last byte, then one bit of 4,096 by hash.
+#[derive(Debug, Clone, Default)]
+struct Bloom {
+    lens: u64,
+    first: [u64; 4],
+    last: [u64; 4],
+    bits: Vec<u64>,
+}
+
+impl Bloom {
+    const BITS: usize = 4096;
+
+    fn slot(key: &[u8]) -> usize {
+        let mut h = FxHasher::default();
+        h.write(key);
+        (h.finish() >> 52) as usize % Self::BITS
+    }
+
+    fn add(&mut self, key: &[u8]) {
+        let (Some(&f), Some(&b)) = (key.first(), key.last()) else {
+            return;
+        };
+        self.lens |= 1 << key.len().min(63);
+        self.first[usize::from(f >> 6)] |= 1 << (f & 63);
+        self.last[usize::from(b >> 6)] |= 1 << (b & 63);
+        if self.bits.is_empty() {
+            self.bits = vec![0; Self::BITS / 64];
+        }
+        let i = Self::slot(key);
+        self.bits[i / 64] |= 1 << (i % 64);
+    }
+
+    #[inline]
+    fn may_hold(&self, key: &[u8]) -> bool {
+        match (key.first(), key.last()) {
+            (Some(&f), Some(&b))
+                if self.lens & (1 << key.len().min(63)) != 0
+                    && has_byte(&self.last, b)
+                    && has_byte(&self.first, f) =>
+            {
+                let i = Self::slot(key);
+                self.bits[i / 64] & (1 << (i % 64)) != 0
+            }
+            _ => false,
+        }
+    }
+}
+
+impl Default for Screen {
+    fn default() -> Screen {
+        Screen {
+            names: Bloom::default(),
+            exts: Bloom::default(),
+            last_dots: [NO_GLOB; 256],
+            first_dots: [NO_GLOB; 256],
+            pairs: Vec::new(),
+            pair_first: [0; 4],
+            other_dots: NO_GLOB,
+            open: false,
+        }
+    }
+}
+
+/// Dots counted up to 254, so that a count never reads as [`NO_GLOB`].
+fn capped_dots(n: usize) -> u8 {
+    n.min(usize::from(NO_GLOB) - 1) as u8
+}
+
+/// The first two bytes of a segment, when both are literal.
+fn literal_pair(seg: &Seg) -> Option<[u8; 2]> {
+    match &seg.toks {
+        None => seg.lit.get(..2).map(|p| [p[0], p[1]]),
+        Some(toks) => match toks.get(..2) {
+            Some([Tok::Byte(a), Tok::Byte(b)]) => Some([*a, *b]),
+            _ => None,
+        },
+    }
+}
+
+impl Screen {
+    /// Adds the name rules of one file.
+    pub fn add(&mut self, rules: &Rules) {
+        for key in rules.names.map.keys() {
+            self.names.add(key);
+        }
+        for key in rules.exts.map.keys() {
+            self.exts.add(key);
+        }
+        let globs = &rules.name_globs;
+        let lower = |d: &mut u8, w: &Wild| *d = (*d).min(capped_dots(w.dots));
+        for (b, list) in &globs.by_last.lists {
+            for w in list {
+                lower(&mut self.last_dots[usize::from(*b)], w);
+            }
+        }
+        for (b, list) in &globs.by_first.lists {
+            for w in list {
+                match literal_pair(&w.head) {
+                    Some(pair) => {
+                        self.pair_first[usize::from(pair[0] >> 6)] |= 1 << (pair[0] & 63);
+                        match self.pairs.iter_mut().find(|(p, _)| *p == pair) {
+                            Some((_, d)) => lower(d, w),
+                            None => self.pairs.push((pair, capped_dots(w.dots))),
+                        }
+                    }
+                    None => lower(&mut self.first_dots[usize::from(*b)], w),
+                }
+            }
+        }
+        for w in &globs.other {
+            lower(&mut self.other_dots, w);
+        }
+        self.open |= rules.residual.is_some();
+    }
+
+    /// Whether a rule on names may match `name` (false: none can).
+    #[inline]
+    pub fn may_match(&self, name: &[u8]) -> bool {
+        let (Some(&first), Some(&last)) = (name.first(), name.last()) else {
+            return true;
+        };
+        if self.open || self.names.may_hold(name) {
+            return true;
+        }
+        if let Some(dot) = name.iter().rposition(|&c| c == b'.') {
+            if self.exts.may_hold(&name[dot + 1..]) {
+                return true;
+            }
+        }
+        let mut need = self.last_dots[usize::from(last)]
+            .min(self.first_dots[usize::from(first)])
+            .min(self.other_dots);
+        if has_byte(&self.pair_first, first) && name.len() >= 2 {
+            for (pair, dots) in &self.pairs {
+                if pair[..] == name[..2] {
+                    need = need.min(*dots);
+                }
+            }
+        }
+        need != NO_GLOB && capped_dots(name.iter().filter(|&&b| b == b'.').count()) >= need
     }
 }
 
@@ -1050,23 +1252,34 @@ mod tests {
         }
     }
 
+    /// A xorshift generator for the randomized tests: the same draws on every run.
+    struct Draws(u64);
+
+    impl Draws {
+        fn below(&mut self, n: usize) -> usize {
+            self.0 ^= self.0 << 13;
+            self.0 ^= self.0 >> 7;
+            self.0 ^= self.0 << 17;
+            (self.0 % n as u64) as usize
+        }
+
+        /// An ignore file of one to six rules drawn from every class.
+        fn rule_file(&mut self) -> String {
+            let lines: Vec<&str> = (0..1 + self.below(6))
+                .map(|_| PATTERNS[self.below(PATTERNS.len())])
+                .collect();
+            lines.join("\n")
+        }
+    }
+
     #[test]
     fn the_last_matching_rule_wins_across_classes() {
         // Random files of several rules from every class, against the same random paths.
-        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
+        let mut draws = Draws(0x2545_f491_4f6c_dd1d);
         for _ in 0..3000 {
-            let lines: Vec<&str> = (0..1 + next(6))
-                .map(|_| PATTERNS[next(PATTERNS.len())])
-                .collect();
-            let text = lines.join("\n");
+            let text = draws.rule_file();
             for _ in 0..8 {
-                let path = PATHS[next(PATHS.len())];
+                let path = PATHS[draws.below(PATHS.len())];
                 for is_dir in [false, true] {
                     assert_eq!(
                         fast(&text, path.as_bytes(), is_dir),
@@ -1076,6 +1289,87 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// Whether the screens let `rel` through to the files: its name may meet a name rule, or
+    /// its directory a path rule.
+    fn screened_in(rules: &Rules, rel: &[u8]) -> bool {
+        let mut screen = Screen::default();
+        screen.add(rules);
+        let (dir, name) = match rel.iter().rposition(|&b| b == b'/') {
+            Some(i) => (&rel[..i], &rel[i + 1..]),
+            None => (&b""[..], rel),
+        };
+        screen.may_match(name) || rules.paths_may_match_in(dir)
+    }
+
+    #[test]
+    fn the_screens_let_through_every_entry_a_rule_decides() {
+        // As in the test above: random files of rules from every class. Whatever a file
+        // decides, the screens must not have turned away.
+        let mut draws = Draws(0x9e37_79b9_7f4a_7c15);
+        for _ in 0..3000 {
+            let text = draws.rule_file();
+            let Some(rules) = Rules::parse(&[text.as_bytes()]) else {
+                continue;
+            };
+            for path in PATHS {
+                for is_dir in [false, true] {
+                    if fast(&text, path.as_bytes(), is_dir).is_some() {
+                        assert!(
+                            screened_in(&rules, path.as_bytes()),
+                            "rules {text:?} path {path:?} dir {is_dir}"
+                        );
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_screens_turn_away_what_no_rule_can_match() {
+        let linux =
+            b"*.o\n*.mod.c\n*.tab.[ch]\n*.o.*\n.*\npatches-*\ncscope.*\n*~\nModule.symvers\n\
+                      /vmlinux\n/include/generated/\n/arch/*/include/generated/\nlib/**/*.js\n";
+        let rules = Rules::parse(&[linux]).unwrap();
+        // Not at the top, where `/vmlinux` may match any entry.
+        for turned_away in [
+            "src/main.c",
+            "src/x.h",
+            "src/Makefile",
+            "src/pci.c",
+            "drivers/net/e1000.c",
+            "include/x/generated",
+            "arch/x86/boot",
+            "src/x.js",
+        ] {
+            assert!(
+                !screened_in(&rules, turned_away.as_bytes()),
+                "{turned_away} let through"
+            );
+        }
+        for let_through in [
+            "x.o",
+            "x.mod.c",
+            "y.tab.h",
+            "a.o.cmd",
+            ".config",
+            "patches-1",
+            "cscope.out",
+            "x~",
+            "Module.symvers",
+            "vmlinux",
+            "include/generated",
+            "arch/x86/include/generated",
+            "lib/a/b/x.js",
+        ] {
+            assert!(
+                screened_in(&rules, let_through.as_bytes()),
+                "{let_through} turned away"
+            );
+        }
+        // A rule left to globset may match any name.
+        assert!(screened_in(&Rules::parse(&[b"{a,b}.c"]).unwrap(), b"x"));
     }
 
     #[test]

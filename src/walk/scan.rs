@@ -216,12 +216,10 @@ impl Scanner {
         if let Some(opts) = &config.ignore {
             let mut present: Vec<(&'static str, Kind)> = Vec::new();
             if complete {
-                for (name, kind, _) in self.listing.entries() {
+                for (name, kind, _) in self.listing.dot_entries() {
                     let n = name.to_bytes();
-                    if n.first() == Some(&b'.') {
-                        if let Some(known) = IGNORE_NAMES.iter().find(|k| k.as_bytes() == n) {
-                            present.push((known, kind));
-                        }
+                    if let Some(known) = IGNORE_NAMES.iter().find(|k| k.as_bytes() == n) {
+                        present.push((known, kind));
                     }
                 }
             } else {
@@ -248,6 +246,11 @@ impl Scanner {
                 );
             }
         }
+        // Entries' paths are built on this prefix: "dir/" once, then only the name per entry.
+        join_into(&mut self.path, dir_path, b"");
+        if config.ignore.is_some() {
+            state.screen_paths(&self.path);
+        }
         let held = match SharedDir::keep(dir) {
             Ok(shared) => Held::Shared(Arc::new(shared)),
             Err(dir) => Held::Own(dir),
@@ -257,15 +260,20 @@ impl Scanner {
             state: &state,
             child_base: base_len(dir_path),
         };
-        // Entries' paths are built on this prefix: "dir/" once, then only the name per entry.
-        join_into(&mut self.path, dir_path, b"");
+        let mut first = !pending;
         'chunks: loop {
             if pending {
                 pending = false;
             } else if complete {
                 break;
             } else {
-                match self.listing.read_next(held.dir()) {
+                let read = if first {
+                    first = false;
+                    self.listing.read_first(held.dir())
+                } else {
+                    self.listing.read_next(held.dir())
+                };
+                match read {
                     Ok(true) => {}
                     Ok(false) => break,
                     Err(e) => {

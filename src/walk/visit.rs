@@ -37,6 +37,9 @@ pub struct DirState {
     pub root_base: usize,
     /// The search root's device, for `--one-file-system`.
     pub root_dev: u64,
+    /// Whether a rule on paths in `ignore` may match one of the directory's entries
+    /// ([`DirState::screen_paths`]); when not, each entry is screened by its name alone.
+    pub path_rules: bool,
 }
 
 /// What to do with one entry.
@@ -145,6 +148,9 @@ impl Walk<'_> {
             ancestors: None,
             root_base,
             root_dev: st.dev,
+            // Asked again of every directory as it is entered; until then, rules on paths
+            // are never screened out.
+            path_rules: true,
         };
         Some((state, st))
     }
@@ -164,7 +170,14 @@ impl Walk<'_> {
         match &config.ignore {
             Some(opts) => {
                 let node = parent.ignore.as_deref();
-                match opts.matched_name(node, path, name, parent.root_base, is_dir) {
+                match opts.matched_name(
+                    node,
+                    path,
+                    name,
+                    parent.root_base,
+                    is_dir,
+                    parent.path_rules,
+                ) {
                     Verdict::Ignore => return Action::Skip,
                     Verdict::None if hidden => return Action::Skip,
                     Verdict::None | Verdict::Whitelist => {}
@@ -248,7 +261,7 @@ impl Walk<'_> {
         path: &Path,
         stat: Option<&Stat>,
     ) -> DirState {
-        let ignore = match &self.config.ignore {
+        let state = match &self.config.ignore {
             Some(opts) => {
                 // Matching works on display paths: where this directory's children start in
                 // theirs (the crate's path may carry a "./" the display path does not).
@@ -256,7 +269,7 @@ impl Walk<'_> {
                 display_path(&mut display, root, path);
                 let base = base_len(&display);
                 let root_base = state.root_base;
-                opts.for_dir(
+                let ignore = opts.for_dir(
                     state.ignore.as_ref(),
                     base,
                     root_base,
@@ -267,11 +280,17 @@ impl Walk<'_> {
                         report: self.report,
                         above_root: false,
                     },
-                )
+                );
+                let mut state = DirState { ignore, ..state };
+                if base != display.len() {
+                    display.push(b'/');
+                }
+                state.screen_paths(&display);
+                state
             }
-            None => None,
+            None => state,
         };
-        self.entered(DirState { ignore, ..state }, stat)
+        self.entered(state, stat)
     }
 
     /// Adds the directory itself to the ancestor chain under `-L`.
@@ -289,6 +308,15 @@ impl Walk<'_> {
 }
 
 impl DirState {
+    /// Looks up, for the directory whose entries' display paths begin with `child_prefix`
+    /// ("dir/"), whether a rule on paths may match one of them (once per directory).
+    pub fn screen_paths(&mut self, child_prefix: &[u8]) {
+        self.path_rules = self
+            .ignore
+            .as_deref()
+            .is_some_and(|n| n.paths_may_match(child_prefix));
+    }
+
     /// The state a subdirectory starts from: one level deeper, the same rules and ancestors.
     pub fn below(&self) -> DirState {
         DirState {

@@ -87,7 +87,13 @@ const NAMES: [&[u8]; 16] = [
 ];
 const WEIRD_NAMES: [&[u8]; 4] = [b"new\nline", b"\xff\xfe.log", b"tab\tx", b" lead"];
 
-const RULES: [&str; 28] = [
+const RULES: [&str; 32] = [
+    // Wildcards on the name filed by their first two bytes, their last byte and their dots,
+    // and paths with `*` and `**` (the screens in front of the ignore files).
+    "ke*",
+    "*.l?g",
+    "d1/*/x",
+    "d*/**/b",
     "*.log",
     "!keep.log",
     "!a.log",
