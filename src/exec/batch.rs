@@ -5,8 +5,8 @@
 //! argument's bytes, its NUL and its pointer as the kernel does); then every `-X` command runs
 //! on the batch, in turn, and the next batch starts. Without results nothing runs (as in fd).
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
+use std::ffi::OsString;
+use std::os::unix::ffi::OsStringExt;
 use std::process::Command;
 
 use nix::unistd::{sysconf, SysconfVar};
@@ -43,62 +43,69 @@ pub fn argument_room() -> usize {
     arg_max.saturating_sub(env + ARG_MARGIN)
 }
 
-/// One `-X` command split around its argument with placeholders.
-struct Split<'a> {
-    /// The whole command (its separator for the paths).
-    command: &'a CommandTemplate,
-    program: &'a Template,
-    before: &'a [Template],
-    each: Option<&'a Template>,
-    after: &'a [Template],
+/// One `-X` command, split around its argument with placeholders (at most one: the command
+/// line says so), with the arguments gathered for the batch.
+struct Line {
+    command: &'static CommandTemplate,
+    /// The program and the arguments before and after the one with placeholders, expanded
+    /// once (they have none).
+    program: OsString,
+    before: Vec<OsString>,
+    after: Vec<OsString>,
+    /// The argument each result expands.
+    each: Option<&'static Template>,
+    /// What the batch's results expanded to, in order.
+    args: Vec<OsString>,
+    /// Bytes the command line takes with them.
+    used: usize,
 }
 
-impl<'a> Split<'a> {
-    fn of(command: &'a CommandTemplate) -> Split<'a> {
+impl Line {
+    fn new(command: &'static CommandTemplate) -> Line {
         let args = &command.args;
-        let at = args.iter().position(Template::has_placeholder);
-        match at {
-            Some(i) => Split {
-                command,
-                program: &args[0],
-                before: &args[1..i],
-                each: Some(&args[i]),
-                after: &args[i + 1..],
-            },
-            None => Split {
-                command,
-                program: &args[0],
-                before: &args[1..],
-                each: None,
-                after: &[],
-            },
-        }
+        let fixed = |t: &Template| OsString::from_vec(t.expand(b""));
+        // The program has none (the command line says so).
+        let (before, each, after) = match args.iter().position(Template::has_placeholder) {
+            Some(i) => (&args[1..i], Some(&args[i]), &args[i + 1..]),
+            None => (&args[1..], None, &[][..]),
+        };
+        let mut line = Line {
+            command,
+            program: fixed(&args[0]),
+            before: before.iter().map(fixed).collect(),
+            after: after.iter().map(fixed).collect(),
+            each,
+            args: Vec::new(),
+            used: 0,
+        };
+        line.used = line.fixed_cost();
+        line
     }
 
     /// The bytes of the fixed part.
     fn fixed_cost(&self) -> usize {
-        std::iter::once(self.program)
-            .chain(self.before)
-            .chain(self.after)
-            .map(|t| arg_cost(t.expand(b"").len()))
+        std::iter::once(&self.program)
+            .chain(&self.before)
+            .chain(&self.after)
+            .map(|a| arg_cost(a.len()))
             .sum()
     }
 
-    /// The bytes one path adds.
-    fn path_cost(&self, path: &[u8]) -> usize {
-        self.each
-            .map_or(0, |t| arg_cost(self.command.expand(t, path).len()))
+    /// What a result adds to the line: its argument, if the command takes one per result.
+    fn expand(&self, path: &[u8]) -> Option<OsString> {
+        self.each.map(|t| self.command.expand(t, path))
     }
 
-    fn command(&self, paths: &[Vec<u8>]) -> Command {
-        let fixed = |t: &Template| OsStr::from_bytes(&t.expand(b"")).to_os_string();
-        let mut cmd = Command::new(fixed(self.program));
-        cmd.args(self.before.iter().map(fixed));
-        if let Some(each) = self.each {
-            cmd.args(paths.iter().map(|p| self.command.expand(each, p)));
-        }
-        cmd.args(self.after.iter().map(fixed));
+    fn command(&self) -> Command {
+        let mut cmd = Command::new(&self.program);
+        cmd.args(&self.before).args(&self.args).args(&self.after);
         cmd
+    }
+
+    /// Empties the batch's arguments.
+    fn reset(&mut self) {
+        self.args.clear();
+        self.used = self.fixed_cost();
     }
 }
 
@@ -106,67 +113,51 @@ impl<'a> Split<'a> {
 pub struct Batcher {
     spec: &'static ExecSpec,
     room: usize,
-    paths: Vec<Vec<u8>>,
-    /// Bytes each command's line takes with the paths so far.
-    used: Vec<usize>,
+    lines: Vec<Line>,
+    /// Results in the batch.
+    count: usize,
 }
 
 impl Batcher {
     /// An empty batch.
     pub fn new(spec: &'static ExecSpec) -> Batcher {
-        let mut b = Batcher {
+        Batcher {
             spec,
             room: argument_room(),
-            paths: Vec::new(),
-            used: Vec::new(),
-        };
-        b.reset();
-        b
-    }
-
-    fn reset(&mut self) {
-        self.paths.clear();
-        self.used = self
-            .spec
-            .commands
-            .iter()
-            .map(|c| Split::of(c).fixed_cost())
-            .collect();
+            lines: spec.commands.iter().map(Line::new).collect(),
+            count: 0,
+        }
     }
 
     /// Adds a result, first running the batch if the result would not fit in it.
     pub fn add(&mut self, path: Vec<u8>, runner: &Runner) {
-        let costs: Vec<usize> = self
-            .spec
-            .commands
-            .iter()
-            .map(|c| Split::of(c).path_cost(&path))
-            .collect();
-        let full = self.spec.batch_size > 0 && self.paths.len() >= self.spec.batch_size;
-        let too_long = self
-            .used
-            .iter()
-            .zip(&costs)
-            .any(|(used, cost)| used + cost > self.room);
-        if !self.paths.is_empty() && (full || too_long) {
+        let expanded: Vec<Option<OsString>> = self.lines.iter().map(|l| l.expand(&path)).collect();
+        let full = self.spec.batch_size > 0 && self.count >= self.spec.batch_size;
+        let too_long = self.lines.iter().zip(&expanded).any(|(line, arg)| {
+            line.used + arg.as_ref().map_or(0, |a| arg_cost(a.len())) > self.room
+        });
+        if self.count > 0 && (full || too_long) {
             self.run(runner);
         }
-        for (used, cost) in self.used.iter_mut().zip(costs) {
-            *used += cost;
+        for (line, arg) in self.lines.iter_mut().zip(expanded) {
+            if let Some(arg) = arg {
+                line.used += arg_cost(arg.len());
+                line.args.push(arg);
+            }
         }
-        self.paths.push(path);
+        self.count += 1;
     }
 
-    /// Runs every command on the batch (if it has any path), in turn, and empties it.
+    /// Runs every command on the batch (if it has any result), in turn, and empties it.
     pub fn run(&mut self, runner: &Runner) {
-        if self.paths.is_empty() {
+        if self.count == 0 {
             return;
         }
-        for command in &self.spec.commands {
+        for line in &self.lines {
             if runner.stopped() {
                 break;
             }
-            let mut cmd = Split::of(command).command(&self.paths);
+            let mut cmd = line.command();
             match runner.children.spawn(&mut cmd) {
                 Ok(Some(mut child)) => {
                     let status = runner.children.wait(&mut child);
@@ -175,10 +166,13 @@ impl Batcher {
                     }
                 }
                 Ok(None) => break,
-                Err(e) => runner.cannot_start(command, &cmd, &e),
+                Err(e) => runner.cannot_start(line.command, &cmd, &e),
             }
         }
-        self.reset();
+        for line in &mut self.lines {
+            line.reset();
+        }
+        self.count = 0;
     }
 }
 
@@ -186,7 +180,7 @@ impl Batcher {
 mod tests {
     use super::*;
     use crate::exec::{ExecSpec, Mode};
-    use std::ffi::OsString;
+    use std::ffi::{OsStr, OsString};
 
     fn spec(words: &[&str]) -> &'static ExecSpec {
         let words: Vec<OsString> = words.iter().map(OsString::from).collect();
@@ -199,21 +193,37 @@ mod tests {
         }))
     }
 
+    /// The line for `words` with the results `paths` added.
+    fn line(words: &[&str], paths: &[&[u8]]) -> Line {
+        let mut line = Line::new(&spec(words).commands[0]);
+        for p in paths {
+            if let Some(arg) = line.expand(p) {
+                line.used += arg_cost(arg.len());
+                line.args.push(arg);
+            }
+        }
+        line
+    }
+
     #[test]
     fn the_placeholder_argument_repeats_in_place() {
-        let s = spec(&["cp", "-t", "dest", "{/}", "--", "end"]);
-        let cmd = Split::of(&s.commands[0]).command(&[b"a/x".to_vec(), b"b/y".to_vec()]);
+        let l = line(&["cp", "-t", "dest", "{/}", "--", "end"], &[b"a/x", b"b/y"]);
+        let cmd = l.command();
+        assert_eq!(cmd.get_program(), "cp");
         let args: Vec<&OsStr> = cmd.get_args().collect();
         assert_eq!(args, ["-t", "dest", "x", "y", "--", "end"]);
+        // Without a placeholder the results go last, as fd puts them.
+        let l = line(&["echo", "x"], &[b"a", b"b"]);
+        assert_eq!(l.command().get_args().collect::<Vec<_>>(), ["x", "a", "b"]);
     }
 
     #[test]
     fn costs_count_text_nul_and_pointer() {
-        let s = spec(&["echo"]);
-        let split = Split::of(&s.commands[0]);
         let ptr = std::mem::size_of::<usize>();
-        assert_eq!(split.fixed_cost(), 4 + 1 + ptr);
-        assert_eq!(split.path_cost(b"abc"), 3 + 1 + ptr);
+        let l = line(&["echo"], &[]);
+        assert_eq!(l.used, 4 + 1 + ptr);
+        let l = line(&["echo", "{}"], &[b"abc"]);
+        assert_eq!(l.used, (4 + 1 + ptr) + (3 + 1 + ptr));
         assert!(argument_room() > 64 * 1024);
     }
 }

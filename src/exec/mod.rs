@@ -26,6 +26,7 @@ use std::sync::{Mutex, OnceLock};
 use anyhow::{bail, Result};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 
+use crate::output::escape::escaped;
 use crate::report::describe;
 use crate::template::Template;
 
@@ -275,10 +276,11 @@ impl Runner {
         } else {
             describe(err)
         };
-        let program = cmd.get_program().as_bytes();
-        let line = [b"ffind: ", program, b": ", what.as_bytes(), b"\n"].concat();
+        // Escaped as every path in a message is: with `-x {}` the program is a file name.
+        let program = escaped(cmd.get_program().as_bytes());
+        let line = format!("ffind: {program}: {what}\n");
         let _lock = self.output.lock().unwrap_or_else(|e| e.into_inner());
-        let _ = io::stderr().lock().write_all(&line);
+        let _ = io::stderr().lock().write_all(line.as_bytes());
     }
 
     /// Writes one job's captured output, stdout then stderr, in one piece.

@@ -277,6 +277,24 @@ fn a_missing_command_is_said_once_with_exit_status_1() {
 }
 
 #[test]
+fn a_program_that_is_a_file_name_is_shown_escaped_when_it_cannot_run() {
+    // With `-x {}` the program is a result: its name must not reach the terminal raw.
+    let t = Tree::new();
+    t.files(&["evil\u{1b}]0;owned\u{7}\nname"]);
+    each_method(&t, &["-t", "f", "-x", "{}"], |run, name| {
+        assert_eq!(run.code, 1, "{name}");
+        assert!(!run.stderr.contains('\u{1b}'), "{name}: {:?}", run.stderr);
+        assert!(!run.stderr.contains('\u{7}'), "{name}: {:?}", run.stderr);
+        assert_eq!(run.stderr.lines().count(), 1, "{name}: {:?}", run.stderr);
+        assert!(
+            run.stderr.starts_with("ffind: ./evil"),
+            "{name}: {:?}",
+            run.stderr
+        );
+    });
+}
+
+#[test]
 fn output_of_parallel_jobs_is_not_interleaved() {
     let t = Tree::new();
     let names: Vec<String> = (0..24).map(|i| format!("f{i:02}")).collect();
