@@ -19,7 +19,10 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Arc;
 
+use crate::config::Root;
 use crate::walk::dir::{Dir, Kind, Listing};
+use crate::walk::visit::display_path;
+use crate::walk::Walk;
 
 /// Directories held open at once by one checker, at most (the descriptor budget shared by up
 /// to 64 threads may allow fewer, or none between checks). A crate's worker walks depth
@@ -57,6 +60,25 @@ impl Beneath {
     /// A checker for the same root with nothing open yet, for another thread.
     pub fn again(&self) -> Beneath {
         Beneath::new(&self.root_path, self.root.clone())
+    }
+
+    /// [`Beneath::holds`] for the walk: an entry that cannot be checked is said on stderr (at
+    /// its display path, built into `shown`) and counts as not there. Read from elsewhere (a
+    /// directory swapped for a link), an entry is not beneath the root, and not an error.
+    pub fn holds_or_say(
+        &mut self,
+        walk: &Walk<'_>,
+        root: &Root,
+        entry_path: &Path,
+        kind: Kind,
+        ino: Option<u64>,
+        shown: &mut Vec<u8>,
+    ) -> bool {
+        self.holds(entry_path, kind, ino).unwrap_or_else(|e| {
+            display_path(shown, root, entry_path);
+            walk.report.path_error(shown, &e);
+            false
+        })
     }
 
     /// Whether `entry_path` (as the crate built it) is, now, an entry of the real directory

@@ -232,36 +232,13 @@ impl Dir {
     }
 
     fn open_raw(base: RawFd, path: &[u8], flags: libc::c_int) -> io::Result<Dir> {
-        let mut buf = Vec::with_capacity(path.len() + 1);
-        buf.extend_from_slice(path);
-        buf.push(0);
-        let c = CStr::from_bytes_with_nul(&buf)
-            .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
-        Self::open_cstr(base, c, flags)
+        Self::open_cstr(base, &c_path(path)?, flags)
     }
 
     fn open_cstr(base: RawFd, name: &CStr, flags: libc::c_int) -> io::Result<Dir> {
-        let mut waited_ms = 0;
-        loop {
-            // SAFETY: `name` is a valid NUL-terminated string; `base` is AT_FDCWD or a
-            // descriptor owned by a live `Dir`.
-            match cvt(unsafe { libc::openat(base, name.as_ptr(), flags) }) {
-                Ok(fd) => return Ok(Dir { fd }),
-                Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-                // Out of descriptors (a low `ulimit -n` with many workers): the others hold
-                // one each only while reading, so one is free again shortly. Wait for it,
-                // up to a few seconds, rather than lose the directory.
-                Err(e)
-                    if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
-                        && waited_ms < 5000 =>
-                {
-                    let pause = if waited_ms < 20 { 1 } else { 10 };
-                    std::thread::sleep(std::time::Duration::from_millis(pause));
-                    waited_ms += pause;
-                }
-                Err(e) => return Err(e),
-            }
-        }
+        // SAFETY: `name` is a valid NUL-terminated string; `base` is AT_FDCWD or a
+        // descriptor owned by a live `Dir`.
+        opened(|| cvt(unsafe { libc::openat(base, name.as_ptr(), flags) }))
     }
 
     /// Opens the child directory `name`. Without `follow`, a symlink is refused (`ELOOP`)
@@ -282,11 +259,7 @@ impl Dir {
         if rel.is_empty() {
             return Self::open_raw(self.fd, b".", OPEN_DIR);
         }
-        let mut buf = Vec::with_capacity(rel.len() + 1);
-        buf.extend_from_slice(rel);
-        buf.push(0);
-        let c = CStr::from_bytes_with_nul(&buf)
-            .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+        let c = c_path(rel)?;
         // The kernel's `struct open_how` (libc's is non-exhaustive).
         #[repr(C)]
         struct OpenHow {
@@ -299,8 +272,8 @@ impl Dir {
             mode: 0,
             resolve: libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS,
         };
-        let (mut waited_ms, mut raced) = (0, 0);
-        loop {
+        let mut raced = 0;
+        let result = opened(|| loop {
             // SAFETY: a valid descriptor, a NUL-terminated path and an `open_how` of the size
             // given; the kernel only reads them.
             let ret = unsafe {
@@ -313,22 +286,26 @@ impl Dir {
                 )
             };
             if ret >= 0 {
-                return Ok(Dir { fd: ret as RawFd });
+                return Ok(ret as RawFd);
             }
             let e = io::Error::last_os_error();
-            match e.raw_os_error() {
-                // A rename elsewhere raced the lookup: try again.
-                Some(libc::EAGAIN | libc::EINTR) if raced < 16 => raced += 1,
-                // Out of descriptors: others are released shortly (as in `open_cstr`).
-                Some(libc::EMFILE | libc::ENFILE) if waited_ms < 5000 => {
-                    std::thread::sleep(std::time::Duration::from_millis(10));
-                    waited_ms += 10;
-                }
-                // Before Linux 5.6 (or refused by a seccomp filter, which some container
-                // runtimes make EPERM), or longer than PATH_MAX: a component at a time.
-                Some(libc::ENOSYS | libc::EPERM | libc::ENAMETOOLONG) => break,
-                _ => return Err(e),
+            // A rename elsewhere raced the lookup: try again.
+            if e.raw_os_error() == Some(libc::EAGAIN) && raced < 16 {
+                raced += 1;
+                continue;
             }
+            return Err(e);
+        });
+        match result {
+            Ok(dir) => return Ok(dir),
+            // Before Linux 5.6 (or refused by a seccomp filter, which some container
+            // runtimes make EPERM), or longer than PATH_MAX: a component at a time.
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(libc::ENOSYS | libc::EPERM | libc::ENAMETOOLONG)
+                ) => {}
+            Err(e) => return Err(e),
         }
         let mut cur: Option<Dir> = None;
         for part in rel
@@ -473,11 +450,8 @@ fn read_small_file_at(
     limit: u64,
     accept_pipe: bool,
 ) -> io::Result<Vec<u8>> {
-    let mut buf = Vec::with_capacity(rel.len() + 1);
-    buf.extend_from_slice(rel);
-    buf.push(0);
-    let c =
-        CStr::from_bytes_with_nul(&buf).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
+    let c = c_path(rel)?;
+    let c = c.as_c_str();
     // Look before opening: opening a device can act by itself (a tape rewinds, a watchdog
     // arms), and opening a FIFO without O_NONBLOCK waits for a writer.
     check_small_file_kind(stat_at(base, c, true)?.kind(), accept_pipe)?;
@@ -536,15 +510,38 @@ fn read_opened(opened: Dir, limit: u64, accept_pipe: bool) -> io::Result<Vec<u8>
     Ok(bytes)
 }
 
+/// A path as the system calls take it: NUL-terminated, `EINVAL` when it holds a NUL.
+fn c_path(path: &[u8]) -> io::Result<std::ffi::CString> {
+    std::ffi::CString::new(path).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
+}
+
+/// Runs an `open` until it gives a descriptor or a lasting error: again at once when a signal
+/// interrupted it; out of descriptors (a low `ulimit -n` with many workers, where the others
+/// hold one each only while reading, so one is free again shortly), again after a pause, for
+/// up to a few seconds, rather than lose the directory.
+fn opened(mut open: impl FnMut() -> io::Result<RawFd>) -> io::Result<Dir> {
+    let mut waited_ms = 0;
+    loop {
+        match open() {
+            Ok(fd) => return Ok(Dir { fd }),
+            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
+            Err(e)
+                if matches!(e.raw_os_error(), Some(libc::EMFILE | libc::ENFILE))
+                    && waited_ms < 5000 =>
+            {
+                let pause = if waited_ms < 20 { 1 } else { 10 };
+                std::thread::sleep(std::time::Duration::from_millis(pause));
+                waited_ms += pause;
+            }
+            Err(e) => return Err(e),
+        }
+    }
+}
+
 /// `stat`/`lstat` by path, for search roots.
 pub fn stat_path(path: &[u8], follow: bool) -> io::Result<Stat> {
     let path = if path.is_empty() { &b"."[..] } else { path };
-    let mut buf = Vec::with_capacity(path.len() + 1);
-    buf.extend_from_slice(path);
-    buf.push(0);
-    let c =
-        CStr::from_bytes_with_nul(&buf).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
-    stat_at(libc::AT_FDCWD, c, follow)
+    stat_at(libc::AT_FDCWD, &c_path(path)?, follow)
 }
 
 /// File systems where every operation is a round trip (network, FUSE): reads in flight, not

@@ -18,7 +18,7 @@ use crate::filter::Meta;
 use crate::output::printer::Batch;
 use crate::report::strip_os_error;
 use crate::walk::beneath::{self, Beneath};
-use crate::walk::dir::{Kind, Stat};
+use crate::walk::dir::Kind;
 use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 use crate::walk::walkdir::report_io;
 use crate::walk::{threads, Walk};
@@ -133,15 +133,8 @@ impl Visitor<'_, '_> {
     fn handle(&mut self, entry_path: &Path, mut kind: Kind, ino: Option<u64>) -> WalkState {
         let walk = self.walk;
         if let Some(beneath) = self.beneath.as_mut() {
-            match beneath.holds(entry_path, kind, ino) {
-                Ok(true) => {}
-                // Read from elsewhere (a directory swapped for a link): not beneath the root.
-                Ok(false) => return WalkState::Skip,
-                Err(e) => {
-                    display_path(&mut self.path, self.root, entry_path);
-                    walk.report.path_error(&self.path, &e);
-                    return WalkState::Skip;
-                }
+            if !beneath.holds_or_say(walk, self.root, entry_path, kind, ino, &mut self.path) {
+                return WalkState::Skip;
             }
         }
         let Some(parent) = entry_path.parent().and_then(|p| self.state_of(p)) else {
@@ -154,23 +147,9 @@ impl Visitor<'_, '_> {
             follow: walk.config.follow,
             stat: None,
         };
-        let mut via_link = false;
-        if walk.config.follow && kind == Kind::Symlink {
-            match std::fs::metadata(entry_path) {
-                Ok(md) => {
-                    let st = Stat::from_metadata(&md);
-                    kind = st.kind();
-                    meta.stat = Some(Some(st));
-                    via_link = true;
-                }
-                // A dangling link stays a link, as in fd and find -L.
-                Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
-                Err(e) => {
-                    walk.report.path_error(&self.path, &e);
-                    return WalkState::Skip;
-                }
-            }
-        }
+        let Some(via_link) = walk.follow_by_path(&self.path, &mut kind, &mut meta) else {
+            return WalkState::Skip;
+        };
         let (print, descend) = match walk.judge(&parent, &self.path, name, kind, &mut meta) {
             Action::Skip => return WalkState::Skip,
             Action::Visit { .. } if walk.closes_loop(&parent, &self.path, kind, &mut meta) => {

@@ -104,15 +104,8 @@ pub fn walk(walk: &Walk<'static>) {
                         },
                     };
                     if let (Some(b), Ok(_)) = (beneath.as_mut(), &child) {
-                        // Read from elsewhere (a directory swapped for a link): dropped.
-                        match b.holds(&entry_path, kind, None) {
-                            Ok(true) => {}
-                            Ok(false) => return false,
-                            Err(e) => {
-                                display_path(&mut buf, &root_for_cb, &entry_path);
-                                w.report.path_error(&buf, &e);
-                                return false;
-                            }
+                        if !b.holds_or_say(&w, &root_for_cb, &entry_path, kind, None, &mut buf) {
+                            return false;
                         }
                     }
                     display_path(&mut buf, &root_for_cb, &entry_path);

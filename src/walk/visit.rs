@@ -293,6 +293,34 @@ impl Walk<'_> {
         self.entered(state, stat)
     }
 
+    /// Under `-L`, for the walker-crate methods: a symlink entry becomes what it leads to
+    /// (`kind` and `meta` are its target's). Whether it was followed; `None` when its target
+    /// cannot be looked at (said on stderr at `shown`: the entry is dropped, as every method
+    /// drops a link to itself). A dangling link stays a link, as in fd and find -L.
+    pub fn follow_by_path(
+        &self,
+        shown: &[u8],
+        kind: &mut Kind,
+        meta: &mut MetaPath<'_>,
+    ) -> Option<bool> {
+        if !self.config.follow || *kind != Kind::Symlink {
+            return Some(false);
+        }
+        match std::fs::metadata(meta.path) {
+            Ok(md) => {
+                let st = Stat::from_metadata(&md);
+                *kind = st.kind();
+                meta.stat = Some(Some(st));
+                Some(true)
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(false),
+            Err(e) => {
+                self.report.path_error(shown, &e);
+                None
+            }
+        }
+    }
+
     /// Adds the directory itself to the ancestor chain under `-L`.
     pub(super) fn entered(&self, mut state: DirState, stat: Option<&Stat>) -> DirState {
         if let (true, Some(st)) = (self.config.follow, stat) {

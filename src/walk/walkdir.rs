@@ -108,14 +108,7 @@ impl One<'_, '_> {
             // walkdir opened it for reading iff it is a directory above its max depth.
             let pushed = e.file_type().is_dir() && base + depth < config.max_depth;
             if let Some(beneath) = self.beneath.as_deref_mut() {
-                let held = beneath.holds(entry_path, kind, Some(e.ino()));
-                if !matches!(held, Ok(true)) {
-                    // Read from elsewhere (a directory swapped for a link): not beneath the
-                    // root, and not an error. One that cannot be checked is said.
-                    if let Err(err) = held {
-                        display_path(&mut path, root, entry_path);
-                        walk.report.path_error(&path, &err);
-                    }
+                if !beneath.holds_or_say(walk, root, entry_path, kind, Some(e.ino()), &mut path) {
                     if pushed {
                         it.skip_current_dir();
                     }
@@ -132,23 +125,9 @@ impl One<'_, '_> {
                 follow: config.follow,
                 stat: None,
             };
-            let mut via_link = false;
-            if config.follow && kind == Kind::Symlink {
-                match std::fs::metadata(entry_path) {
-                    Ok(md) => {
-                        let st = crate::walk::dir::Stat::from_metadata(&md);
-                        kind = st.kind();
-                        meta.stat = Some(Some(st));
-                        via_link = true;
-                    }
-                    // A dangling link stays a link, as in fd and find -L.
-                    Err(err) if err.kind() == std::io::ErrorKind::NotFound => {}
-                    Err(err) => {
-                        walk.report.path_error(&path, &err);
-                        continue;
-                    }
-                }
-            }
+            let Some(via_link) = walk.follow_by_path(&path, &mut kind, &mut meta) else {
+                continue;
+            };
             let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
             let (print, descend) = match walk.judge(parent, &path, name, kind, &mut meta) {
                 Action::Visit { .. } if walk.closes_loop(parent, &path, kind, &mut meta) => {
