@@ -16,14 +16,37 @@ const FD_DEFAULT_LS_COLORS: &str = include_str!("fd_ls_colors.txt");
 pub struct Colors {
     ls: LsColors,
     directory: Paint,
+    /// The indicators that depend on the mode or the target, and have a color of their own:
+    /// looked up once, not for every entry.
+    explicit: Vec<Indicator>,
 }
+
+/// The indicators [`Colors::for_entry`] needs metadata (or a look at a link's target) for.
+const MODE_INDICATORS: [Indicator; 8] = [
+    Indicator::Setuid,
+    Indicator::Setgid,
+    Indicator::ExecutableFile,
+    Indicator::MultipleHardLinks,
+    Indicator::StickyAndOtherWritable,
+    Indicator::OtherWritable,
+    Indicator::Sticky,
+    Indicator::OrphanedSymbolicLink,
+];
 
 impl Colors {
     /// Colors from the value of `LS_COLORS`, or fd's default theme when it is unset.
     pub fn new(ls_colors: Option<&str>) -> Colors {
         let ls = LsColors::from_string(ls_colors.unwrap_or(FD_DEFAULT_LS_COLORS));
         let directory = paint(ls.style_for_indicator(Indicator::Directory));
-        Colors { ls, directory }
+        let explicit = MODE_INDICATORS
+            .into_iter()
+            .filter(|&i| ls.has_explicit_style_for(i))
+            .collect();
+        Colors {
+            ls,
+            directory,
+            explicit,
+        }
     }
 
     /// The color of directories (the parent part of each path, and trailing separators).
@@ -34,7 +57,7 @@ impl Colors {
     /// The color of an entry's file name. `path` is the path as shown (to see whether a link
     /// points anywhere); `meta` is asked only when a color depends on the mode.
     pub fn for_entry(&self, path: &[u8], name: &[u8], kind: Kind, meta: &mut dyn Meta) -> Paint {
-        let has = |i| self.ls.has_explicit_style_for(i);
+        let has = |i| self.explicit.contains(&i);
         let indicator = match kind {
             Kind::File => {
                 let mut indicator = Indicator::RegularFile;

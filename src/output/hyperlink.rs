@@ -7,30 +7,34 @@ use std::io::Write as _;
 /// What a URL is built from, resolved once.
 #[derive(Debug)]
 pub struct Hyperlink {
-    /// `file://HOST`.
+    /// `file://HOST`, for absolute results.
     start: Vec<u8>,
-    /// The working directory, for relative results.
-    cwd: Vec<u8>,
+    /// `file://HOST/CWD/`, the working directory encoded once, for relative results.
+    start_in_cwd: Vec<u8>,
 }
 
 impl Hyperlink {
     /// Links on host `host`, relative results taken from `cwd`.
     pub fn new(host: &str, cwd: &[u8]) -> Hyperlink {
+        let start = format!("file://{host}").into_bytes();
+        let mut start_in_cwd = start.clone();
+        encode(&mut start_in_cwd, cwd);
+        if cwd.last() != Some(&b'/') {
+            start_in_cwd.push(b'/');
+        }
         Hyperlink {
-            start: format!("file://{host}").into_bytes(),
-            cwd: cwd.to_vec(),
+            start,
+            start_in_cwd,
         }
     }
 
     /// Opens the link for the result `path`.
     pub fn open(&self, out: &mut Vec<u8>, path: &[u8]) {
         out.extend_from_slice(b"\x1b]8;;");
-        out.extend_from_slice(&self.start);
-        if path.first() != Some(&b'/') {
-            encode(out, &self.cwd);
-            if self.cwd.last() != Some(&b'/') {
-                out.push(b'/');
-            }
+        if path.first() == Some(&b'/') {
+            out.extend_from_slice(&self.start);
+        } else {
+            out.extend_from_slice(&self.start_in_cwd);
         }
         let mut rel = path;
         while let Some(rest) = rel.strip_prefix(b"./") {
