@@ -7,6 +7,7 @@ use std::path::PathBuf;
 
 use clap::Parser;
 
+use crate::bench::export::Format;
 use crate::walk::Method;
 
 /// Times ffind's traversal methods at several concurrency levels, like hyperfine.
@@ -99,6 +100,18 @@ fn parse_method(s: &str) -> Result<MethodChoice, String> {
 }
 
 impl BenchArgs {
+    /// The export files asked for: each with its format and the option that named it.
+    pub fn exports(&self) -> impl Iterator<Item = (Format, &'static str, &PathBuf)> {
+        [
+            (Format::Json, "--export-json", &self.export_json),
+            (Format::Markdown, "--export-markdown", &self.export_markdown),
+            (Format::Csv, "--export-csv", &self.export_csv),
+            (Format::Svg, "--export-svg", &self.export_svg),
+        ]
+        .into_iter()
+        .filter_map(|(format, option, path)| Some((format, option, path.as_ref()?)))
+    }
+
     /// The methods to time, in the order given, each once.
     pub fn methods(&self) -> Vec<Method> {
         let mut methods = Vec::new();

@@ -29,7 +29,7 @@ use crate::cli::{self, Cli};
 use crate::exit::Outcome;
 use crate::report::describe;
 use args::BenchArgs;
-use export::{Caption, Format};
+use export::Caption;
 use plan::Search;
 use result::BenchmarkResult;
 use runner::Runner;
@@ -134,22 +134,14 @@ fn check_paths(paths: &[PathBuf], base: Option<&Path>) -> Result<()> {
 
 /// Every export file must be writable before the first run (see [`export::check_writable`]).
 fn check_exports(args: &BenchArgs) -> Result<(), String> {
-    let exports = [
-        ("--export-json", &args.export_json),
-        ("--export-markdown", &args.export_markdown),
-        ("--export-csv", &args.export_csv),
-        ("--export-svg", &args.export_svg),
-    ];
-    for (option, path) in exports {
-        if let Some(path) = path {
-            export::check_writable(path).map_err(|e| {
-                format!(
-                    "{option} {}: cannot write this file: {}",
-                    path.display(),
-                    describe(&e)
-                )
-            })?;
-        }
+    for (_, option, path) in args.exports() {
+        export::check_writable(path).map_err(|e| {
+            format!(
+                "{option} {}: cannot write this file: {}",
+                path.display(),
+                describe(&e)
+            )
+        })?;
     }
     Ok(())
 }
@@ -203,16 +195,8 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
     result::set_parameters(&mut results);
     write!(stdout, "{}", report::summary(&results))?;
     let caption = caption(args, search, &results);
-    let exports = [
-        (Format::Json, &args.export_json),
-        (Format::Markdown, &args.export_markdown),
-        (Format::Csv, &args.export_csv),
-        (Format::Svg, &args.export_svg),
-    ];
-    for (format, path) in exports {
-        if let Some(path) = path {
-            format.write(path, &results, &caption)?;
-        }
+    for (format, _, path) in args.exports() {
+        format.write(path, &results, &caption)?;
     }
     Ok(Outcome::Success)
 }
