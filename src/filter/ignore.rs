@@ -340,7 +340,7 @@ impl IgnoreOptions {
             let check = |m: &mut Decision, r: &Option<Rules>| {
                 if m.is_none() {
                     if let Some(r) = r {
-                        *m = r.matched(rel, name, is_dir);
+                        *m = r.matched_in(rel, name, is_dir, paths);
                     }
                 }
             };

@@ -737,6 +737,12 @@ impl Rules {
     /// The rule deciding a path: `rel` relative to the file's directory, `name` its last
     /// component. `Some(true)` for a `!` rule, `Some(false)` for an ignoring one.
     pub fn matched(&self, rel: &[u8], name: &[u8], is_dir: bool) -> Decision {
+        self.matched_in(rel, name, is_dir, true)
+    }
+
+    /// [`Rules::matched`] in a directory where, unless `paths`, no rule on paths can match
+    /// (as [`Rules::paths_may_match_in`] found): only the rules on names are asked.
+    pub fn matched_in(&self, rel: &[u8], name: &[u8], is_dir: bool, paths: bool) -> Decision {
         let mut best = self.names.get(name, is_dir);
         if self.exts.len() > 0 {
             if let Some(dot) = name.iter().rposition(|&c| c == b'.') {
@@ -744,14 +750,16 @@ impl Rules {
             }
         }
         best = best.max(self.name_globs.matched(name, is_dir, best));
-        best = best.max(self.paths.get(rel, is_dir));
-        for p in &self.path_globs {
-            if p.index <= best {
-                break;
-            }
-            if (is_dir || !p.dir_only) && p.matches(rel) {
-                best = p.index;
-                break;
+        if paths {
+            best = best.max(self.paths.get(rel, is_dir));
+            for p in &self.path_globs {
+                if p.index <= best {
+                    break;
+                }
+                if (is_dir || !p.dir_only) && p.matches(rel) {
+                    best = p.index;
+                    break;
+                }
             }
         }
         if let Some(r) = &self.residual {
@@ -803,11 +811,11 @@ pub struct Screen {
     /// The same for the wildcard rules filed under a name's first byte whose head is one
     /// literal byte.
     first_dots: [u8; 256],
-    /// The wildcard rules filed under a name's first byte whose head starts with two literal
-    /// bytes (`patches-*`, `cscope.*`): those two bytes, and the fewest dots.
-    pairs: Vec<([u8; 2], u8)>,
-    /// The first bytes in `pairs`.
-    pair_first: [u64; 4],
+    /// The wildcard rules filed under a name's first byte whose head starts with more literal
+    /// bytes (`patches-*`, `cscope.*`, `sphinx_*/`): those bytes, and the fewest dots.
+    heads: Vec<(Box<[u8]>, u8)>,
+    /// The first bytes in `heads`.
+    head_first: [u64; 4],
     /// The fewest dots of the wildcard rules filed under neither.
     other_dots: u8,
     /// Some rule was left to globset, which may match on the name: every entry is a "maybe".
@@ -871,8 +879,8 @@ impl Default for Screen {
             exts: Bloom::default(),
             last_dots: [NO_GLOB; 256],
             first_dots: [NO_GLOB; 256],
-            pairs: Vec::new(),
-            pair_first: [0; 4],
+            heads: Vec::new(),
+            head_first: [0; 4],
             other_dots: NO_GLOB,
             open: false,
         }
@@ -884,14 +892,17 @@ fn capped_dots(n: usize) -> u8 {
     n.min(usize::from(NO_GLOB) - 1) as u8
 }
 
-/// The first two bytes of a segment, when both are literal.
-fn literal_pair(seg: &Seg) -> Option<[u8; 2]> {
+/// The literal bytes a segment starts with (all of it when it has no `?` or class).
+fn literal_head(seg: &Seg) -> &[u8] {
     match &seg.toks {
-        None => seg.lit.get(..2).map(|p| [p[0], p[1]]),
-        Some(toks) => match toks.get(..2) {
-            Some([Tok::Byte(a), Tok::Byte(b)]) => Some([*a, *b]),
-            _ => None,
-        },
+        None => &seg.lit,
+        Some(toks) => {
+            let n = toks
+                .iter()
+                .take_while(|t| matches!(t, Tok::Byte(_)))
+                .count();
+            &seg.lit[..n]
+        }
     }
 }
 
@@ -913,15 +924,15 @@ impl Screen {
         }
         for (b, list) in &globs.by_first.lists {
             for w in list {
-                match literal_pair(&w.head) {
-                    Some(pair) => {
-                        self.pair_first[usize::from(pair[0] >> 6)] |= 1 << (pair[0] & 63);
-                        match self.pairs.iter_mut().find(|(p, _)| *p == pair) {
+                match literal_head(&w.head) {
+                    head @ [first, _, ..] => {
+                        self.head_first[usize::from(first >> 6)] |= 1 << (first & 63);
+                        match self.heads.iter_mut().find(|(h, _)| **h == *head) {
                             Some((_, d)) => lower(d, w),
-                            None => self.pairs.push((pair, capped_dots(w.dots))),
+                            None => self.heads.push((head.into(), capped_dots(w.dots))),
                         }
                     }
-                    None => lower(&mut self.first_dots[usize::from(*b)], w),
+                    _ => lower(&mut self.first_dots[usize::from(*b)], w),
                 }
             }
         }
@@ -940,7 +951,8 @@ impl Screen {
         if self.open || self.names.may_hold(name) {
             return true;
         }
-        if let Some(dot) = name.iter().rposition(|&c| c == b'.') {
+        let last_dot = name.iter().rposition(|&c| c == b'.');
+        if let Some(dot) = last_dot {
             if self.exts.may_hold(&name[dot + 1..]) {
                 return true;
             }
@@ -948,14 +960,23 @@ impl Screen {
         let mut need = self.last_dots[usize::from(last)]
             .min(self.first_dots[usize::from(first)])
             .min(self.other_dots);
-        if has_byte(&self.pair_first, first) && name.len() >= 2 {
-            for (pair, dots) in &self.pairs {
-                if pair[..] == name[..2] {
+        if has_byte(&self.head_first, first) {
+            for (head, dots) in &self.heads {
+                if name.starts_with(head) {
                     need = need.min(*dots);
                 }
             }
         }
-        need != NO_GLOB && capped_dots(name.iter().filter(|&&b| b == b'.').count()) >= need
+        // The dots are counted only as far as needed: most names have one, found above.
+        match (need, last_dot) {
+            (NO_GLOB, _) => false,
+            (0, _) => true,
+            (_, None) => false,
+            (1, Some(_)) => true,
+            (n, Some(dot)) => {
+                capped_dots(1 + name[..dot].iter().filter(|&&b| b == b'.').count()) >= n
+            }
+        }
     }
 }
 

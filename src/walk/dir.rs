@@ -801,7 +801,9 @@ impl<'a> Iterator for DirentIter<'a> {
             let ino = u64::from_ne_bytes(rec[0..8].try_into().ok()?);
             let name = &rec[19..];
             let len = nul_at(name)?;
-            let name = CStr::from_bytes_with_nul(&name[..=len]).ok()?;
+            // SAFETY: `nul_at` gives the first NUL, so `name[..=len]` ends with its only one
+            // (checking again would scan every name a second time).
+            let name = unsafe { CStr::from_bytes_with_nul_unchecked(&name[..=len]) };
             return Some((name, Kind::from_dtype(rec[18]), ino));
         }
     }
