@@ -52,6 +52,54 @@ fn tree() -> Tree {
     t
 }
 
+/// Whether the file system under `dir` marks a directory's end in `getdents64`'s last record
+/// (ext4, XFS, btrfs, recent tmpfs): there ffind spares the call that would return 0.
+fn marks_the_end(dir: &std::path::Path) -> bool {
+    use std::os::unix::ffi::OsStrExt;
+    let path = std::ffi::CString::new(dir.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path; the descriptor is closed below.
+    let fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY) };
+    assert!(fd >= 0);
+    let mut buf = vec![0u64; 8192];
+    // SAFETY: 64 KiB of writable, aligned memory.
+    let n = unsafe { libc::syscall(libc::SYS_getdents64, fd, buf.as_mut_ptr(), 65536) };
+    // SAFETY: our descriptor.
+    unsafe { libc::close(fd) };
+    let bytes = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), n.max(0) as usize) };
+    let (mut at, mut last) = (0, 0i64);
+    while at + 19 <= bytes.len() {
+        last = i64::from_ne_bytes(bytes[at + 8..at + 16].try_into().unwrap());
+        at += usize::from(u16::from_ne_bytes([bytes[at + 16], bytes[at + 17]]));
+    }
+    last == i64::MAX || last == i64::from(i32::MAX)
+}
+
+#[test]
+fn a_directory_costs_one_getdents64_where_the_file_system_marks_its_end() {
+    if !have("strace") {
+        eprintln!("strace not installed: syscall counts not checked");
+        return;
+    }
+    let t = tree();
+    if !marks_the_end(&t.root().join("d0")) {
+        eprintln!("this file system does not mark a directory's end: not checked");
+        return;
+    }
+    // 21 directories, each read in one call: the end marker says no more follows.
+    for args in [
+        &["-u", "-j", "2"][..],
+        &["-j", "2"],
+        &["-u", "--method", "serial"],
+    ] {
+        let calls = count_syscalls(&t, args);
+        let getdents = calls.get("getdents64").copied().unwrap_or(0);
+        assert!(
+            getdents <= 21 + 2,
+            "{args:?}: {getdents} getdents64 calls for 21 directories"
+        );
+    }
+}
+
 #[test]
 fn a_plain_listing_stats_nothing_per_entry() {
     if !have("strace") {
