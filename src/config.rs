@@ -9,7 +9,6 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use anyhow::{anyhow, bail, Result};
-use ignore::gitignore::gitconfig_excludes_path;
 use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::cli::{Cli, MethodArg, SortArg};
@@ -225,11 +224,11 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
     }
     // The last one given takes precedence, as in fd.
     explicit.reverse();
-    // git's global excludes (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), read
-    // the way every ignore file is (not through `Gitignore::global`, which would block on a
-    // FIFO).
+    // git's global excludes (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), found
+    // and read the way every ignore file is (not through the `ignore` crate, which would block
+    // on a FIFO).
     let global = if vcs {
-        gitconfig_excludes_path()
+        crate::filter::gitconfig::excludes_path()
             .and_then(|path| global_matcher(&path, &mut unread))
             .map(Arc::new)
     } else {

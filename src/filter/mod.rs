@@ -5,6 +5,7 @@
 //! to directories, is `walk/visit.rs`'s business. Filters that need metadata ask the entry's
 //! [`Meta`] for it lazily, so a plain listing costs no `stat`.
 
+pub mod gitconfig;
 pub mod ignore;
 pub mod owner;
 pub mod rules;

@@ -461,8 +461,22 @@ struct Residual {
 struct Line<'a> {
     whitelist: bool,
     dir_only: bool,
-    /// The pattern with `**/` prepended where the crate does; `/**` ends get `/*` too.
-    actual: std::borrow::Cow<'a, str>,
+    /// The pattern, a `/**` end made `/**/*` as the crate makes it.
+    glob: std::borrow::Cow<'a, str>,
+    /// The crate puts `**/` before it (a pattern without a slash matches at any depth):
+    /// the fast classes take it as a rule on the name instead of building that string.
+    any_depth: bool,
+}
+
+impl Line<'_> {
+    /// The glob as the crate builds it.
+    fn actual(&self) -> std::borrow::Cow<'_, str> {
+        if self.any_depth {
+            format!("**/{}", self.glob).into()
+        } else {
+            std::borrow::Cow::Borrowed(&self.glob)
+        }
+    }
 }
 
 /// `GitignoreBuilder::add_line`'s parsing, without building the glob. `None` for no rule.
@@ -497,18 +511,19 @@ fn parse_line(line: &str) -> Option<Line<'_>> {
         dir_only = true;
         line = l.strip_suffix('\\').unwrap_or(l);
     }
-    let mut actual = std::borrow::Cow::Borrowed(line);
     let doublestar_prefix = line.starts_with("**/") || line == "**";
-    if !absolute && !line.contains('/') && !doublestar_prefix {
-        actual = format!("**/{line}").into();
-    }
-    if actual.ends_with("/**") {
-        actual = format!("{actual}/*").into();
-    }
+    let any_depth = !absolute && !line.contains('/') && !doublestar_prefix;
+    // Only a pattern with a slash can end with "/**" (and then gets no "**/" before it).
+    let glob = if line.ends_with("/**") {
+        format!("{line}/*").into()
+    } else {
+        std::borrow::Cow::Borrowed(line)
+    };
     Some(Line {
         whitelist,
         dir_only,
-        actual,
+        glob,
+        any_depth,
     })
 }
 
@@ -646,7 +661,7 @@ impl Rules {
                     continue;
                 }
                 // As the crate builds it; a glob that does not build is skipped, as git does.
-                let Ok(glob) = GlobBuilder::new(&l.actual)
+                let Ok(glob) = GlobBuilder::new(&l.actual())
                     .literal_separator(true)
                     .case_insensitive(false)
                     .backslash_escape(true)
@@ -680,9 +695,14 @@ impl Rules {
     /// Files a rule in a fast class, if one gives the same answer as its glob.
     fn add_fast(&mut self, index: i32, l: &Line<'_>) -> bool {
         let dir_only = l.dir_only;
-        let Some(toks) = tokens(&l.actual) else {
+        let Some(toks) = tokens(&l.glob) else {
             return false;
         };
+        if l.any_depth {
+            // `**/NAME`: no slash, and no `**` (`tokens` takes it only as a whole component).
+            self.add_name(index, dir_only, &toks);
+            return true;
+        }
         let comps: Vec<&[Tok]> = toks.split(|t| *t == Tok::Byte(b'/')).collect();
         let deep = |c: &[Tok]| c.contains(&Tok::Deep);
         if let [[Tok::Deep], name] = comps.as_slice() {

@@ -186,6 +186,29 @@ fn a_device_as_a_global_ignore_file_is_skipped() {
 }
 
 #[test]
+fn a_fifo_as_gits_config_neither_hangs_nor_hides_the_excludes_after_it() {
+    // git's config files are the user's, but a FIFO among them must not hang every search:
+    // it is passed over like a missing one, and the next file's core.excludesFile counts.
+    let t = Tree::new();
+    t.dirs(&[".git"]).files(&["keep", "x.swp", "y.bak"]);
+    let home = t.home();
+    fs::create_dir_all(home.join(".config/git")).unwrap();
+    mkfifo(&home.join(".gitconfig"));
+    let excludes = home.join("my-excludes");
+    fs::write(&excludes, "*.swp\n").unwrap();
+    fs::write(
+        home.join(".config/git/config"),
+        format!("[core]\n\texcludesFile = \"{}\"\n", excludes.display()),
+    )
+    .unwrap();
+    assert_each_method(&t, &["-t", "f"], &["keep", "y.bak"], 0, "");
+    // Without a setting anywhere, $XDG_CONFIG_HOME/git/ignore.
+    fs::remove_file(home.join(".config/git/config")).unwrap();
+    fs::write(home.join(".config/git/ignore"), "*.bak\n").unwrap();
+    assert_each_method(&t, &["-t", "f"], &["keep", "x.swp"], 0, "");
+}
+
+#[test]
 fn an_ignore_file_over_the_size_limit_is_skipped() {
     let t = Tree::new();
     t.files(&["keep", "x.o"]);
