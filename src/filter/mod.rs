@@ -161,6 +161,16 @@ pub struct Filters {
 }
 
 impl Filters {
+    /// Whether there is no filter at all: every entry passes.
+    pub fn is_empty(&self) -> bool {
+        self.patterns.is_empty()
+            && self.extensions.is_none()
+            && self.types.is_none()
+            && self.sizes.is_empty()
+            && self.times.is_empty()
+            && self.owner.is_none()
+    }
+
     /// Whether an entry passes every filter.
     pub fn matches(&self, e: &mut Entry<'_>) -> bool {
         if !self.patterns.is_empty() {

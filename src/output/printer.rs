@@ -167,6 +167,31 @@ impl Printer {
     /// the path; a plain listing reads neither beyond `kind`.
     #[inline]
     pub fn push(&self, batch: &mut Batch, path: &[u8], kind: Kind, meta: &mut dyn Meta) -> bool {
+        let plain = self.remaining.is_none()
+            && !self.quiet
+            && self.style.is_none()
+            && self.sorted.is_none()
+            && !(self.dash_guard && path.first() == Some(&b'-'));
+        if !plain {
+            return self.push_any(batch, path, kind, meta);
+        }
+        // The plain listing, where the entry is read: raw bytes, nothing else.
+        batch.matched = true;
+        batch.buf.reserve(path.len() + 2);
+        batch.buf.extend_from_slice(path);
+        if kind == Kind::Dir {
+            batch.buf.push(b'/');
+        }
+        batch.buf.push(self.terminator);
+        if batch.buf.len() >= BATCH_BYTES {
+            self.flush(batch);
+        }
+        !self.stopped()
+    }
+
+    /// [`Printer::push`] for every output: a limit, a style, sorting, `--quiet`.
+    #[inline(never)]
+    fn push_any(&self, batch: &mut Batch, path: &[u8], kind: Kind, meta: &mut dyn Meta) -> bool {
         let is_dir = kind == Kind::Dir;
         if let Some(remaining) = &self.remaining {
             if remaining

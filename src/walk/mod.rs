@@ -85,6 +85,9 @@ pub struct Walk<'a> {
     /// Workers `queue` may grow to when reads block (`auto`): `Config::concurrency_max`,
     /// capped by the descriptors too; `workers` when it may not grow.
     pub max_workers: usize,
+    /// No rule hides an entry and no filter drops one (`-u` and nothing else that chooses):
+    /// judging an entry is its depth alone ([`Walk::judge`]'s fast path).
+    pub lists_all: bool,
 }
 
 /// Descriptors each worker may need at once: the directory it reads, and one more for an
@@ -114,6 +117,13 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
         max_workers: config
             .concurrency_max
             .clamp(workers, affordable.max(workers)),
+        lists_all: config.hidden
+            && config.ignore.is_none()
+            && config.excludes.is_none()
+            && config.ignore_contain.is_empty()
+            && config.filters.is_empty()
+            && !config.prune
+            && !config.one_file_system,
     };
     if let Some(ignore) = &config.ignore {
         ignore.report_unread(report);

@@ -156,7 +156,30 @@ impl Walk<'_> {
     }
 
     /// The shared decision for one entry of a directory in state `parent`.
+    #[inline]
     pub fn judge(
+        &self,
+        parent: &DirState,
+        path: &[u8],
+        name: &[u8],
+        kind: Kind,
+        meta: &mut dyn Meta,
+    ) -> Action {
+        if self.lists_all {
+            // Nothing to ask but the depth: decided where the entry is read, without a call.
+            let depth = parent.depth + 1;
+            let config = self.config;
+            return Action::Visit {
+                print: depth >= config.min_depth && depth <= config.max_depth,
+                descend: kind == Kind::Dir && depth < config.max_depth,
+            };
+        }
+        self.judge_filtered(parent, path, name, kind, meta)
+    }
+
+    /// [`Walk::judge`] when rules or filters have a say.
+    #[inline(never)]
+    fn judge_filtered(
         &self,
         parent: &DirState,
         path: &[u8],
