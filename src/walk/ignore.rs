@@ -147,7 +147,8 @@ impl Visitor<'_, '_> {
             follow: walk.config.follow,
             stat: None,
         };
-        let Some(via_link) = walk.follow_by_path(&self.path, &mut kind, &mut meta) else {
+        let Some(via_link) = walk.follow_by_path(&parent, &self.path, name, &mut kind, &mut meta)
+        else {
             return WalkState::Skip;
         };
         let (print, descend) = match walk.judge(&parent, &self.path, name, kind, &mut meta) {

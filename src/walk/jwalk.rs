@@ -99,8 +99,20 @@ pub fn walk(walk: &Walk<'static>) {
                                     p.file_name().map_or(Vec::new(), |n| n.as_bytes().to_vec());
                                 (p.to_path_buf(), kind, name)
                             }
-                            // Reported by the iterator.
-                            _ => return true,
+                            // Reported by the iterator, unless the rules skip it anyway
+                            // (a hidden link to itself: never asked for, never said).
+                            Some(p) => {
+                                display_path(&mut buf, &root_for_cb, p);
+                                let name = p.file_name().map_or(&[][..], |n| n.as_bytes());
+                                let mut meta = MetaPath {
+                                    path: p,
+                                    follow: false,
+                                    stat: None,
+                                };
+                                return w.judge(&here, &buf, name, Kind::Symlink, &mut meta)
+                                    != Action::Skip;
+                            }
+                            None => return true,
                         },
                     };
                     if let (Some(b), Ok(_)) = (beneath.as_mut(), &child) {

@@ -354,9 +354,16 @@ fn visit_entry(
             }
             // A dangling link stays a link, as in fd and find -L.
             Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {}
-            // A link to itself (ELOOP) and the like: said, not listed, as every method does.
+            // A link to itself (ELOOP) and the like: not listed, and said unless the rules
+            // skip it anyway, as every method does.
             Err(e) => {
-                walk.report.path_error(path, &e);
+                let mut meta = MetaAt {
+                    dir: here.held.dir(),
+                    name,
+                    follow: true,
+                    stat: Some(None),
+                };
+                walk.unfollowable(here.state, path, name_bytes, &mut meta, &e);
                 return true;
             }
         }

@@ -316,13 +316,32 @@ impl Walk<'_> {
         self.entered(state, stat)
     }
 
+    /// Under `-L`, an entry whose link cannot be followed (a link to itself, a target that
+    /// cannot be looked at): not listed, and said on stderr unless the rules skip it anyway
+    /// (hidden, ignored, excluded: never asked for, so never reported). Judged as the link it
+    /// is, every method alike.
+    pub fn unfollowable(
+        &self,
+        parent: &DirState,
+        path: &[u8],
+        name: &[u8],
+        meta: &mut dyn Meta,
+        err: &std::io::Error,
+    ) {
+        if self.judge(parent, path, name, Kind::Symlink, meta) != Action::Skip {
+            self.report.path_error(path, err);
+        }
+    }
+
     /// Under `-L`, for the walker-crate methods: a symlink entry becomes what it leads to
     /// (`kind` and `meta` are its target's). Whether it was followed; `None` when its target
-    /// cannot be looked at (said on stderr at `shown`: the entry is dropped, as every method
-    /// drops a link to itself). A dangling link stays a link, as in fd and find -L.
+    /// cannot be looked at ([`Walk::unfollowable`], with `shown` and `name` the entry's display
+    /// path and name in `parent`). A dangling link stays a link, as in fd and find -L.
     pub fn follow_by_path(
         &self,
+        parent: &DirState,
         shown: &[u8],
+        name: &[u8],
         kind: &mut Kind,
         meta: &mut MetaPath<'_>,
     ) -> Option<bool> {
@@ -338,7 +357,7 @@ impl Walk<'_> {
             }
             Err(e) if e.kind() == std::io::ErrorKind::NotFound => Some(false),
             Err(e) => {
-                self.report.path_error(shown, &e);
+                self.unfollowable(parent, shown, name, meta, &e);
                 None
             }
         }

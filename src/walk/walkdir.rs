@@ -125,10 +125,11 @@ impl One<'_, '_> {
                 follow: config.follow,
                 stat: None,
             };
-            let Some(via_link) = walk.follow_by_path(&path, &mut kind, &mut meta) else {
+            let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
+            let Some(via_link) = walk.follow_by_path(parent, &path, name, &mut kind, &mut meta)
+            else {
                 continue;
             };
-            let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
             let (print, descend) = match walk.judge(parent, &path, name, kind, &mut meta) {
                 Action::Visit { .. } if walk.closes_loop(parent, &path, kind, &mut meta) => {
                     (false, false)

@@ -293,6 +293,38 @@ fn a_link_to_itself_under_follow_is_reported_by_every_method() {
 }
 
 #[test]
+fn a_link_to_itself_that_the_rules_skip_is_not_reported() {
+    // Hidden, git-ignored or excluded: never asked for, so never said (fd says nothing of any).
+    let t = Tree::new();
+    t.dirs(&[".git"])
+        .files(&["f"])
+        .write(".gitignore", "ign\n")
+        .link(".self", ".self")
+        .link("ign", "ign")
+        .link("excl", "excl");
+    for m in METHODS {
+        let run = t.run(&["-L", "-E", "excl", "--method", m]);
+        assert_eq!(run.stderr, "", "{m}");
+        assert_eq!(run.code, 0, "{m}");
+        run.assert_listing(&["f"]);
+        // Asked for, each is said.
+        let run = t.run(&["-L", "-u", "--method", m]);
+        assert_eq!(run.code, 1, "{m}");
+        let mut said: Vec<&str> = run.stderr.lines().collect();
+        said.sort_unstable();
+        assert_eq!(
+            said,
+            [
+                "ffind: .self: Too many levels of symbolic links",
+                "ffind: excl: Too many levels of symbolic links",
+                "ffind: ign: Too many levels of symbolic links",
+            ],
+            "{m}"
+        );
+    }
+}
+
+#[test]
 fn directories_vanishing_mid_walk_are_not_errors() {
     use std::sync::atomic::{AtomicBool, Ordering};
     use std::sync::Arc;

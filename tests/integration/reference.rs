@@ -294,23 +294,21 @@ impl Reference<'_> {
             let md = fs::metadata(&path).unwrap();
             dir_id = Some((md.dev(), md.ino()));
         }
+        // A link that cannot be followed (one listed in an r-- directory, whose target cannot
+        // be known; a link to itself) is said and not listed, unless the rules skip it anyway.
+        let mut unfollowable = false;
         if self.cmd.follow && kind == Kind::Link {
             if !searchable {
-                // Listed in an r-- directory, but what it points to cannot be known.
-                self.errors += 1;
-                return;
-            }
-            match fs::metadata(&path) {
-                Ok(md) => {
-                    kind = kind_of(&md);
-                    dir_id = Some((md.dev(), md.ino()));
-                }
-                // A dangling link stays a link.
-                Err(e) if e.kind() == ErrorKind::NotFound => {}
-                // A link to itself: said, not listed.
-                Err(_) => {
-                    self.errors += 1;
-                    return;
+                unfollowable = true;
+            } else {
+                match fs::metadata(&path) {
+                    Ok(md) => {
+                        kind = kind_of(&md);
+                        dir_id = Some((md.dev(), md.ino()));
+                    }
+                    // A dangling link stays a link.
+                    Err(e) if e.kind() == ErrorKind::NotFound => {}
+                    Err(_) => unfollowable = true,
                 }
             }
         }
@@ -325,6 +323,10 @@ impl Reference<'_> {
             if ex.matched(&path, is_dir).is_ignore() {
                 return;
             }
+        }
+        if unfollowable {
+            self.errors += 1;
+            return;
         }
         let max = self.cmd.max_depth.unwrap_or(usize::MAX);
         let print =
