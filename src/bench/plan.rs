@@ -8,7 +8,7 @@ use crate::walk::Method;
 /// The search every benchmark times, as the user gave it.
 #[derive(Debug, Clone)]
 pub struct Search {
-    /// The program as the user invoked it (argv[0]), shown in the commands.
+    /// The program as the user invoked it (`argv[0]`), shown in the commands.
     pub program: OsString,
     /// The pass-through options (filters), as typed.
     pub options: Vec<OsString>,

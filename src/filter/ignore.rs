@@ -10,6 +10,9 @@
 //! A node is made only for a directory that holds an ignore file or a `.git`; every other
 //! directory shares its parent's node, so the stack costs nothing where there are no rules. The
 //! node travels with the directory's work item: no method re-reads a directory's ignore files.
+//! Each node also carries the merged [`Screen`] of its chain, and each directory learns once
+//! whether a rule on paths can match there ([`IgnoreNode::paths_may_match`]), so that most
+//! entries are judged by one look instead of one per file.
 //!
 //! Every ignore file is read the same way ([`read_small_file`] in `walk/dir.rs`, through
 //! [`Dir::read_file_at`] or by path): only a regular file, opened without blocking, at most
@@ -314,7 +317,7 @@ impl IgnoreOptions {
         )
     }
 
-    /// [`IgnoreOptions::matched`] for a caller that has the entry's name (the end of `path`)
+    /// `IgnoreOptions::matched` (a test helper) for a caller that has the entry's name (the end of `path`)
     /// at hand: the walk, for every entry. `paths` says whether a rule on paths may match
     /// in the entry's directory ([`IgnoreNode::paths_may_match`]); when it may not, and the
     /// node's [`Screen`] says no rule on names can match `name`, the files are not asked.

@@ -18,7 +18,12 @@
 //!   `globset::GlobSet` built exactly as the `ignore` crate builds it, run only when such rules
 //!   exist.
 //!
-//! The unit tests below compare every class against `Gitignore` on tricky rules and paths.
+//! In front of the files of a directory's chain, a [`Screen`] merges their rules on names and
+//! [`Rules::paths_may_match_in`] asks once per directory whether a rule on paths can apply:
+//! an entry that neither lets through is not asked of the files at all.
+//!
+//! The unit tests below compare every class against `Gitignore` on tricky rules and paths,
+//! and check that the screens never turn away an entry a rule decides.
 
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};

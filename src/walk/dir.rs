@@ -130,7 +130,7 @@ impl Stat {
 }
 
 /// Descriptors that walks may keep open so that children open relative to their parent.
-/// Set once by [`set_fd_budget`]; [`SharedDir`] takes from it and gives back on drop.
+/// Set once by [`raise_fd_limit`]; [`SharedDir`] takes from it and gives back on drop.
 static FD_BUDGET: AtomicUsize = AtomicUsize::new(0);
 
 /// Raises the soft open-file limit to the hard one, sets how many descriptors walks may keep
