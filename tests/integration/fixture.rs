@@ -122,9 +122,14 @@ impl Tree {
 
 /// Points HOME and XDG_CONFIG_HOME at `home` and removes what could change output.
 pub fn clean_env(c: &mut Command, home: &Path) {
+    // git's configuration from the test's home only: not the machine's /etc/gitconfig (which
+    // ffind and fd read for core.excludesFile whatever GIT_CONFIG_NOSYSTEM says), nor a
+    // $GIT_CONFIG_GLOBAL of the environment the tests run in.
     c.env("HOME", home)
         .env("XDG_CONFIG_HOME", home.join(".config"))
         .env("GIT_CONFIG_NOSYSTEM", "1")
+        .env("GIT_CONFIG_SYSTEM", "/dev/null")
+        .env_remove("GIT_CONFIG_GLOBAL")
         .env_remove("LS_COLORS")
         .env_remove("NO_COLOR")
         .env_remove("GIT_DIR");
