@@ -653,29 +653,27 @@ impl Listing {
     /// for the same two `getdents64` calls as reading it to the end); false when more follows,
     /// for [`Listing::read_next`] to stream.
     pub fn read_start(&mut self, dir: &Dir) -> io::Result<bool> {
-        self.buf.clear();
-        self.ended = false;
+        self.begin();
         Ok(self.fill(dir)? == 0 || self.fill(dir)? == 0)
     }
 
-    /// Starts streaming `dir`: its first chunk (64 KiB at most), replacing what was there.
-    /// False when the directory is empty.
-    pub fn read_first(&mut self, dir: &Dir) -> io::Result<bool> {
+    /// Starts streaming a new directory with [`Listing::read_next`]: forgets what the last
+    /// one held, and that it ended.
+    pub fn begin(&mut self) {
+        self.buf.clear();
         self.ended = false;
-        self.read_next(dir)
     }
 
     /// Reads every entry of `dir` into the buffer, replacing what was there (the beneath
     /// check of the walker-crate methods, which looks entries up in the whole listing).
     pub fn read_all(&mut self, dir: &Dir) -> io::Result<()> {
-        self.buf.clear();
-        self.ended = false;
+        self.begin();
         while self.fill(dir)? > 0 {}
         Ok(())
     }
 
     /// Reads the next chunk of the directory started with [`Listing::read_start`] or
-    /// [`Listing::read_first`] (64 KiB at most), replacing what was there. False at its end.
+    /// [`Listing::begin`] (64 KiB at most), replacing what was there. False at its end.
     pub fn read_next(&mut self, dir: &Dir) -> io::Result<bool> {
         self.buf.clear();
         Ok(self.fill(dir)? > 0)
@@ -917,7 +915,8 @@ mod tests {
         }
         let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
         let mut listing = Listing::default();
-        assert!(listing.read_first(&dir).unwrap());
+        listing.begin();
+        assert!(listing.read_next(&dir).unwrap());
         let mut n = listing.entries().count();
         while listing.read_next(&dir).unwrap() {
             n += listing.entries().count();
@@ -929,7 +928,8 @@ mod tests {
         let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
         assert!(listing.read_start(&dir).unwrap());
         assert_eq!(listing.entries().count(), 50);
-        assert!(!listing.read_first(&empty).unwrap() || listing.entries().count() == 0);
+        listing.begin();
+        assert!(!listing.read_next(&empty).unwrap() || listing.entries().count() == 0);
     }
 
     #[test]

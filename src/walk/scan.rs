@@ -210,6 +210,8 @@ impl Scanner {
                 Err(e) if e.raw_os_error() == Some(libc::ENOENT) => return,
                 Err(e) => return walk.report.path_error(dir_path, &e),
             }
+        } else {
+            self.listing.begin();
         }
         let dir_stat = if config.follow { dir.stat().ok() } else { None };
         let mut state = walk.entered(state, dir_stat.as_ref());
@@ -260,20 +262,13 @@ impl Scanner {
             state: &state,
             child_base: base_len(dir_path),
         };
-        let mut first = !pending;
         'chunks: loop {
             if pending {
                 pending = false;
             } else if complete {
                 break;
             } else {
-                let read = if first {
-                    first = false;
-                    self.listing.read_first(held.dir())
-                } else {
-                    self.listing.read_next(held.dir())
-                };
-                match read {
+                match self.listing.read_next(held.dir()) {
                     Ok(true) => {}
                     Ok(false) => break,
                     Err(e) => {
