@@ -32,6 +32,7 @@ use crate::report::{describe, Reporter};
 use crate::walk::dir::read_small_file;
 #[cfg(doc)]
 use crate::walk::dir::Dir;
+use crate::walk::visit::join_into;
 
 /// The largest ignore file read: 16 MiB. Real ones are a few KiB (the Linux tree's largest is
 /// under 4 KiB); git itself refuses pattern files over 100 MB. The cap bounds the memory a
@@ -269,16 +270,7 @@ impl IgnoreOptions {
             return parent.cloned();
         }
         let in_git = has_git || parent.is_some_and(|p| p.in_git);
-        let mut screen = parent.map(|p| p.screen.clone()).unwrap_or_default();
-        let mut path_rules = false;
-        for rules in [&custom, &dot_ignore, &git, &git_exclude]
-            .into_iter()
-            .flatten()
-        {
-            screen.add(rules);
-            path_rules |= rules.has_path_rules();
-        }
-        let node = IgnoreNode {
+        let mut node = IgnoreNode {
             parent: parent.cloned(),
             base_len,
             prefix,
@@ -289,9 +281,16 @@ impl IgnoreOptions {
             git_exclude,
             has_git,
             in_git,
-            screen,
-            path_rules,
+            screen: parent.map(|p| p.screen.clone()).unwrap_or_default(),
+            path_rules: false,
         };
+        let mut screen = std::mem::take(&mut node.screen);
+        for rules in node.files() {
+            screen.add(rules);
+        }
+        node.screen = screen;
+        let path_rules = node.files().any(Rules::has_path_rules);
+        node.path_rules = path_rules;
         Some(Arc::new(node))
     }
 
@@ -451,11 +450,8 @@ impl IgnoreFiles for FilesByPath<'_> {
             if rel.starts_with('/') {
                 return rel.as_bytes().to_vec();
             }
-            let mut p = self.shown.to_vec();
-            if !p.is_empty() && !p.ends_with(b"/") {
-                p.push(b'/');
-            }
-            p.extend_from_slice(rel.as_bytes());
+            let mut p = Vec::new();
+            join_into(&mut p, self.shown, rel.as_bytes());
             p
         };
         let result = match read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false) {

@@ -917,20 +917,6 @@ fn capped_dots(n: usize) -> u8 {
     n.min(usize::from(NO_GLOB) - 1) as u8
 }
 
-/// The literal bytes a segment starts with (all of it when it has no `?` or class).
-fn literal_head(seg: &Seg) -> &[u8] {
-    match &seg.toks {
-        None => &seg.lit,
-        Some(toks) => {
-            let n = toks
-                .iter()
-                .take_while(|t| matches!(t, Tok::Byte(_)))
-                .count();
-            &seg.lit[..n]
-        }
-    }
-}
-
 impl Screen {
     /// Adds the name rules of one file.
     pub fn add(&mut self, rules: &Rules) {
@@ -949,7 +935,8 @@ impl Screen {
         }
         for (b, list) in &globs.by_first.lists {
             for w in list {
-                match literal_head(&w.head) {
+                // Filed by its first byte, a head is all literal (`NameGlobs::add`).
+                match &*w.head.lit {
                     head @ [first, _, ..] => {
                         self.head_first[usize::from(first >> 6)] |= 1 << (first & 63);
                         match self.heads.iter_mut().find(|(h, _)| **h == *head) {
