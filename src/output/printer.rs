@@ -175,13 +175,9 @@ impl Printer {
         if !plain {
             return self.push_any(batch, path, kind, meta);
         }
-        // The plain listing, where the entry is read: raw bytes, nothing else.
+        // The plain listing, where the entry is read.
         batch.matched = true;
-        batch.buf.reserve(path.len() + 2);
-        batch.buf.extend_from_slice(path);
-        if kind == Kind::Dir {
-            batch.buf.push(b'/');
-        }
+        push_plain(&mut batch.buf, path, kind);
         batch.buf.push(self.terminator);
         if batch.buf.len() >= BATCH_BYTES {
             self.flush(batch);
@@ -192,7 +188,6 @@ impl Printer {
     /// [`Printer::push`] for every output: a limit, a style, sorting, `--quiet`.
     #[inline(never)]
     fn push_any(&self, batch: &mut Batch, path: &[u8], kind: Kind, meta: &mut dyn Meta) -> bool {
-        let is_dir = kind == Kind::Dir;
         if let Some(remaining) = &self.remaining {
             if remaining
                 .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| n.checked_sub(1))
@@ -206,15 +201,14 @@ impl Printer {
         if !self.quiet {
             let start = batch.buf.len();
             let guard = self.dash_guard && path.first() == Some(&b'-');
-            if self.style.is_none() && !guard {
-                // The plain listing: raw bytes, nothing else.
-                batch.buf.reserve(path.len() + 2);
-                batch.buf.extend_from_slice(path);
-                if is_dir {
-                    batch.buf.push(b'/');
+            match self.style {
+                Some(style) => push_styled(batch, style, path, guard, kind, meta),
+                None => {
+                    if guard {
+                        batch.buf.extend_from_slice(b"./");
+                    }
+                    push_plain(&mut batch.buf, path, kind);
                 }
-            } else {
-                push_styled(batch, self.style, path, guard, kind, meta);
             }
             batch.buf.push(self.terminator);
             if self.sorted.is_some() {
@@ -333,26 +327,28 @@ impl Printer {
     }
 }
 
-/// One result that is not a plain path: "./"-guarded (`guard`) or in an output style,
+/// A record as the plain listing writes it: the path's raw bytes, and "/" after a directory.
+#[inline]
+fn push_plain(buf: &mut Vec<u8>, path: &[u8], kind: Kind) {
+    buf.reserve(path.len() + 2);
+    buf.extend_from_slice(path);
+    if kind == Kind::Dir {
+        buf.push(b'/');
+    }
+}
+
+/// One result in an output style (`./`-guarded with `guard`),
 /// formatted by the worker into its own batch (without the terminator). Kept out of line, so
 /// that the plain listing's path stays small.
 #[inline(never)]
 fn push_styled(
     batch: &mut Batch,
-    style: Option<&Style>,
+    style: &Style,
     path: &[u8],
     guard: bool,
     kind: Kind,
     meta: &mut dyn Meta,
 ) {
-    let Some(style) = style else {
-        batch.buf.extend_from_slice(b"./");
-        batch.buf.extend_from_slice(path);
-        if kind == Kind::Dir {
-            batch.buf.push(b'/');
-        }
-        return;
-    };
     if guard {
         let mut guarded = std::mem::take(&mut batch.scratch);
         guarded.clear();
