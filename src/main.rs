@@ -15,7 +15,7 @@ mod template;
 mod walk;
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io;
 use std::process::ExitCode;
 
 use crate::config::Config;
@@ -110,11 +110,7 @@ fn run(args: Vec<OsString>) -> Outcome {
     }
     if printer.why() == Stopped::WriteError {
         if let Some(e) = printer.take_error() {
-            let _ = writeln!(
-                io::stderr(),
-                "ffind: cannot write to standard output: {}",
-                describe(&e)
-            );
+            report::say_stdout_error(&e);
         }
         return Outcome::Errors;
     }

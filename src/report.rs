@@ -17,6 +17,16 @@ pub fn describe(err: &io::Error) -> String {
     strip_os_error(&err.to_string())
 }
 
+/// Says that standard output cannot be written to (a full disk, a closed descriptor): once,
+/// by whichever part of ffind met it.
+pub fn say_stdout_error(err: &io::Error) {
+    let _ = writeln!(
+        io::stderr(),
+        "ffind: cannot write to standard output: {}",
+        describe(err)
+    );
+}
+
 /// An error's text without Rust's " (os error N)" (also inside other libraries' messages).
 pub fn strip_os_error(text: &str) -> String {
     match text.find(" (os error ") {

@@ -53,7 +53,7 @@ struct Line {
     before: Vec<OsString>,
     after: Vec<OsString>,
     /// The argument each result expands.
-    each: Option<&'static Template>,
+    each: &'static Template,
     /// What the batch's results expanded to, in order.
     args: Vec<OsString>,
     /// Bytes the command line takes with them.
@@ -64,17 +64,18 @@ impl Line {
     fn new(command: &'static CommandTemplate) -> Line {
         let args = &command.args;
         let fixed = |t: &Template| OsString::from_vec(t.expand(b""));
-        // The program has none (the command line says so).
-        let (before, each, after) = match args.iter().position(Template::has_placeholder) {
-            Some(i) => (&args[1..i], Some(&args[i]), &args[i + 1..]),
-            None => (&args[1..], None, &[][..]),
-        };
+        // One argument has placeholders (`CommandTemplate::parse` appends `{}` to a command
+        // without any), never the program (`check_batch`).
+        let at = args
+            .iter()
+            .position(Template::has_placeholder)
+            .expect("every command has a placeholder");
         let mut line = Line {
             command,
             program: fixed(&args[0]),
-            before: before.iter().map(fixed).collect(),
-            after: after.iter().map(fixed).collect(),
-            each,
+            before: args[1..at].iter().map(fixed).collect(),
+            after: args[at + 1..].iter().map(fixed).collect(),
+            each: &args[at],
             args: Vec::new(),
             used: 0,
         };
@@ -91,9 +92,9 @@ impl Line {
             .sum()
     }
 
-    /// What a result adds to the line: its argument, if the command takes one per result.
-    fn expand(&self, path: &[u8]) -> Option<OsString> {
-        self.each.map(|t| self.command.expand(t, path))
+    /// What a result adds to the line: its argument.
+    fn expand(&self, path: &[u8]) -> OsString {
+        self.command.expand(self.each, path)
     }
 
     fn command(&self) -> Command {
@@ -114,8 +115,6 @@ pub struct Batcher {
     spec: &'static ExecSpec,
     room: usize,
     lines: Vec<Line>,
-    /// Results in the batch.
-    count: usize,
 }
 
 impl Batcher {
@@ -125,32 +124,35 @@ impl Batcher {
             spec,
             room: argument_room(),
             lines: spec.commands.iter().map(Line::new).collect(),
-            count: 0,
         }
+    }
+
+    /// Results in the batch: each added one argument to every line.
+    fn count(&self) -> usize {
+        self.lines.first().map_or(0, |l| l.args.len())
     }
 
     /// Adds a result, first running the batch if the result would not fit in it.
     pub fn add(&mut self, path: Vec<u8>, runner: &Runner) {
-        let expanded: Vec<Option<OsString>> = self.lines.iter().map(|l| l.expand(&path)).collect();
-        let full = self.spec.batch_size > 0 && self.count >= self.spec.batch_size;
-        let too_long = self.lines.iter().zip(&expanded).any(|(line, arg)| {
-            line.used + arg.as_ref().map_or(0, |a| arg_cost(a.len())) > self.room
-        });
-        if self.count > 0 && (full || too_long) {
+        let expanded: Vec<OsString> = self.lines.iter().map(|l| l.expand(&path)).collect();
+        let full = self.spec.batch_size > 0 && self.count() >= self.spec.batch_size;
+        let too_long = self
+            .lines
+            .iter()
+            .zip(&expanded)
+            .any(|(line, arg)| line.used + arg_cost(arg.len()) > self.room);
+        if self.count() > 0 && (full || too_long) {
             self.run(runner);
         }
         for (line, arg) in self.lines.iter_mut().zip(expanded) {
-            if let Some(arg) = arg {
-                line.used += arg_cost(arg.len());
-                line.args.push(arg);
-            }
+            line.used += arg_cost(arg.len());
+            line.args.push(arg);
         }
-        self.count += 1;
     }
 
     /// Runs every command on the batch (if it has any result), in turn, and empties it.
     pub fn run(&mut self, runner: &Runner) {
-        if self.count == 0 {
+        if self.count() == 0 {
             return;
         }
         for line in &self.lines {
@@ -172,7 +174,6 @@ impl Batcher {
         for line in &mut self.lines {
             line.reset();
         }
-        self.count = 0;
     }
 }
 
@@ -197,10 +198,9 @@ mod tests {
     fn line(words: &[&str], paths: &[&[u8]]) -> Line {
         let mut line = Line::new(&spec(words).commands[0]);
         for p in paths {
-            if let Some(arg) = line.expand(p) {
-                line.used += arg_cost(arg.len());
-                line.args.push(arg);
-            }
+            let arg = line.expand(p);
+            line.used += arg_cost(arg.len());
+            line.args.push(arg);
         }
         line
     }

@@ -81,7 +81,7 @@ impl CommandTemplate {
 
     /// Checks the rules of -X (fd's): one argument with placeholders, not the program.
     fn check_batch(&self) -> Result<()> {
-        if self.args[0].has_placeholder() {
+        if !self.fixed_program() {
             bail!("the first argument of --exec-batch must be a fixed program, not a placeholder");
         }
         if self.args.iter().filter(|a| a.has_placeholder()).count() > 1 {
@@ -301,11 +301,7 @@ impl Runner {
             self.stopped.store(true, Ordering::Relaxed);
             if e.kind() != io::ErrorKind::BrokenPipe {
                 self.fail();
-                let _ = writeln!(
-                    io::stderr(),
-                    "ffind: cannot write to standard output: {}",
-                    describe(&e)
-                );
+                crate::report::say_stdout_error(&e);
             }
         }
         let _ = io::stderr().lock().write_all(stderr);
