@@ -161,7 +161,8 @@ impl Beneath {
     /// The directory `dir` below the root, opened (and, when it is kept, listed) if it is not
     /// held yet.
     fn find_or_open(&mut self, dir: &[u8]) -> io::Result<&Held> {
-        if let Some(i) = self.open.iter().position(|h| &*h.path == dir) {
+        // Searched from the newest: a depth-first walk asks about the directory it just opened.
+        if let Some(i) = self.open.iter().rposition(|h| &*h.path == dir) {
             // Least recently used first: a depth-first walk comes back to its parents.
             let last = self.open.len() - 1;
             if i != last {

@@ -649,12 +649,15 @@ impl Listing {
     }
 
     /// Starts reading `dir`: its first 64 KiB chunk and, when the directory did not end within
-    /// it, one more chunk. True when the buffer holds the whole directory (the common case,
-    /// for the same two `getdents64` calls as reading it to the end); false when more follows,
-    /// for [`Listing::read_next`] to stream.
+    /// it, one more chunk. True when the buffer holds the whole directory (the common case:
+    /// one `getdents64` call where the file system marks the end, else two, as reading it to
+    /// the end takes); false when more follows, for [`Listing::read_next`] to stream.
     pub fn read_start(&mut self, dir: &Dir) -> io::Result<bool> {
         self.begin();
-        Ok(self.fill(dir)? == 0 || self.fill(dir)? == 0)
+        // The second call is none when the first chunk ended the directory.
+        self.fill(dir)?;
+        self.fill(dir)?;
+        Ok(self.ended)
     }
 
     /// Starts streaming a new directory with [`Listing::read_next`]: forgets what the last

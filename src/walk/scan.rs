@@ -265,8 +265,6 @@ impl Scanner {
         'chunks: loop {
             if pending {
                 pending = false;
-            } else if complete {
-                break;
             } else {
                 match self.listing.read_next(held.dir()) {
                     Ok(true) => {}
