@@ -188,10 +188,15 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
 
 /// `$XDG_CONFIG_HOME`, else `$HOME/.config`.
 fn config_home() -> Option<PathBuf> {
+    config_home_in(std::env::var_os("HOME").map(PathBuf::from))
+}
+
+/// `$XDG_CONFIG_HOME` when set and not empty, else `.config` in the home directory `home`.
+pub fn config_home_in(home: Option<PathBuf>) -> Option<PathBuf> {
     std::env::var_os("XDG_CONFIG_HOME")
         .filter(|v| !v.is_empty())
         .map(PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".config")))
+        .or_else(|| home.map(|h| h.join(".config")))
 }
 
 fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {

@@ -18,11 +18,7 @@ use crate::walk::dir::read_small_file;
 /// The global excludes file git would use, if any can be named.
 pub fn excludes_path() -> Option<PathBuf> {
     let non_empty = |var: &str| std::env::var_os(var).filter(|v| !v.is_empty());
-    let config_home = || {
-        non_empty("XDG_CONFIG_HOME")
-            .map(PathBuf::from)
-            .or_else(|| home().map(|h| h.join(".config")))
-    };
+    let config_home = || crate::config::config_home_in(home());
     let setting_in = |path: Option<PathBuf>| -> Option<PathBuf> {
         let bytes = read_small_file(path?.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false).ok()?;
         excludes_file_setting(&bytes)
