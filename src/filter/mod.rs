@@ -116,27 +116,33 @@ impl TypeFilter {
 
 /// One search pattern, compiled.
 #[derive(Debug)]
-pub struct Pattern {
-    regex: Regex,
-    /// The literal end the regex stands for, if that is all it is: compared as bytes instead
-    /// of running the regex.
-    suffix: Option<suffix::Suffix>,
+pub enum Pattern {
+    /// A literal end (`\.c$`): compared as bytes, no regex built.
+    Suffix(suffix::Suffix),
+    /// Anything else.
+    Regex(Regex),
 }
 
+/// Longer literal ends are compiled as regexes too, so that a pattern past the regex size
+/// limit is refused as before; a literal this short always compiles.
+const SUFFIX_WITHOUT_REGEX: usize = 4096;
+
 impl Pattern {
-    /// Compiles a pattern's regex (from [`pattern_regex`]); see [`compile_pattern`].
+    /// Compiles a pattern's regex (from [`pattern_regex`]); see [`compile_pattern`]. A short
+    /// literal end, which always compiles, is not compiled at all: building the regex cost more
+    /// at start-up than matching every name of a large tree by bytes.
     pub fn new(source: &str, case_insensitive: bool) -> Result<Pattern> {
-        Ok(Pattern {
-            regex: compile_pattern(source, case_insensitive)?,
-            suffix: suffix::Suffix::of(source, case_insensitive),
-        })
+        match suffix::Suffix::of(source, case_insensitive) {
+            Some(suffix) if source.len() <= SUFFIX_WITHOUT_REGEX => Ok(Pattern::Suffix(suffix)),
+            _ => Ok(Pattern::Regex(compile_pattern(source, case_insensitive)?)),
+        }
     }
 
     #[inline]
     fn is_match(&self, s: &[u8]) -> bool {
-        match &self.suffix {
-            Some(suffix) => suffix.is_match(s),
-            None => self.regex.is_match(s),
+        match self {
+            Pattern::Suffix(suffix) => suffix.is_match(s),
+            Pattern::Regex(regex) => regex.is_match(s),
         }
     }
 }
