@@ -54,17 +54,46 @@ pub struct Rules {
     residual: Option<Residual>,
 }
 
-/// A hash set of byte strings with their rules, behind a filter on length, first and last
-/// byte that turns most entries away before hashing.
+/// A hash set of byte strings with their rules, behind a [`Shape`] filter.
 #[derive(Debug, Default)]
 struct Keys {
     map: FastMap<Best>,
-    /// Bit `min(len, 63)` for each key's length.
+    shape: Shape,
+}
+
+/// The lengths, first and last bytes of a set of strings: a filter that turns most strings
+/// that are not in the set away before they are hashed.
+#[derive(Debug, Default, Clone)]
+struct Shape {
+    /// Bit `min(len, 63)` for each string's length.
     lens: u64,
-    /// Bit per first byte of a key.
+    /// Bit per first byte of a string.
     first: [u64; 4],
-    /// Bit per last byte of a key.
+    /// Bit per last byte of a string.
     last: [u64; 4],
+}
+
+impl Shape {
+    fn add(&mut self, key: &[u8]) {
+        if let (Some(&f), Some(&b)) = (key.first(), key.last()) {
+            self.lens |= 1 << key.len().min(63);
+            set_byte(&mut self.first, f);
+            set_byte(&mut self.last, b);
+        }
+    }
+
+    /// Whether `key` may be in the set (never for an empty key).
+    #[inline]
+    fn admits(&self, key: &[u8]) -> bool {
+        match (key.first(), key.last()) {
+            (Some(&f), Some(&b)) => {
+                self.lens & (1 << key.len().min(63)) != 0
+                    && has_byte(&self.last, b)
+                    && has_byte(&self.first, f)
+            }
+            _ => false,
+        }
+    }
 }
 
 /// Whether byte `b`'s bit is set in a 256-bit set.
@@ -73,13 +102,14 @@ fn has_byte(set: &[u64; 4], b: u8) -> bool {
     set[usize::from(b >> 6)] & (1 << (b & 63)) != 0
 }
 
+/// Sets byte `b`'s bit in a 256-bit set.
+fn set_byte(set: &mut [u64; 4], b: u8) {
+    set[usize::from(b >> 6)] |= 1 << (b & 63);
+}
+
 impl Keys {
     fn add(&mut self, key: Vec<u8>, index: i32, dir_only: bool) {
-        if let (Some(&f), Some(&b)) = (key.first(), key.last()) {
-            self.lens |= 1 << key.len().min(63);
-            self.first[usize::from(f >> 6)] |= 1 << (f & 63);
-            self.last[usize::from(b >> 6)] |= 1 << (b & 63);
-        }
+        self.shape.add(&key);
         self.map
             .entry(key.into())
             .or_insert(Best::NONE)
@@ -88,16 +118,10 @@ impl Keys {
 
     #[inline]
     fn get(&self, key: &[u8], is_dir: bool) -> i32 {
-        match (key.first(), key.last()) {
-            (Some(&f), Some(&b))
-                if self.lens & (1 << key.len().min(63)) != 0
-                    && has_byte(&self.last, b)
-                    && has_byte(&self.first, f) =>
-            {
-                self.map.get(key).map_or(-1, |best| best.get(is_dir))
-            }
-            _ => -1,
+        if !self.shape.admits(key) {
+            return -1;
         }
+        self.map.get(key).map_or(-1, |best| best.get(is_dir))
     }
 
     fn len(&self) -> usize {
@@ -307,7 +331,7 @@ struct Buckets {
 
 impl Buckets {
     fn add(&mut self, byte: u8, w: Wild) {
-        self.mask[usize::from(byte >> 6)] |= 1 << (byte & 63);
+        set_byte(&mut self.mask, byte);
         match self.lists.iter_mut().find(|(b, _)| *b == byte) {
             Some((_, list)) => list.push(w),
             None => self.lists.push((byte, vec![w])),
@@ -852,9 +876,7 @@ pub struct Screen {
 /// last byte, then one bit of 4,096 by hash.
 #[derive(Debug, Clone, Default)]
 struct Bloom {
-    lens: u64,
-    first: [u64; 4],
-    last: [u64; 4],
+    shape: Shape,
     bits: Vec<u64>,
 }
 
@@ -868,12 +890,10 @@ impl Bloom {
     }
 
     fn add(&mut self, key: &[u8]) {
-        let (Some(&f), Some(&b)) = (key.first(), key.last()) else {
+        if key.is_empty() {
             return;
-        };
-        self.lens |= 1 << key.len().min(63);
-        self.first[usize::from(f >> 6)] |= 1 << (f & 63);
-        self.last[usize::from(b >> 6)] |= 1 << (b & 63);
+        }
+        self.shape.add(key);
         if self.bits.is_empty() {
             self.bits = vec![0; Self::BITS / 64];
         }
@@ -883,17 +903,11 @@ impl Bloom {
 
     #[inline]
     fn may_hold(&self, key: &[u8]) -> bool {
-        match (key.first(), key.last()) {
-            (Some(&f), Some(&b))
-                if self.lens & (1 << key.len().min(63)) != 0
-                    && has_byte(&self.last, b)
-                    && has_byte(&self.first, f) =>
-            {
-                let i = Self::slot(key);
-                self.bits[i / 64] & (1 << (i % 64)) != 0
-            }
-            _ => false,
+        if !self.shape.admits(key) {
+            return false;
         }
+        let i = Self::slot(key);
+        self.bits[i / 64] & (1 << (i % 64)) != 0
     }
 }
 
@@ -938,7 +952,7 @@ impl Screen {
                 // Filed by its first byte, a head is all literal (`NameGlobs::add`).
                 match &*w.head.lit {
                     head @ [first, _, ..] => {
-                        self.head_first[usize::from(first >> 6)] |= 1 << (first & 63);
+                        set_byte(&mut self.head_first, *first);
                         match self.heads.iter_mut().find(|(h, _)| **h == *head) {
                             Some((_, d)) => lower(d, w),
                             None => self.heads.push((head.into(), capped_dots(w.dots))),
