@@ -101,15 +101,26 @@ impl Template {
         }
     }
 
-    /// The template expanded for `path`, each `/` in a placeholder's value written as
-    /// `separator` when one is given (`--path-separator`); the template's own text is kept.
-    pub fn expand_with_separator(&self, path: &[u8], separator: Option<&[u8]>) -> Vec<u8> {
-        let Some(sep) = separator else {
-            return self.expand(path);
-        };
+    /// The template expanded for `path` as one argument of a command: a placeholder's value
+    /// that would begin the argument with '-' gets "./" in front, so that no file name reads as
+    /// an option (text of the template's own is the command's, and kept as it is); each `/` in
+    /// a value is written as `separator` when one is given (`--path-separator`).
+    pub fn expand_argument(&self, path: &[u8], separator: Option<&[u8]>) -> Vec<u8> {
         let mut out = Vec::new();
         self.expand_into_with(path, &mut out, |value, out| {
-            push_separated(out, value, sep, |out, piece| out.extend_from_slice(piece));
+            let guarded;
+            let value = if out.is_empty() && reads_as_option(value) {
+                guarded = [b"./", value].concat();
+                &guarded[..]
+            } else {
+                value
+            };
+            match separator {
+                Some(sep) => {
+                    push_separated(out, value, sep, |out, piece| out.extend_from_slice(piece))
+                }
+                None => out.extend_from_slice(value),
+            }
         });
         out
     }
@@ -120,6 +131,11 @@ impl Template {
         self.expand_into(path, &mut out);
         out
     }
+}
+
+/// Whether a command given `arg` would take it for an option: it begins with '-'.
+pub fn reads_as_option(arg: &[u8]) -> bool {
+    arg.first() == Some(&b'-')
 }
 
 /// `path` without trailing slashes ("/" stays "/").
@@ -192,10 +208,36 @@ mod tests {
     fn a_separator_replaces_slashes_in_values_only() {
         let t = Template::parse(b"a/{}:{//}:{/}:{.}");
         assert_eq!(
-            t.expand_with_separator(b"./d/e.x", Some(b"\\")),
+            t.expand_argument(b"./d/e.x", Some(b"\\")),
             b"a/.\\d\\e.x:.\\d:e.x:.\\d\\e".to_vec()
         );
-        assert_eq!(t.expand_with_separator(b"d/e", None), t.expand(b"d/e"));
+        assert_eq!(t.expand_argument(b"d/e", None), t.expand(b"d/e"));
+    }
+
+    #[test]
+    fn an_argument_never_begins_with_a_values_dash() {
+        let arg = |t: &str, path: &[u8]| Template::parse(t.as_bytes()).expand_argument(path, None);
+        for (t, want) in [
+            ("{}", "./-a/-b.c"),
+            ("{/}", "./-b.c"),
+            ("{//}", "./-a"),
+            ("{.}", "./-a/-b"),
+            ("{/.}", "./-b"),
+            ("{/}.bak", "./-b.c.bak"),
+            ("{/.}{/}", "./-b-b.c"),
+            // The command's own text is the command's: "-" and "--name=" stay.
+            ("--name={/}", "--name=-b.c"),
+            ("-{/}", "--b.c"),
+            ("x{/}", "x-b.c"),
+        ] {
+            assert_eq!(arg(t, b"-a/-b.c"), want.as_bytes(), "{t}");
+        }
+        assert_eq!(arg("{/}", b"./-x"), b"./-x");
+        assert_eq!(arg("{/}", b"x/y"), b"y");
+        assert_eq!(
+            Template::parse(b"{}").expand_argument(b"-d/f", Some(b"#")),
+            b".#-d#f"
+        );
     }
 
     #[test]

@@ -8,8 +8,10 @@
 //! stops them on Ctrl-C. Placeholders are those of `--format` ([`crate::template`]).
 //!
 //! What a command gets, as in fd: the path as it would be printed, "./" kept when no search
-//! path was given, no "/" after directories; and a path that would begin with '-' gets "./"
-//! in front, so that no command can take a file name for an option.
+//! path was given, no "/" after directories; and where a placeholder's value would begin an
+//! argument with '-' (`{/}` of `-rf`, or any part of a path that begins so), "./" goes in
+//! front, so that no command can take a file name for an option
+//! ([`Template::expand_argument`]).
 
 pub mod batch;
 pub mod children;
@@ -61,7 +63,7 @@ impl CommandTemplate {
 
     /// One argument, `t`, expanded for `path`.
     fn expand(&self, t: &Template, path: &[u8]) -> OsString {
-        OsString::from_vec(t.expand_with_separator(path, self.separator.as_deref()))
+        OsString::from_vec(t.expand_argument(path, self.separator.as_deref()))
     }
 
     /// Whether the program itself is fixed (no placeholder in it): then a program that cannot
@@ -326,16 +328,12 @@ struct ExecSink {
 }
 
 /// The path a command gets for a printed record: without the "/" the printer puts after
-/// directories, and with "./" before a name that would read as an option.
+/// directories. (The "./" before a name that would read as an option is put by
+/// [`Template::expand_argument`], for the values of every placeholder.)
 pub fn command_path(record: &[u8]) -> Vec<u8> {
-    let path = match record {
-        [rest @ .., b'/'] if !rest.is_empty() => rest,
-        _ => record,
-    };
-    if path.first() == Some(&b'-') {
-        [b"./", path].concat()
-    } else {
-        path.to_vec()
+    match record {
+        [rest @ .., b'/'] if !rest.is_empty() => rest.to_vec(),
+        _ => record.to_vec(),
     }
 }
 
@@ -389,13 +387,19 @@ mod tests {
     }
 
     #[test]
-    fn records_become_safe_paths() {
+    fn records_become_safe_arguments() {
         assert_eq!(command_path(b"dir/"), b"dir");
         assert_eq!(command_path(b"/"), b"/");
-        assert_eq!(command_path(b"-rf"), b"./-rf");
-        assert_eq!(command_path(b"-d/"), b"./-d");
-        assert_eq!(command_path(b"./-x"), b"./-x");
         assert_eq!(command_path(b"a\nb"), b"a\nb");
+        let c = CommandTemplate::parse(&words(&["echo", "{}", "{/}"]), None);
+        for (record, want) in [
+            (&b"-rf"[..], ["echo", "./-rf", "./-rf"]),
+            (b"-d/", ["echo", "./-d", "./-d"]),
+            (b"./-x", ["echo", "./-x", "./-x"]),
+            (b"d/-x", ["echo", "d/-x", "./-x"]),
+        ] {
+            assert_eq!(argv(&c.for_path(&command_path(record))), want);
+        }
     }
 
     #[test]

@@ -157,10 +157,69 @@ fn a_name_that_would_read_as_an_option_keeps_its_dot_slash() {
             assert_eq!(records(run), ["./-d/f"], "{name}");
         },
     );
-    // {/} is the bare name, as in fd: the command asked for it.
-    each_method(&t, &["top", "-x", "printf", "%s\\0", "{/}"], |run, name| {
+}
+
+#[test]
+fn every_placeholder_keeps_a_name_from_reading_as_an_option() {
+    // Each placeholder's value that would begin an argument with '-' gets "./" in front: the
+    // file name of {/} and {/.} too (fd passes "-top.x" there). "./-top.x" names what "-top.x"
+    // would, relative to the command's working directory.
+    let t = Tree::new();
+    t.files(&["-top.x", "-d/-in.y"]);
+    let placeholders = ["{}", "{/}", "{//}", "{.}", "{/.}"];
+    let cases: [(&[&str], [&str; 5]); 3] = [
+        (&["top"], ["./-top.x", "./-top.x", ".", "./-top", "./-top"]),
+        (
+            &["--strip-cwd-prefix=always", "top"],
+            ["./-top.x", "./-top.x", ".", "./-top", "./-top"],
+        ),
+        // A search path that begins with '-'.
+        (
+            &["in", "--search-path=-d"],
+            ["./-d/-in.y", "./-in.y", "./-d", "./-d/-in", "./-in"],
+        ),
+    ];
+    for (i, (search, want)) in cases.into_iter().enumerate() {
+        let mut args = search.to_vec();
+        args.extend(["-x", "printf", "%s\\0"]);
+        args.extend(placeholders);
+        let check = |run: &Run, name: &str| {
+            assert_ok(run, name);
+            // One result: the arguments come in order.
+            let all: String = want.iter().map(|w| format!("{w}\0")).collect();
+            assert_eq!(String::from_utf8_lossy(&run.stdout), all, "{name}");
+        };
+        if i == 0 {
+            each_method(&t, &args, check);
+        } else {
+            check(&t.run(&args), &format!("{args:?}"));
+        }
+        // -X takes one argument with placeholders: each in turn.
+        for (placeholder, want) in placeholders.iter().zip(want) {
+            let mut args = search.to_vec();
+            args.extend(["-X", "printf", "%s\\0", placeholder]);
+            let run = t.run(&args);
+            assert_ok(&run, &format!("{args:?}"));
+            assert_eq!(records(&run), [want], "{args:?}");
+        }
+    }
+    // Text of the command's own before a placeholder is the command's business: kept as is.
+    let args = [
+        "top",
+        "-x",
+        "printf",
+        "%s\\0",
+        "--name={/}",
+        "-{/.}",
+        "x{/}",
+    ];
+    each_method(&t, &args, |run, name| {
         assert_ok(run, name);
-        assert_eq!(records(run), ["-top"], "{name}");
+        assert_eq!(
+            String::from_utf8_lossy(&run.stdout),
+            "--name=-top.x\0--top\0x-top.x\0",
+            "{name}"
+        );
     });
 }
 
