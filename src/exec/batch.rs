@@ -4,6 +4,9 @@
 //! of a command line (`sysconf(_SC_ARG_MAX)`, less the environment and a margin, counting each
 //! argument's bytes, its NUL and its pointer as the kernel does); then every `-X` command runs
 //! on the batch, in turn, and the next batch starts. Without results nothing runs (as in fd).
+//! A result whose argument could not be passed even alone (Linux takes no argument of 32 pages
+//! or more, `MAX_ARG_STRLEN`: a path of 128 KiB) is reported by itself and left out, so that
+//! it does not take the rest of its batch down with it (issue 18).
 
 use std::ffi::OsString;
 use std::os::unix::ffi::OsStringExt;
@@ -27,6 +30,17 @@ const FALLBACK_ARG_MAX: usize = 128 * 1024;
 /// Bytes one argument costs in the new program's memory: its text, its NUL, its pointer.
 fn arg_cost(len: usize) -> usize {
     len + 1 + std::mem::size_of::<usize>()
+}
+
+/// The longest argument Linux passes, in bytes without its NUL: `MAX_ARG_STRLEN` is 32 pages,
+/// the NUL included (`include/uapi/linux/binfmts.h`).
+pub fn longest_argument() -> usize {
+    let page = sysconf(SysconfVar::PAGE_SIZE)
+        .ok()
+        .flatten()
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(4096);
+    32 * page - 1
 }
 
 /// The bytes a command line may take, what the environment takes already subtracted.
@@ -114,6 +128,8 @@ impl Line {
 pub struct Batcher {
     spec: &'static ExecSpec,
     room: usize,
+    /// [`longest_argument`], looked up once.
+    longest: usize,
     lines: Vec<Line>,
 }
 
@@ -123,6 +139,7 @@ impl Batcher {
         Batcher {
             spec,
             room: argument_room(),
+            longest: longest_argument(),
             lines: spec.commands.iter().map(Line::new).collect(),
         }
     }
@@ -132,9 +149,17 @@ impl Batcher {
         self.lines.first().map_or(0, |l| l.args.len())
     }
 
-    /// Adds a result, first running the batch if the result would not fit in it.
+    /// Adds a result, first running the batch if the result would not fit in it. A result
+    /// that would not fit in any command line is reported instead.
     pub fn add(&mut self, path: Vec<u8>, runner: &Runner) {
         let expanded: Vec<OsString> = self.lines.iter().map(|l| l.expand(&path)).collect();
+        let never_fits = self.lines.iter().zip(&expanded).any(|(line, arg)| {
+            arg.len() > self.longest || line.fixed_cost() + arg_cost(arg.len()) > self.room
+        });
+        if never_fits {
+            runner.too_long(&path);
+            return;
+        }
         let full = self.spec.batch_size > 0 && self.count() >= self.spec.batch_size;
         let too_long = self
             .lines
@@ -225,5 +250,6 @@ mod tests {
         let l = line(&["echo", "{}"], &[b"abc"]);
         assert_eq!(l.used, (4 + 1 + ptr) + (3 + 1 + ptr));
         assert!(argument_room() > 64 * 1024);
+        assert!(longest_argument() >= 128 * 1024 - 1);
     }
 }

@@ -285,6 +285,18 @@ impl Runner {
         let _ = io::stderr().lock().write_all(line.as_bytes());
     }
 
+    /// Reports a result that cannot be passed to a command: its path (or what a placeholder
+    /// made of it) is longer than the system takes (`E2BIG`). The other results go on.
+    fn too_long(&self, path: &[u8]) {
+        self.fail();
+        let line = format!(
+            "ffind: {}: cannot be passed to a command: Argument list too long\n",
+            escaped(path)
+        );
+        let _lock = self.output.lock().unwrap_or_else(|e| e.into_inner());
+        let _ = io::stderr().lock().write_all(line.as_bytes());
+    }
+
     /// Writes one job's captured output, stdout then stderr, in one piece.
     fn write_output(&self, stdout: &[u8], stderr: &[u8], nul: bool) {
         if stdout.is_empty() && stderr.is_empty() && !nul {

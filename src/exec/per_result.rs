@@ -101,6 +101,10 @@ fn run_one(runner: &Runner, path: &[u8]) {
         let mut child = match runner.children.spawn(&mut cmd) {
             Ok(Some(child)) => child,
             Ok(None) => return,
+            Err(e) if e.kind() == io::ErrorKind::ArgumentListTooLong => {
+                runner.too_long(path);
+                break;
+            }
             Err(e) => {
                 runner.cannot_start(command, &cmd, &e);
                 break;

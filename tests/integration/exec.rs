@@ -10,6 +10,9 @@ use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
+use std::ffi::CString;
+use std::ops::RangeInclusive;
+
 use crate::fd_parity::{fd, run_fd, METHODS};
 use crate::fixture::{Run, Tree};
 
@@ -599,5 +602,103 @@ fn sigint_stops_the_commands_and_exits_130() {
                 );
             }
         }
+    }
+}
+
+/// Builds a chain of `levels` directories, each named with 255 'd's, below the tree's root,
+/// with a file `f{k}` at each level `k` of `files` (the root is level 0); by mkdirat and openat,
+/// so that no path the test hands the kernel is longer than one name. Returns each file's level
+/// and the length of its path as ffind passes it (`./ddd…/f{k}`).
+fn deep_chain(t: &Tree, levels: usize, files: RangeInclusive<usize>) -> Vec<(usize, usize)> {
+    let name = CString::new("d".repeat(255)).unwrap();
+    let top = CString::new(t.root().to_str().unwrap()).unwrap();
+    let mut made = Vec::new();
+    // SAFETY: plain system calls on C strings that outlive them and on descriptors this
+    // function opens and closes.
+    unsafe {
+        let mut dir = libc::open(top.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+        assert!(dir >= 0);
+        for level in 0..=levels {
+            if files.contains(&level) {
+                let file = format!("f{level}");
+                let c = CString::new(file.as_str()).unwrap();
+                let f = libc::openat(dir, c.as_ptr(), libc::O_CREAT | libc::O_WRONLY, 0o644);
+                assert!(f >= 0);
+                libc::close(f);
+                made.push((level, 2 + 256 * level + file.len()));
+            }
+            if level == levels {
+                break;
+            }
+            assert_eq!(libc::mkdirat(dir, name.as_ptr(), 0o755), 0);
+            let next = libc::openat(dir, name.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+            assert!(next >= 0);
+            libc::close(dir);
+            dir = next;
+        }
+        libc::close(dir);
+    }
+    made
+}
+
+#[test]
+fn a_path_too_long_for_one_argument_is_reported_alone_and_the_rest_run() {
+    // Linux takes no argument of 32 pages or more, its NUL included (MAX_ARG_STRLEN: 128 KiB).
+    // Files at levels 505 to 515 of a chain of 255-byte names: the first seven pass, the last
+    // four are too long. Under -X all fit in one batch, which failed whole ("Argument list too
+    // long"), taking the passable seven with it; under -x the message named the program.
+    // SAFETY: sysconf has no memory preconditions.
+    let page = unsafe { libc::sysconf(libc::_SC_PAGESIZE) } as usize;
+    let max = 32 * page;
+    let t = Tree::new();
+    let files = deep_chain(&t, 515, 505..=515);
+    let (passable, too_long): (Vec<_>, Vec<_>) = files.iter().partition(|(_, len)| *len < max);
+    if too_long.is_empty() {
+        eprintln!("skipped: with {page}-byte pages no path here is too long");
+        return;
+    }
+    assert_eq!((passable.len(), too_long.len()), (7, 4));
+    let mut want_lengths: Vec<usize> = passable.iter().map(|(_, len)| *len).collect();
+    want_lengths.sort();
+    let want_named: Vec<usize> = too_long.iter().map(|(level, _)| *level).collect();
+    // Paths this long are walked by the methods that read directories themselves (faults.rs).
+    let runs = [
+        ("serial", "-X", "1"),
+        ("queue", "-X", "8"),
+        ("rayon", "-X", "8"),
+        ("serial", "-x", "1"),
+        ("rayon", "-x", "8"),
+    ];
+    let lengths = ["sh", "-c", "for a; do echo ${#a}; done", "sh"];
+    for (method, mode, j) in runs {
+        let name = format!("{method} -j {j} {mode}");
+        let mut args = vec!["--method", method, "-j", j, "-t", "f", mode];
+        args.extend(lengths);
+        let run = t.run(&args);
+        let stderr_start: String = run.stderr.chars().take(300).collect();
+        assert_eq!(run.code, 1, "{name}: {stderr_start}");
+        let mut got: Vec<usize> = run.sorted().iter().map(|l| l.parse().unwrap()).collect();
+        got.sort();
+        assert_eq!(got, want_lengths, "{name}: the passable paths");
+        // One line per path too long, naming it whole.
+        let mut named: Vec<usize> = run
+            .stderr
+            .lines()
+            .map(|line| {
+                let start: String = line.chars().take(300).collect();
+                let (path, _) = line
+                    .strip_prefix("ffind: ")
+                    .and_then(|l| l.split_once(": "))
+                    .unwrap_or_else(|| panic!("{name}: {start}"));
+                let (level, len) = *files
+                    .iter()
+                    .find(|(level, _)| path.ends_with(&format!("/f{level}")))
+                    .unwrap_or_else(|| panic!("{name}: names no file: {start}"));
+                assert_eq!(path.len(), len, "{name}: the whole path");
+                level
+            })
+            .collect();
+        named.sort();
+        assert_eq!(named, want_named, "{name}: the paths reported");
     }
 }
