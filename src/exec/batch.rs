@@ -185,7 +185,10 @@ impl Batcher {
                 break;
             }
             let mut cmd = line.command();
-            match runner.children.spawn(&mut cmd) {
+            match runner
+                .children
+                .spawn(&mut cmd, runner.spec.group_sharing_stdio())
+            {
                 Ok(Some(mut child)) => {
                     let status = runner.children.wait(&mut child);
                     if !runner.children.interrupted() {
@@ -216,6 +219,7 @@ mod tests {
             jobs: 1,
             batch_size: 0,
             nul_after_output: false,
+            terminal: false,
         }))
     }
 

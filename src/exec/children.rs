@@ -2,23 +2,33 @@
 //!
 //! Every child is started and reaped here, so that an interrupting signal (SIGINT, SIGTERM,
 //! SIGHUP) can reach all of them: the signal stops new commands from starting, is passed on to
-//! the running ones (`kill -INT` aimed at ffind alone would otherwise leave them running; after
-//! a Ctrl-C at a terminal they get it twice, which programs take as one), and once they have
-//! ended ffind exits with 130 (SIGINT) or dies of the same signal. A second signal while
-//! waiting kills them (SIGKILL).
+//! the running ones, and once they have ended ffind exits with 130 (SIGINT) or dies of the same
+//! signal. A second signal kills them (SIGKILL) and ffind ends at once.
+//!
+//! A command runs in a process group of its own ([`Group::Own`]), and the signal goes to the
+//! whole group: what the command started gets it too (`sh -c 'sleep 70'` is two processes; a
+//! signal to the shell alone left the sleep running, holding the output pipe that ffind read,
+//! issue 18). The exception is a command that shares ffind's terminal ([`Group::Ffinds`]): it
+//! stays in ffind's group, the terminal's foreground, where it may read the terminal and
+//! change its settings (in a group of its own it would be stopped by SIGTTIN or SIGTTOU) and
+//! where a Ctrl-C at the terminal reaches it and what it started; a signal sent to ffind alone
+//! is passed on to that command only. (After a Ctrl-C at a terminal such a command gets the
+//! signal twice, which programs take as one.)
 //!
 //! A child's pid leaves the list as it is reaped, under the list's lock, after `waitid` with
-//! `WNOWAIT` has seen it exit: a signal never reaches a reused pid, and a child has been
-//! reaped by the time ffind exits.
+//! `WNOWAIT` has seen it exit: a signal never reaches a reused pid (nor a reused group: a
+//! group's id is its first process's pid), and a child has been reaped by the time ffind exits
+//! after the first signal. What a command left running after it ended is not ffind's.
 
 use std::io;
+use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
 use nix::errno::Errno;
-use nix::sys::signal::{kill, Signal};
-use nix::sys::wait::{waitid, Id, WaitPidFlag};
+use nix::sys::signal::{kill, killpg, Signal};
+use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
 use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
 use signal_hook::iterator::Signals;
@@ -33,9 +43,53 @@ pub struct Children {
     ended: Condvar,
 }
 
+/// Which process group a command runs in (see the module's doc).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Group {
+    /// A group of its own, signalled whole.
+    Own,
+    /// ffind's own group: the command shares ffind's terminal.
+    Ffinds,
+}
+
+/// How long ffind waits, after a second signal has killed every command, for them to be
+/// reaped before it exits anyway (a process stuck in the kernel cannot die at once).
+const AFTER_KILL: Duration = Duration::from_millis(500);
+
+/// A command that has not been reaped.
+#[derive(Debug, Clone, Copy)]
+struct Running {
+    pid: u32,
+    group: Group,
+}
+
+impl Running {
+    /// Sends `sig` to the command, and to its whole group when it has one of its own; that
+    /// group is continued too, as a shell's `kill` does to a stopped job, since a command
+    /// stopped there (by SIGTTIN, reading the terminal from outside its foreground) would
+    /// not end before.
+    fn send(self, sig: i32) {
+        let Ok(sig) = Signal::try_from(sig) else {
+            return;
+        };
+        let pid = Pid::from_raw(self.pid as i32);
+        match self.group {
+            Group::Own => {
+                let _ = killpg(pid, sig);
+                if sig != Signal::SIGKILL {
+                    let _ = killpg(pid, Signal::SIGCONT);
+                }
+            }
+            Group::Ffinds => {
+                let _ = kill(pid, sig);
+            }
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct State {
-    running: Vec<u32>,
+    running: Vec<Running>,
     /// Children being started: not listed yet, but the signal must wait for them too.
     starting: usize,
     signal: Option<i32>,
@@ -56,9 +110,13 @@ impl Children {
         self.lock().signal.is_some()
     }
 
-    /// Starts `cmd`, unless ffind is being interrupted (`Ok(None)`). A child that starts just
-    /// as the signal comes gets the signal too.
-    pub fn spawn(&self, cmd: &mut Command) -> io::Result<Option<Child>> {
+    /// Starts `cmd` in `group`, unless ffind is being interrupted (`Ok(None)`). A child that
+    /// starts just as the signal comes gets the signal too.
+    pub fn spawn(&self, cmd: &mut Command, group: Group) -> io::Result<Option<Child>> {
+        if group == Group::Own {
+            // setpgid in the child before exec: the group exists once spawn returns.
+            cmd.process_group(0);
+        }
         {
             let mut state = self.lock();
             if state.signal.is_some() {
@@ -71,11 +129,29 @@ impl Children {
         state.starting -= 1;
         self.ended.notify_all();
         let child = spawned?;
-        state.running.push(child.id());
+        let running = Running {
+            pid: child.id(),
+            group,
+        };
+        state.running.push(running);
         if let Some(sig) = state.signal {
-            send(child.id(), sig);
+            running.send(sig);
         }
         Ok(Some(child))
+    }
+
+    /// Whether `child` (started by [`Children::spawn`], not yet reaped) has ended; it is left
+    /// for [`Children::wait`] to reap.
+    pub fn has_ended(&self, child: &Child) -> bool {
+        let pid = Pid::from_raw(child.id() as i32);
+        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
+        loop {
+            match waitid(Id::Pid(pid), flags) {
+                Err(Errno::EINTR) => continue,
+                Ok(WaitStatus::StillAlive) => return false,
+                _ => return true,
+            }
+        }
     }
 
     /// Waits for a child started by [`Children::spawn`] and reaps it.
@@ -88,7 +164,7 @@ impl Children {
         // to a pid that is no longer ours, and ffind never exits leaving a zombie behind.
         let mut state = self.lock();
         let status = child.wait();
-        state.running.retain(|&p| p != child.id());
+        state.running.retain(|r| r.pid != child.id());
         self.ended.notify_all();
         status
     }
@@ -97,8 +173,8 @@ impl Children {
     fn interrupt(&self, sig: i32) {
         let mut state = self.lock();
         state.signal.get_or_insert(sig);
-        for &pid in &state.running {
-            send(pid, sig);
+        for running in &state.running {
+            running.send(sig);
         }
     }
 
@@ -124,7 +200,10 @@ impl Children {
                 self.interrupt(sig);
                 while !self.wait_all(Duration::from_millis(50)) {
                     if signals.pending().next().is_some() {
+                        // The second: every command and its group die, and ffind goes.
                         self.interrupt(libc::SIGKILL);
+                        self.wait_all(AFTER_KILL);
+                        break;
                     }
                 }
                 if sig == SIGINT {
@@ -137,13 +216,6 @@ impl Children {
     }
 }
 
-/// Sends `sig` to `pid` (a child that has not been reaped; it may have exited already).
-fn send(pid: u32, sig: i32) {
-    if let Ok(sig) = Signal::try_from(sig) {
-        let _ = kill(Pid::from_raw(pid as i32), sig);
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -151,17 +223,49 @@ mod tests {
     #[test]
     fn an_interrupt_reaches_running_children_and_stops_new_ones() {
         let children: &'static Children = Box::leak(Box::new(Children::new()));
-        let mut child = children
-            .spawn(Command::new("sleep").arg("10"))
+        // A shell waiting for a sleep of its own, in a group of its own, and a sleep in ffind's.
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "sleep 10 & echo $!; wait"])
+            .stdout(std::process::Stdio::piped());
+        let mut shell = children.spawn(&mut cmd, Group::Own).unwrap().unwrap();
+        let mut line = String::new();
+        io::BufRead::read_line(
+            &mut io::BufReader::new(shell.stdout.take().unwrap()),
+            &mut line,
+        )
+        .unwrap();
+        let grandchild = Pid::from_raw(line.trim().parse().unwrap());
+        let mut sleep = Command::new("sleep");
+        let mut sleep = children
+            .spawn(sleep.arg("10"), Group::Ffinds)
             .unwrap()
             .unwrap();
+        assert!(!children.has_ended(&shell));
         children.interrupt(libc::SIGTERM);
-        let status = children.wait(&mut child).unwrap();
-        assert_eq!(
-            std::os::unix::process::ExitStatusExt::signal(&status),
-            Some(libc::SIGTERM)
-        );
+        for child in [&mut shell, &mut sleep] {
+            let status = children.wait(child).unwrap();
+            assert_eq!(
+                std::os::unix::process::ExitStatusExt::signal(&status),
+                Some(libc::SIGTERM)
+            );
+        }
         assert!(children.wait_all(Duration::ZERO));
-        assert!(children.spawn(&mut Command::new("true")).unwrap().is_none());
+        let mut cmd = Command::new("true");
+        assert!(children.spawn(&mut cmd, Group::Own).unwrap().is_none());
+        // The shell's sleep got the signal too (its parent now init, or a subreaper, which
+        // reaps it): give it a few seconds to go.
+        let gone = || {
+            std::fs::read_to_string(format!("/proc/{grandchild}/stat")).map_or(true, |s| {
+                s.rsplit(") ").next().is_some_and(|r| r.starts_with('Z'))
+            })
+        };
+        let start = std::time::Instant::now();
+        while !gone() && start.elapsed() < Duration::from_secs(5) {
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        if !gone() {
+            let _ = kill(grandchild, Signal::SIGKILL);
+            panic!("the shell's sleep was not signalled");
+        }
     }
 }

@@ -18,7 +18,7 @@ pub mod children;
 pub mod per_result;
 
 use std::ffi::OsString;
-use std::io::{self, Write};
+use std::io::{self, IsTerminal, Write};
 use std::os::fd::AsFd;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::process::{Command, ExitStatus};
@@ -33,7 +33,7 @@ use crate::report::describe;
 use crate::template::Template;
 
 use self::batch::Batcher;
-use self::children::Children;
+use self::children::{Children, Group};
 use self::per_result::Pool;
 
 /// One command line to run: the program and its arguments, each a template.
@@ -117,6 +117,9 @@ pub struct ExecSpec {
     pub batch_size: usize,
     /// `-0`: under `-x`, each result's output is followed by a NUL (as fd does).
     pub nul_after_output: bool,
+    /// ffind's stdin, stdout or stderr is a terminal: the commands that share them (`-j1`,
+    /// `-X`) stay in ffind's process group, where they may use the terminal ([`children`]).
+    pub terminal: bool,
 }
 
 impl ExecSpec {
@@ -154,7 +157,20 @@ impl ExecSpec {
             jobs: jobs.max(1),
             batch_size,
             nul_after_output: print0,
+            terminal: io::stdin().is_terminal()
+                || io::stdout().is_terminal()
+                || io::stderr().is_terminal(),
         }))
+    }
+
+    /// The process group of a command that gets ffind's stdin, stdout and stderr (`-j1` and
+    /// `-X`; with more jobs, commands get /dev/null and pipes, and a group of their own).
+    pub fn group_sharing_stdio(&self) -> Group {
+        if self.terminal {
+            Group::Ffinds
+        } else {
+            Group::Own
+        }
     }
 }
 

@@ -6,20 +6,33 @@
 //! written out when it ends, stdout then stderr, in one piece, so that the output of jobs
 //! running side by side never interleaves. Of several `-x` commands, each runs in turn for a
 //! result, and a failure skips the rest for that result.
+//!
+//! A captured command's output is read until its pipes close, or until shortly after the
+//! command itself has ended: a process it left running keeps the pipes open, and ffind does not
+//! wait for that (fd does: `-x sh -c 'sleep 60 &'` holds it a minute per result).
 
 use std::io::{self, Read};
 use std::os::fd::AsFd;
 use std::process::{Child, Stdio};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
+use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, Receiver, Sender};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 
+use super::children::{Children, Group};
 use super::Runner;
 
 /// Paths waiting for a job, per job thread.
 const QUEUE_PER_JOB: usize = 16;
+
+/// How often a job waiting on its command's output looks whether the command has ended.
+const LOOK_EVERY: Duration = Duration::from_millis(100);
+
+/// How long a command's output is still read after it has ended, when a process it left
+/// running holds the pipes open (none after a signal: then only what is there is read).
+const AFTER_END: Duration = Duration::from_millis(100);
 
 /// The job threads and the channel that feeds them.
 pub struct Pool {
@@ -93,12 +106,15 @@ fn run_one(runner: &Runner, path: &[u8]) {
     let mut stderr = Vec::new();
     for command in &runner.spec.commands {
         let mut cmd = command.for_path(path);
-        if capture {
+        let group = if capture {
             cmd.stdin(Stdio::null())
                 .stdout(Stdio::piped())
                 .stderr(Stdio::piped());
-        }
-        let mut child = match runner.children.spawn(&mut cmd) {
+            Group::Own
+        } else {
+            runner.spec.group_sharing_stdio()
+        };
+        let mut child = match runner.children.spawn(&mut cmd, group) {
             Ok(Some(child)) => child,
             Ok(None) => return,
             Err(e) if e.kind() == io::ErrorKind::ArgumentListTooLong => {
@@ -112,7 +128,7 @@ fn run_one(runner: &Runner, path: &[u8]) {
         };
         if capture {
             // A read error leaves what was read; the command's status still counts.
-            let _ = read_both(&mut child, &mut stdout, &mut stderr);
+            let _ = read_both(runner.children, &mut child, &mut stdout, &mut stderr);
         }
         let status = runner.children.wait(&mut child);
         if runner.children.interrupted() {
@@ -137,14 +153,22 @@ fn run_one(runner: &Runner, path: &[u8]) {
 }
 
 /// Reads a child's stdout and stderr to their ends, both at once (one could fill its pipe
-/// while we wait on the other).
-fn read_both(child: &mut Child, stdout: &mut Vec<u8>, stderr: &mut Vec<u8>) -> io::Result<()> {
+/// while we wait on the other), or until [`AFTER_END`] after the child has ended.
+fn read_both(
+    children: &Children,
+    child: &mut Child,
+    stdout: &mut Vec<u8>,
+    stderr: &mut Vec<u8>,
+) -> io::Result<()> {
     let (Some(mut out), Some(mut err)) = (child.stdout.take(), child.stderr.take()) else {
         return Ok(());
     };
     let mut out_open = true;
     let mut err_open = true;
     let mut buf = vec![0u8; 64 * 1024];
+    let mut looked = Instant::now();
+    // Set once the child has ended: read until then, at most.
+    let mut until: Option<Instant> = None;
     while out_open || err_open {
         let mut fds = Vec::with_capacity(2);
         if out_open {
@@ -153,24 +177,44 @@ fn read_both(child: &mut Child, stdout: &mut Vec<u8>, stderr: &mut Vec<u8>) -> i
         if err_open {
             fds.push(PollFd::new(err.as_fd(), PollFlags::POLLIN));
         }
-        match poll(&mut fds, PollTimeout::NONE) {
+        let wait = until.map_or(LOOK_EVERY, |t| t.saturating_duration_since(Instant::now()));
+        let timeout = PollTimeout::try_from(wait).unwrap_or(PollTimeout::MAX);
+        let ready = match poll(&mut fds, timeout) {
             Err(nix::errno::Errno::EINTR) => continue,
             Err(e) => return Err(e.into()),
-            Ok(_) => {}
-        }
-        let ready: Vec<bool> = fds
+            Ok(n) => n,
+        };
+        let ready_fds: Vec<bool> = fds
             .iter()
             .map(|f| f.revents().is_some_and(|r| !r.is_empty()))
             .collect();
         let mut i = 0;
         if out_open {
-            if ready[i] {
+            if ready_fds[i] {
                 out_open = read_some(&mut out, &mut buf, stdout)?;
             }
             i += 1;
         }
-        if err_open && ready[i] {
+        if err_open && ready_fds[i] {
             err_open = read_some(&mut err, &mut buf, stderr)?;
+        }
+        match until {
+            // What was there once the time was up has been read.
+            Some(t) if Instant::now() >= t => break,
+            Some(_) => {}
+            // Looked at when the pipes are quiet, and between reads of a steady stream.
+            None if ready == 0 || looked.elapsed() >= LOOK_EVERY => {
+                looked = Instant::now();
+                if children.has_ended(child) {
+                    let after = if children.interrupted() {
+                        Duration::ZERO
+                    } else {
+                        AFTER_END
+                    };
+                    until = Some(Instant::now() + after);
+                }
+            }
+            None => {}
         }
     }
     Ok(())

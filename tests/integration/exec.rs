@@ -1,14 +1,10 @@
 //! `-x/--exec` and `-X/--exec-batch` (issue 8): what each command gets, how often it runs,
-//! what its output looks like, exit codes, and Ctrl-C. Every check runs under every method, at
-//! `-j 1` (commands one at a time, with ffind's stdout) and `-j 8` (captured, grouped output).
+//! what its output looks like, exit codes (signals: `exec_signals.rs`). Every check runs under
+//! every method, at `-j 1` (commands one at a time, with ffind's stdout) and `-j 8` (captured,
+//! grouped output).
 //!
 //! The commands are small programs that show their arguments exactly: `printf '%s\0'` prints
 //! each argument followed by a NUL, so splitting on NUL gives back each argument, intact.
-
-use std::fs;
-use std::path::Path;
-use std::process::{Child, Stdio};
-use std::time::{Duration, Instant};
 
 use std::ffi::CString;
 use std::ops::RangeInclusive;
@@ -535,74 +531,6 @@ fn sort_hands_commands_the_results_in_order() {
         "echo",
     ]);
     assert_eq!(run.stdout, b"./a ./b/a ./b/z ./c\n");
-}
-
-/// Waits until `file` has `lines` lines (written by the commands as they start).
-fn wait_for_lines(file: &Path, lines: usize, child: &mut Child) -> Vec<i32> {
-    let start = Instant::now();
-    loop {
-        let text = fs::read_to_string(file).unwrap_or_default();
-        let pids: Vec<i32> = text.lines().filter_map(|l| l.parse().ok()).collect();
-        if pids.len() >= lines {
-            return pids;
-        }
-        if let Some(status) = child.try_wait().unwrap() {
-            panic!("ffind ended before its commands started: {status}");
-        }
-        assert!(
-            start.elapsed() < Duration::from_secs(60),
-            "commands never started"
-        );
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-/// Waits for `child` to end, for at most a minute (a command sleeps for 1000 s).
-fn wait_bounded(child: &mut Child) -> std::process::ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if start.elapsed() > Duration::from_secs(60) {
-            let _ = child.kill();
-            panic!("ffind did not stop after SIGINT");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
-}
-
-#[test]
-fn sigint_stops_the_commands_and_exits_130() {
-    let t = Tree::new();
-    t.files(&["a", "b", "c"]);
-    let pids = t.home().join("pids");
-    // Each command notes its pid, then sleeps as that same process.
-    let script = format!("echo $$ >> '{}'; exec sleep 1000", pids.display());
-    for method in METHODS {
-        for (mode, j, started) in [("-x", "1", 1), ("-x", "8", 3), ("-X", "8", 1)] {
-            let _ = fs::remove_file(&pids);
-            let mut cmd = t.cmd(&["--method", method, "-j", j, mode, "sh", "-c", &script, "sh"]);
-            let mut child = cmd
-                .stdin(Stdio::null())
-                .stdout(Stdio::null())
-                .spawn()
-                .unwrap();
-            let sleeping = wait_for_lines(&pids, started, &mut child);
-            // SAFETY: kill has no memory preconditions; the pid is our own child's.
-            assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-            let status = wait_bounded(&mut child);
-            let name = format!("{method} -j {j} {mode}");
-            assert_eq!(status.code(), Some(130), "{name}: {status}");
-            for pid in sleeping {
-                // Reaped by ffind before it exited: the pid is gone, not even a zombie.
-                assert!(
-                    !Path::new(&format!("/proc/{pid}")).exists(),
-                    "{name}: command {pid} still there"
-                );
-            }
-        }
-    }
 }
 
 /// Builds a chain of `levels` directories, each named with 255 'd's, below the tree's root,

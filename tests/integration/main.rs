@@ -6,6 +6,7 @@ mod completions;
 mod depth_exclude;
 mod escape;
 mod exec;
+mod exec_signals;
 mod faults;
 mod fd_parity;
 mod filters_common;
