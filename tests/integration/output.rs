@@ -389,6 +389,51 @@ fn json_lines_parse_back_to_the_tree() {
     assert_eq!(t.run(&["--json-fields", "size"]).code, 2, "needs --json");
 }
 
+/// JSON strings escape, besides what JSON must (C0, quotes, backslashes), every character the
+/// terminal listing escapes (DEL, C1, invisible and direction-changing ones), piped too: the
+/// decoded path is the same, and no line of NDJSON can act on a terminal it is shown on.
+#[test]
+fn json_escapes_what_could_act_on_a_terminal_and_decodes_to_the_name() {
+    let t = Tree::new();
+    let names = [
+        "del\u{7f}",
+        "c1\u{85}\u{9b}x",
+        "rlo\u{202e}txt",
+        "zw\u{200b}\u{feff}",
+        "ok\u{e9}",
+    ];
+    for name in names {
+        t.raw_file(".", name.as_bytes());
+    }
+    let got = lines(&t, &["--json"]);
+    let want = sorted(&[
+        br#"{"path":"c1\u0085\u009bx","type":"file"}"#,
+        br#"{"path":"del\u007f","type":"file"}"#,
+        "{\"path\":\"ok\u{e9}\",\"type\":\"file\"}".as_bytes(),
+        br#"{"path":"rlo\u202etxt","type":"file"}"#,
+        br#"{"path":"zw\u200b\ufeff","type":"file"}"#,
+    ]);
+    assert_eq!(
+        got,
+        want,
+        "{:?}",
+        got.iter()
+            .map(|l| String::from_utf8_lossy(l))
+            .collect::<Vec<_>>()
+    );
+    let mut decoded: Vec<String> = got
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_slice(l).unwrap();
+            v["path"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    decoded.sort();
+    let mut names = names.map(String::from).to_vec();
+    names.sort();
+    assert_eq!(decoded, names);
+}
+
 /// Every entry below `dir`, links not followed.
 fn every_entry(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
