@@ -3,7 +3,9 @@
 //! `{"path": "src/main.rs", "type": "file"}`; a path that is not UTF-8 comes as
 //! `"path_bytes": [98, 97, 100, 255]` instead of `"path"`. `--json-fields` adds `size`,
 //! `mtime` (RFC 3339, UTC), `mode` ("0644"), `uid`/`gid`/`user`/`group`, `nlink`, `inode`;
-//! each is `null` when the entry's metadata cannot be read.
+//! each is `null` when the entry's metadata cannot be read. The metadata is that of what
+//! `type` names: under `-L` a link's target, or the link itself when it cannot be followed
+//! (a dangling link, `"type":"symlink"`), as `-l` shows it.
 //!
 //! Strings escape, besides what JSON must (C0, `"`, `\`), every character the terminal listing
 //! escapes ([`needs_escape`]: DEL, C1, invisible and direction-changing ones) as `\uXXXX`, piped
@@ -15,6 +17,7 @@ use std::io;
 use serde::Serialize;
 
 use crate::filter::Meta;
+use crate::output::details::own_stat;
 use crate::output::escape::needs_escape;
 use crate::output::owners::Owners;
 use crate::walk::dir::Kind;
@@ -108,7 +111,15 @@ pub fn write(
     owners: &Owners,
 ) {
     let text = std::str::from_utf8(path).ok();
-    let st = if fields.any() { meta.stat() } else { None };
+    let st = if !fields.any() {
+        None
+    } else if kind == Kind::Symlink {
+        // Still a link after the walk's look: without -L its own metadata is the walk's;
+        // under -L it cannot be followed, so its own is all there is to show.
+        meta.stat().or_else(|| own_stat(path))
+    } else {
+        meta.stat()
+    };
     let get = |asked: bool| asked.then_some(st);
     let record = Record {
         path: text,

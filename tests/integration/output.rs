@@ -434,6 +434,51 @@ fn json_escapes_what_could_act_on_a_terminal_and_decodes_to_the_name() {
     assert_eq!(decoded, names);
 }
 
+/// Under `-L`, a link that cannot be followed (dangling) is listed as a link, and both `-l`
+/// and `--json-fields` describe it by its own metadata, as `ls -l` does; a link that can be
+/// followed has its target's metadata in JSON (its `type` is the target's too).
+#[test]
+fn a_dangling_link_under_follow_is_described_by_its_own_metadata() {
+    let t = Tree::new();
+    t.write("target", "12345")
+        .link("nowhere-at-all", "dangling")
+        .link("target", "good");
+    let own = std::fs::symlink_metadata(t.root().join("dangling")).unwrap();
+    let target = std::fs::metadata(t.root().join("target")).unwrap();
+    let fields = "size,mode,nlink,inode,mtime,owner";
+    let got = lines(&t, &["-L", "--json", "--json-fields", fields]);
+    let by_path: BTreeMap<String, serde_json::Value> = got
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_slice(l).unwrap();
+            (v["path"].as_str().unwrap().to_owned(), v)
+        })
+        .collect();
+    let dangling = &by_path["dangling"];
+    assert_eq!(dangling["type"], "symlink", "{dangling}");
+    assert_eq!(dangling["size"], own.size(), "{dangling}");
+    assert_eq!(dangling["inode"], own.ino(), "{dangling}");
+    assert_eq!(dangling["mode"], "0777", "{dangling}");
+    assert_eq!(dangling["nlink"], 1, "{dangling}");
+    assert_eq!(dangling["uid"], own.uid(), "{dangling}");
+    assert!(dangling["mtime"].is_string(), "{dangling}");
+    let good = &by_path["good"];
+    assert_eq!(good["type"], "file", "{good}");
+    assert_eq!(
+        (good["size"].as_u64(), good["inode"].as_u64()),
+        (Some(5), Some(target.ino()))
+    );
+    // -l -L shows the same link as itself.
+    let listed = lines(&t, &["-L", "-l"]);
+    let line = listed
+        .iter()
+        .map(|l| String::from_utf8_lossy(l).into_owned())
+        .find(|l| l.ends_with("./dangling -> nowhere-at-all"))
+        .unwrap();
+    assert!(line.starts_with("lrwxrwxrwx 1 "), "{line}");
+    assert!(line.contains(&format!(" {} ", own.size())), "{line}");
+}
+
 /// Every entry below `dir`, links not followed.
 fn every_entry(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
