@@ -82,6 +82,15 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         }
         outcome
     })?;
+    if !cli.exec.is_empty() || !cli.exec_batch.is_empty() {
+        // Timing them would time the commands; and the words after -x are the command's up
+        // to a ';', so the PATHs given after it would run as its arguments.
+        eprintln!(
+            "ffind bench: -x/--exec and -X/--exec-batch cannot be benchmarked: bench times the \
+             search itself, with its output sent to /dev/null"
+        );
+        return Err(Outcome::Usage);
+    }
     if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
         // check_paths has already put the system error in words (`describe`).
         eprintln!("ffind bench: {e:#}");

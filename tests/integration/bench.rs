@@ -531,3 +531,26 @@ fn messages_escape_the_paths_and_values_they_name() {
         assert!(run.stderr.contains("\\x1B]0;pwn\\x07"), "{}", run.stderr);
     }
 }
+
+/// `-x`/`-X` under bench would time the commands, not the search, and a path after them
+/// would go into the command: refused before anything runs.
+#[test]
+fn commands_to_run_are_refused_and_never_swallow_a_path() {
+    let t = tree();
+    for args in [
+        &["bench", "-x", "echo", "src"][..],
+        &["bench", "src", "-X", "ls"],
+        &["bench", "--exec=echo", "src"],
+        &["bench", "-r", "1", "--exec-batch", "echo", ";", "src"],
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: nothing is timed");
+        assert_eq!(
+            run.stderr,
+            "ffind bench: -x/--exec and -X/--exec-batch cannot be benchmarked: bench times the \
+             search itself, with its output sent to /dev/null\n",
+            "{args:?}"
+        );
+    }
+}
