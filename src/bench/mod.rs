@@ -63,7 +63,10 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     argv.next(); // "bench"
     let mut bench_cmd = BenchArgs::command();
     bench_cmd.build();
-    let mut search_cmd = Cli::command();
+    // clap's messages about the filters show bench's usage line, not the search's.
+    let usage = bench_cmd.render_usage().to_string();
+    let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).to_owned();
+    let mut search_cmd = Cli::command().bin_name("ffind bench").override_usage(usage);
     search_cmd.build();
     let parts = split::split(argv, &bench_cmd, &search_cmd);
 
@@ -72,8 +75,11 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         .chain(std::iter::once("--".into()))
         .chain(parts.paths.iter().cloned());
     let args = BenchArgs::try_parse_from(bench_argv).map_err(print_clap_error)?;
-    let search_argv = std::iter::once(program.clone()).chain(parts.search.iter().cloned());
-    let cli = cli::parse(search_argv).map_err(|e| {
+    let search_argv: Vec<OsString> = std::iter::once(program.clone())
+        .chain(parts.search.iter().cloned())
+        .collect();
+    let checked = search_cmd.try_get_matches_from_mut(&search_argv);
+    let cli = checked.and_then(|_| cli::parse(search_argv)).map_err(|e| {
         let outcome = print_clap_error(e);
         if outcome == Outcome::Usage {
             eprintln!(

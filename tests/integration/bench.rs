@@ -554,3 +554,30 @@ fn commands_to_run_are_refused_and_never_swallow_a_path() {
         );
     }
 }
+
+/// clap's usage line after an error names `ffind bench`, not the search command bench passes
+/// the options to.
+#[test]
+fn usage_errors_show_benchs_own_usage() {
+    let t = tree();
+    for args in [
+        &["bench", "--json", "-l"][..],
+        &["bench", "--frobnicate"],
+        &["bench", "-e", "rs", "--no-such", "src"],
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}");
+        let usage: Vec<&str> = run
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("Usage:"))
+            .collect();
+        assert_eq!(
+            usage,
+            ["Usage: ffind bench [OPTIONS] [PATH]..."],
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
