@@ -7,6 +7,10 @@
 //! (telling them from the pass-through filters), [`plan`] (the benchmarks and their command
 //! lines), [`runner`] (spawning and measuring), [`result`] and [`stats`] (the numbers),
 //! [`report`] (the terminal) and [`export`] (the files).
+//!
+//! What bench says about paths and commands (its report, its messages, clap's) is escaped as
+//! ffind escapes names on a terminal ([`shown`]), piped too: the report is for people, and the
+//! exports are the data.
 
 mod args;
 mod export;
@@ -23,10 +27,12 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
+use clap::error::{ContextKind, ContextValue};
 use clap::{CommandFactory, Parser};
 
 use crate::cli::{self, Cli};
 use crate::exit::Outcome;
+use crate::output::escape::escaped;
 use crate::report::describe;
 use args::BenchArgs;
 use export::Caption;
@@ -57,7 +63,10 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     argv.next(); // "bench"
     let mut bench_cmd = BenchArgs::command();
     bench_cmd.build();
-    let mut search_cmd = Cli::command();
+    // clap's messages about the filters show bench's usage line, not the search's.
+    let usage = bench_cmd.render_usage().to_string();
+    let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).to_owned();
+    let mut search_cmd = Cli::command().bin_name("ffind bench").override_usage(usage);
     search_cmd.build();
     let parts = split::split(argv, &bench_cmd, &search_cmd);
 
@@ -66,8 +75,11 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         .chain(std::iter::once("--".into()))
         .chain(parts.paths.iter().cloned());
     let args = BenchArgs::try_parse_from(bench_argv).map_err(print_clap_error)?;
-    let search_argv = std::iter::once(program.clone()).chain(parts.search.iter().cloned());
-    let cli = cli::parse(search_argv).map_err(|e| {
+    let search_argv: Vec<OsString> = std::iter::once(program.clone())
+        .chain(parts.search.iter().cloned())
+        .collect();
+    let checked = search_cmd.try_get_matches_from_mut(&search_argv);
+    let cli = checked.and_then(|_| cli::parse(search_argv)).map_err(|e| {
         let outcome = print_clap_error(e);
         if outcome == Outcome::Usage {
             eprintln!(
@@ -76,6 +88,15 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         }
         outcome
     })?;
+    if !cli.exec.is_empty() || !cli.exec_batch.is_empty() {
+        // Timing them would time the commands; and the words after -x are the command's up
+        // to a ';', so the PATHs given after it would run as its arguments.
+        eprintln!(
+            "ffind bench: -x/--exec and -X/--exec-batch cannot be benchmarked: bench times the \
+             search itself, with its output sent to /dev/null"
+        );
+        return Err(Outcome::Usage);
+    }
     if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
         // check_paths has already put the system error in words (`describe`).
         eprintln!("ffind bench: {e:#}");
@@ -106,13 +127,36 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     Ok((args, search, if cli.print0 { 0 } else { b'\n' }))
 }
 
-fn print_clap_error(e: clap::Error) -> Outcome {
+/// Prints clap's message (or help) and gives the outcome. The values it quotes come from the
+/// command line: they are shown escaped (clap's own colors stay).
+fn print_clap_error(mut e: clap::Error) -> Outcome {
+    let quoted: Vec<(ContextKind, ContextValue)> = e
+        .context()
+        .filter_map(|(kind, value)| {
+            let value = match value {
+                ContextValue::String(s) => ContextValue::String(shown(s)),
+                ContextValue::Strings(list) => {
+                    ContextValue::Strings(list.iter().map(shown).collect())
+                }
+                _ => return None,
+            };
+            Some((kind, value))
+        })
+        .collect();
+    for (kind, value) in quoted {
+        e.insert(kind, value);
+    }
     let _ = e.print();
     if e.use_stderr() {
         Outcome::Usage
     } else {
         Outcome::Success
     }
+}
+
+/// A path, command or other text as bench shows it: escaped as ffind shows names on a terminal.
+fn shown(text: impl AsRef<[u8]>) -> String {
+    escaped(text.as_ref())
 }
 
 /// Bench takes only PATHs, so a pattern given where ffind takes one would be timed as a
@@ -124,7 +168,7 @@ fn check_paths(paths: &[PathBuf], base: Option<&Path>) -> Result<()> {
             bail!(
                 "{}: {}\n(bench takes only directories; to time a pattern search, pass the \
                  pattern with --and PATTERN)",
-                path.display(),
+                shown(path.as_os_str().as_encoded_bytes()),
                 describe(&e)
             );
         }
@@ -138,7 +182,7 @@ fn check_exports(args: &BenchArgs) -> Result<(), String> {
         export::check_writable(path).map_err(|e| {
             format!(
                 "{option} {}: cannot write this file: {}",
-                path.display(),
+                shown(path.as_os_str().as_encoded_bytes()),
                 describe(&e)
             )
         })?;
@@ -159,7 +203,7 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
         stdout.flush()?;
         let count = runner
             .count(&benchmark.args)
-            .with_context(|| format!("cannot run {}", benchmark.command))?;
+            .with_context(|| format!("cannot run {}", shown(&benchmark.command)))?;
         match count.exit_code {
             Some(0) => {}
             Some(1) if !warned => {
@@ -167,14 +211,19 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
                 // compare; hyperfine would stop here, but a system tree rarely reads cleanly.
                 warned = true;
                 eprintln!("ffind bench: warning: the search reported errors (exit code 1); first:");
-                eprintln!("  {}", count.stderr.lines().next().unwrap_or(""));
+                eprintln!("  {}", shown(count.stderr.lines().next().unwrap_or("")));
             }
             Some(1) => {}
             code => {
                 let how = code.map_or("was killed by a signal".to_owned(), |c| {
                     format!("exited with {c}")
                 });
-                bail!("{} {how}:\n{}", benchmark.command, count.stderr.trim_end());
+                let stderr: Vec<String> = count.stderr.trim_end().lines().map(shown).collect();
+                bail!(
+                    "{} {how}:\n{}",
+                    shown(&benchmark.command),
+                    stderr.join("\n")
+                );
             }
         }
         if let Some(first) = results.first().filter(|f| f.entries != count.entries) {
@@ -182,7 +231,7 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
             // first benchmark did.
             let again = runner
                 .count(&benchmarks[0].args)
-                .with_context(|| format!("cannot run {}", first.command))?;
+                .with_context(|| format!("cannot run {}", shown(&first.command)))?;
             let complaint = disagreement(first, again.entries, &benchmark.command, count.entries);
             eprintln!("ffind bench: {complaint}");
             return Ok(Outcome::Errors);
@@ -206,18 +255,19 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
 /// tree changed under the benchmark (a path appeared or vanished), and no method is to blame;
 /// else the methods disagree. Says which.
 fn disagreement(first: &BenchmarkResult, first_now: u64, command: &str, entries: u64) -> String {
+    let (first_command, command) = (shown(&first.command), shown(command));
     if first_now != first.entries {
         format!(
             "the tree changed while benchmarking (a path appeared or vanished): {} listed {} \
              entries, then {first_now}; {command} listed {entries}. Benchmark a tree that \
              nothing else writes to.",
-            first.command, first.entries
+            first_command, first.entries
         )
     } else {
         format!(
             "{command} listed {entries} entries, but {} listed {} (and still does): the methods \
              disagree.",
-            first.command, first.entries
+            first_command, first.entries
         )
     }
 }

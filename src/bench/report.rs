@@ -1,15 +1,16 @@
 //! The terminal report, laid out as hyperfine lays out its own: per benchmark the mean ± σ with
 //! user and system time, the range and the number of runs; then a summary naming the fastest
-//! and how many times faster it ran than each of the others.
+//! and how many times faster it ran than each of the others. Commands are [`shown`] escaped.
 
 use std::fmt::Write;
 
 use super::format::Unit;
 use super::result::{relative_speeds, BenchmarkResult};
+use super::shown;
 
 /// The header printed before a benchmark runs ("Benchmark 1: ffind ...").
 pub fn header(number: usize, command: &str) -> String {
-    format!("Benchmark {number}: {command}\n")
+    format!("Benchmark {number}: {}\n", shown(command))
 }
 
 /// The lines printed once a benchmark has run.
@@ -65,13 +66,14 @@ pub fn summary(results: &[BenchmarkResult]) -> String {
         return out;
     }
     relative.sort_by(|a, b| a.ratio.total_cmp(&b.ratio));
-    let _ = writeln!(out, "\nSummary\n  '{}' ran", fastest.result.command);
+    let _ = writeln!(out, "\nSummary\n  '{}' ran", shown(&fastest.result.command));
     for r in relative.iter().filter(|r| !r.is_fastest) {
         let spread = r.stddev.map(|s| format!(" ± {s:.2}")).unwrap_or_default();
         let _ = writeln!(
             out,
             "    {:.2}{spread} times faster than '{}'",
-            r.ratio, r.result.command
+            r.ratio,
+            shown(&r.result.command)
         );
     }
     out

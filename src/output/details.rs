@@ -37,14 +37,10 @@ impl Details {
 
     /// The metadata shown for `path`: the walk's (`walked`), or the link's own under `-L`.
     pub fn stat(&self, path: &[u8], walked: impl FnOnce() -> Option<Stat>) -> Option<Stat> {
-        use std::os::unix::ffi::OsStrExt;
         if !self.follow {
             return walked();
         }
-        std::fs::symlink_metadata(std::ffi::OsStr::from_bytes(path))
-            .ok()
-            .map(|md| Stat::from_metadata(&md))
-            .or_else(walked)
+        own_stat(path).or_else(walked)
     }
 
     /// Appends the columns before the path `path`, and a space.
@@ -156,6 +152,15 @@ pub fn human_size(size: u64) -> String {
         value /= 1024.0;
         unit += 1;
     }
+}
+
+/// The metadata of `path` itself, not following a link (`lstat`): what `-l` shows under `-L`,
+/// and what `--json` describes a link by when it cannot be followed.
+pub fn own_stat(path: &[u8]) -> Option<Stat> {
+    use std::os::unix::ffi::OsStrExt;
+    std::fs::symlink_metadata(std::ffi::OsStr::from_bytes(path))
+        .ok()
+        .map(|md| Stat::from_metadata(&md))
 }
 
 /// Where the symbolic link `path` points, for " -> target".

@@ -4,12 +4,13 @@
 //! itself. Bytes that are not UTF-8 are written as `\xHH` too (fd shows U+FFFD). Tabs stay.
 //!
 //! Used for results on a terminal and for every path in a message on stderr; piped output is
-//! never escaped.
+//! never escaped. `--json` escapes the same characters its own way (`\u202e`), see
+//! [`crate::output::json`].
 
 use std::io::Write as _;
 
-/// Whether `c` is shown escaped.
-fn needs_escape(c: char) -> bool {
+/// Whether `c` is shown escaped: it could act on a terminal or hide itself.
+pub fn needs_escape(c: char) -> bool {
     c != '\t'
         && (c.is_control()
             || matches!(c,

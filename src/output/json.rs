@@ -3,11 +3,22 @@
 //! `{"path": "src/main.rs", "type": "file"}`; a path that is not UTF-8 comes as
 //! `"path_bytes": [98, 97, 100, 255]` instead of `"path"`. `--json-fields` adds `size`,
 //! `mtime` (RFC 3339, UTC), `mode` ("0644"), `uid`/`gid`/`user`/`group`, `nlink`, `inode`;
-//! each is `null` when the entry's metadata cannot be read.
+//! each is `null` when the entry's metadata cannot be read. The metadata is that of what
+//! `type` names: under `-L` a link's target, or the link itself when it cannot be followed
+//! (a dangling link, `"type":"symlink"`), as `-l` shows it.
+//!
+//! Strings escape, besides what JSON must (C0, `"`, `\`), every character the terminal listing
+//! escapes ([`needs_escape`]: DEL, C1, invisible and direction-changing ones) as `\uXXXX`, piped
+//! or not: a parser reads the same string, and no line can act on a terminal it reaches
+//! (`tail -f`, `less -R`, a pipe into `tee`). Only names holding such characters grow.
+
+use std::io;
 
 use serde::Serialize;
 
 use crate::filter::Meta;
+use crate::output::details::own_stat;
+use crate::output::escape::needs_escape;
 use crate::output::owners::Owners;
 use crate::walk::dir::Kind;
 
@@ -100,7 +111,15 @@ pub fn write(
     owners: &Owners,
 ) {
     let text = std::str::from_utf8(path).ok();
-    let st = if fields.any() { meta.stat() } else { None };
+    let st = if !fields.any() {
+        None
+    } else if kind == Kind::Symlink {
+        // Still a link after the walk's look: without -L its own metadata is the walk's;
+        // under -L it cannot be followed, so its own is all there is to show.
+        meta.stat().or_else(|| own_stat(path))
+    } else {
+        meta.stat()
+    };
     let get = |asked: bool| asked.then_some(st);
     let record = Record {
         path: text,
@@ -119,6 +138,101 @@ pub fn write(
         nlink: get(fields.nlink).map(|s| s.map(|s| s.nlink)),
         inode: get(fields.inode).map(|s| s.map(|s| s.ino)),
     };
-    // Writing to a Vec cannot fail, and every field serializes.
-    let _ = serde_json::to_writer(&mut *out, &record);
+    // Writing to a Vec cannot fail, and every field serializes. The strings that come from
+    // outside are nearly always plain: then serde_json's own formatter is enough (the check
+    // is a few instructions a record; looking at every string costs 20% of a --json listing).
+    let names = [&record.user, &record.group].map(|f| f.as_ref().and_then(Option::as_deref));
+    if below_del(path)
+        && names
+            .iter()
+            .all(|n| n.is_none_or(|n| below_del(n.as_bytes())))
+    {
+        let _ = serde_json::to_writer(&mut *out, &record);
+    } else {
+        let _ = record.serialize(&mut serde_json::Serializer::with_formatter(
+            &mut *out, Inert,
+        ));
+    }
+}
+
+/// serde_json's compact output, with the characters a terminal could act on escaped.
+struct Inert;
+
+impl serde_json::ser::Formatter for Inert {
+    /// `fragment` holds no C0 character, quote or backslash: serde_json escaped those.
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        if below_del(fragment.as_bytes()) {
+            return writer.write_all(fragment.as_bytes());
+        }
+        let mut kept = 0;
+        for (at, c) in fragment.char_indices() {
+            if needs_escape(c) {
+                writer.write_all(&fragment.as_bytes()[kept..at])?;
+                for unit in c.encode_utf16(&mut [0; 2]) {
+                    write!(writer, "\\u{unit:04x}")?;
+                }
+                kept = at + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[kept..])
+    }
+}
+
+/// Whether every byte is below DEL (0x7f), so that nothing in `bytes` needs an escape beyond
+/// JSON's own: the common case, checked eight bytes at a time. A byte from 0x7f up sets its
+/// top bit in `w | (w + 0x0101...)`; one below does not, and so carries into no other byte.
+fn below_del(bytes: &[u8]) -> bool {
+    const ONES: u64 = u64::from_ne_bytes([0x01; 8]);
+    const TOPS: u64 = u64::from_ne_bytes([0x80; 8]);
+    let mut words = bytes.chunks_exact(8);
+    let mut seen = 0;
+    for word in &mut words {
+        let w = u64::from_ne_bytes(word.try_into().expect("eight bytes"));
+        seen |= w | w.wrapping_add(ONES);
+    }
+    seen & TOPS == 0 && words.remainder().iter().all(|&b| b < 0x7f)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn json(text: &str) -> String {
+        let mut out = Vec::new();
+        let _ = text.serialize(&mut serde_json::Serializer::with_formatter(&mut out, Inert));
+        String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn below_del_finds_any_byte_from_del_up_in_any_place() {
+        assert!(below_del(b"") && below_del(b"src/main.rs and some more ~~~~~"));
+        for len in 1..20 {
+            for at in 0..len {
+                for b in [0x7f, 0x80, 0xc2, 0xff] {
+                    let mut bytes = vec![b'~'; len];
+                    bytes[at] = b;
+                    assert!(!below_del(&bytes), "{bytes:?}");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn escapes_what_the_terminal_listing_escapes_and_reads_back() {
+        for (text, want) in [
+            ("plain", r#""plain""#),
+            ("esc\u{1b}[2J\t\"q\"", r#""esc\u001b[2J\t\"q\"""#),
+            ("del\u{7f}c1\u{9b}", r#""del\u007fc1\u009b""#),
+            ("rlo\u{202e}txt caf\u{e9}", "\"rlo\\u202etxt caf\u{e9}\""),
+            ("tag\u{e0041}!", r#""tag\udb40\udc41!""#),
+        ] {
+            let got = json(text);
+            assert_eq!(got, want, "{text:?}");
+            assert_eq!(serde_json::from_str::<String>(&got).unwrap(), text);
+        }
+    }
 }

@@ -48,7 +48,7 @@ impl Style {
     /// slash) to `out`, without its terminator.
     pub fn write(&self, out: &mut Vec<u8>, path: &[u8], kind: Kind, meta: &mut dyn Meta) {
         if let Record::Json(fields) = &self.record {
-            // No escapes and no links inside JSON: it escapes control characters itself.
+            // No links inside JSON, and its own escapes (`\u001b`, `\u202e`): see json.rs.
             json::write(out, path, kind, meta, *fields, &self.owners);
             return;
         }

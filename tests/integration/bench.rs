@@ -368,3 +368,216 @@ fn a_pattern_where_a_path_belongs_is_a_usage_error() {
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stdout.is_empty(), "nothing was timed");
 }
+
+/// A directory name holding what a terminal, a Markdown table and XML each choke on: an
+/// escape sequence, BEL, a newline, `<&>`, quotes, `|`, a backtick and a byte that is not UTF-8.
+const HOSTILE: &[u8] = b"d\x1b]0;pwn\x07 nl\n<&>\"q'|`\xff";
+
+/// How bench shows the quoted HOSTILE in its report: shell-quoted (a name that is not UTF-8 is
+/// shown lossily, as in the exports), then escaped as ffind escapes names on a terminal.
+const HOSTILE_SHOWN: &str = "'d\\x1B]0;pwn\\x07 nl\\x0A<&>\"q'\\''|`\u{FFFD}'";
+
+/// Splits CSV text (RFC 4180) into records of fields.
+fn parse_csv(text: &str) -> Vec<Vec<String>> {
+    let (mut records, mut record, mut field) = (Vec::new(), Vec::new(), String::new());
+    let (mut quoted, mut chars) = (false, text.chars().peekable());
+    while let Some(c) = chars.next() {
+        match (quoted, c) {
+            (true, '"') if chars.peek() == Some(&'"') => {
+                chars.next();
+                field.push('"');
+            }
+            (true, '"') => quoted = false,
+            (true, c) => field.push(c),
+            (false, '"') => quoted = true,
+            (false, ',') => record.push(std::mem::take(&mut field)),
+            (false, '\n') => {
+                record.push(std::mem::take(&mut field));
+                records.push(std::mem::take(&mut record));
+            }
+            (false, c) => field.push(c),
+        }
+    }
+    assert!(!quoted && field.is_empty() && record.is_empty(), "{text:?}");
+    records
+}
+
+#[test]
+fn hostile_paths_are_escaped_on_screen_and_every_export_stays_well_formed() {
+    use std::os::unix::ffi::OsStrExt;
+    let t = tree();
+    let dir = t.root().join(std::ffi::OsStr::from_bytes(HOSTILE));
+    fs::create_dir(&dir).unwrap();
+    fs::write(dir.join("f.rs"), "").unwrap();
+    let out = t.home();
+    let files = ["b.json", "b.md", "b.csv", "b.svg"].map(|f| out.join(f));
+    let mut c = t.cmd(&[
+        "bench",
+        "--methods",
+        "serial,queue",
+        "-j",
+        "2",
+        "-r",
+        "1",
+        "-w",
+        "0",
+    ]);
+    for (option, file) in [
+        "--export-json",
+        "--export-markdown",
+        "--export-csv",
+        "--export-svg",
+    ]
+    .iter()
+    .zip(&files)
+    {
+        c.arg(option).arg(file);
+    }
+    c.arg(std::ffi::OsStr::from_bytes(HOSTILE));
+    let run = Run::from(c.stdin(std::process::Stdio::null()).output().unwrap());
+    assert_eq!(run.code, 0, "{}", run.stderr);
+
+    // The report: nothing that acts on a terminal, one line per benchmark.
+    let report = String::from_utf8(run.stdout.clone()).unwrap();
+    assert!(
+        !report.contains(|c: char| c.is_control() && c != '\n'),
+        "{report:?}"
+    );
+    let headers: Vec<&str> = report
+        .lines()
+        .filter(|l| l.starts_with("Benchmark "))
+        .collect();
+    assert_eq!(headers.len(), 2, "{report}");
+    for header in headers {
+        assert!(header.ends_with(&format!(" . {HOSTILE_SHOWN}")), "{header}");
+    }
+    assert_eq!(
+        report.matches(&format!(" . {HOSTILE_SHOWN}'")).count(),
+        2,
+        "the summary names both: {report}"
+    );
+
+    // JSON and CSV hold the command itself (the name lossily), each quoted its own way.
+    let results = read_json(&files[0]);
+    let commands: Vec<&str> = results
+        .iter()
+        .map(|r| r["command"].as_str().unwrap())
+        .collect();
+    let quoted = "'d\x1b]0;pwn\x07 nl\n<&>\"q'\\''|`\u{FFFD}'";
+    assert!(
+        commands
+            .iter()
+            .all(|c| c.ends_with(&format!(" . {quoted}"))),
+        "{commands:?}"
+    );
+    let records = parse_csv(&fs::read_to_string(&files[2]).unwrap());
+    assert_eq!(records.len(), 3, "{records:?}");
+    assert!(records.iter().all(|r| r.len() == 10), "{records:?}");
+    let csv_commands: Vec<&str> = records[1..].iter().map(|r| r[0].as_str()).collect();
+    assert_eq!(csv_commands, commands);
+
+    // Markdown: one row per benchmark, the command escaped for people to read, its `|`
+    // escaped for the table and its backtick inside a longer code span.
+    let table = fs::read_to_string(&files[1]).unwrap();
+    let rows: Vec<&str> = table.lines().collect();
+    assert_eq!(rows.len(), 4, "{table}");
+    assert!(
+        !table.contains(|c: char| c.is_control() && c != '\n'),
+        "{table:?}"
+    );
+    let in_table = HOSTILE_SHOWN.replace('|', "\\|");
+    for row in &rows[2..] {
+        assert!(
+            row.starts_with("| `` ffind") || row.starts_with("| `` /"),
+            "{row}"
+        );
+        assert!(row.contains(&format!(" . {in_table} `` | ")), "{row}");
+    }
+
+    // SVG: well-formed XML, whose title reads as the report shows the path.
+    let svg = fs::read_to_string(&files[3]).unwrap();
+    let doc = roxmltree::Document::parse(&svg).unwrap_or_else(|e| panic!("{e}:\n{svg}"));
+    let title = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .find_map(|n| n.text().filter(|t| t.starts_with("ffind bench ")))
+        .unwrap();
+    assert_eq!(title, format!("ffind bench {HOSTILE_SHOWN}"));
+}
+
+#[test]
+fn messages_escape_the_paths_and_values_they_name() {
+    let t = tree();
+    let run = t.run(&["bench", "-r", "1", "no\x1b[2Jsuch\ndir"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("ffind bench: no\\x1B[2Jsuch\\x0Adir: No such file or directory\n"),
+        "{}",
+        run.stderr
+    );
+    let run = t.run(&["bench", "-r", "1", "--export-svg", "x\x1b[2J/b.svg"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert_eq!(
+        run.stderr,
+        "ffind bench: --export-svg x\\x1B[2J/b.svg: cannot write this file: No such file or \
+         directory\n"
+    );
+    // Values clap names in its own messages, bench's options and the filters alike.
+    for option in ["--runs", "--type"] {
+        let run = t.run(&["bench", option, "\x1b]0;pwn\x07"]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(!run.stderr.contains(['\x1b', '\x07']), "{:?}", run.stderr);
+        assert!(run.stderr.contains("\\x1B]0;pwn\\x07"), "{}", run.stderr);
+    }
+}
+
+/// `-x`/`-X` under bench would time the commands, not the search, and a path after them
+/// would go into the command: refused before anything runs.
+#[test]
+fn commands_to_run_are_refused_and_never_swallow_a_path() {
+    let t = tree();
+    for args in [
+        &["bench", "-x", "echo", "src"][..],
+        &["bench", "src", "-X", "ls"],
+        &["bench", "--exec=echo", "src"],
+        &["bench", "-r", "1", "--exec-batch", "echo", ";", "src"],
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: nothing is timed");
+        assert_eq!(
+            run.stderr,
+            "ffind bench: -x/--exec and -X/--exec-batch cannot be benchmarked: bench times the \
+             search itself, with its output sent to /dev/null\n",
+            "{args:?}"
+        );
+    }
+}
+
+/// clap's usage line after an error names `ffind bench`, not the search command bench passes
+/// the options to.
+#[test]
+fn usage_errors_show_benchs_own_usage() {
+    let t = tree();
+    for args in [
+        &["bench", "--json", "-l"][..],
+        &["bench", "--frobnicate"],
+        &["bench", "-e", "rs", "--no-such", "src"],
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}");
+        let usage: Vec<&str> = run
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("Usage:"))
+            .collect();
+        assert_eq!(
+            usage,
+            ["Usage: ffind bench [OPTIONS] [PATH]..."],
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}

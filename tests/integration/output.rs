@@ -389,6 +389,96 @@ fn json_lines_parse_back_to_the_tree() {
     assert_eq!(t.run(&["--json-fields", "size"]).code, 2, "needs --json");
 }
 
+/// JSON strings escape, besides what JSON must (C0, quotes, backslashes), every character the
+/// terminal listing escapes (DEL, C1, invisible and direction-changing ones), piped too: the
+/// decoded path is the same, and no line of NDJSON can act on a terminal it is shown on.
+#[test]
+fn json_escapes_what_could_act_on_a_terminal_and_decodes_to_the_name() {
+    let t = Tree::new();
+    let names = [
+        "del\u{7f}",
+        "c1\u{85}\u{9b}x",
+        "rlo\u{202e}txt",
+        "zw\u{200b}\u{feff}",
+        "ok\u{e9}",
+    ];
+    for name in names {
+        t.raw_file(".", name.as_bytes());
+    }
+    let got = lines(&t, &["--json"]);
+    let want = sorted(&[
+        br#"{"path":"c1\u0085\u009bx","type":"file"}"#,
+        br#"{"path":"del\u007f","type":"file"}"#,
+        "{\"path\":\"ok\u{e9}\",\"type\":\"file\"}".as_bytes(),
+        br#"{"path":"rlo\u202etxt","type":"file"}"#,
+        br#"{"path":"zw\u200b\ufeff","type":"file"}"#,
+    ]);
+    assert_eq!(
+        got,
+        want,
+        "{:?}",
+        got.iter()
+            .map(|l| String::from_utf8_lossy(l))
+            .collect::<Vec<_>>()
+    );
+    let mut decoded: Vec<String> = got
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_slice(l).unwrap();
+            v["path"].as_str().unwrap().to_owned()
+        })
+        .collect();
+    decoded.sort();
+    let mut names = names.map(String::from).to_vec();
+    names.sort();
+    assert_eq!(decoded, names);
+}
+
+/// Under `-L`, a link that cannot be followed (dangling) is listed as a link, and both `-l`
+/// and `--json-fields` describe it by its own metadata, as `ls -l` does; a link that can be
+/// followed has its target's metadata in JSON (its `type` is the target's too).
+#[test]
+fn a_dangling_link_under_follow_is_described_by_its_own_metadata() {
+    let t = Tree::new();
+    t.write("target", "12345")
+        .link("nowhere-at-all", "dangling")
+        .link("target", "good");
+    let own = std::fs::symlink_metadata(t.root().join("dangling")).unwrap();
+    let target = std::fs::metadata(t.root().join("target")).unwrap();
+    let fields = "size,mode,nlink,inode,mtime,owner";
+    let got = lines(&t, &["-L", "--json", "--json-fields", fields]);
+    let by_path: BTreeMap<String, serde_json::Value> = got
+        .iter()
+        .map(|l| {
+            let v: serde_json::Value = serde_json::from_slice(l).unwrap();
+            (v["path"].as_str().unwrap().to_owned(), v)
+        })
+        .collect();
+    let dangling = &by_path["dangling"];
+    assert_eq!(dangling["type"], "symlink", "{dangling}");
+    assert_eq!(dangling["size"], own.size(), "{dangling}");
+    assert_eq!(dangling["inode"], own.ino(), "{dangling}");
+    assert_eq!(dangling["mode"], "0777", "{dangling}");
+    assert_eq!(dangling["nlink"], 1, "{dangling}");
+    assert_eq!(dangling["uid"], own.uid(), "{dangling}");
+    assert!(dangling["mtime"].is_string(), "{dangling}");
+    let good = &by_path["good"];
+    assert_eq!(good["type"], "file", "{good}");
+    assert_eq!(
+        (good["size"].as_u64(), good["inode"].as_u64()),
+        (Some(5), Some(target.ino()))
+    );
+    // -l -L shows the same link as itself.
+    let listed = lines(&t, &["-L", "-l"]);
+    let line = listed
+        .iter()
+        .map(|l| String::from_utf8_lossy(l).into_owned())
+        .find(|l| l.ends_with("./dangling -> nowhere-at-all"))
+        .unwrap();
+    assert!(line.starts_with("lrwxrwxrwx 1 "), "{line}");
+    assert!(line.contains(&format!(" {} ", own.size())), "{line}");
+}
+
 /// Every entry below `dir`, links not followed.
 fn every_entry(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();

@@ -3,6 +3,7 @@
 //! pseudo-terminal made by util-linux `script`, under every method at `-j 1` and `-j 8`; the
 //! tests are skipped (with a note) where `script` is missing.
 
+use std::os::unix::ffi::OsStrExt;
 use std::process::Stdio;
 
 use crate::fd_parity::METHODS;
@@ -102,11 +103,66 @@ fn names_are_escaped_on_a_terminal() {
     // Templates: the values are escaped, the template's own text is not.
     let got = on_terminal(&t, &["--format", "[{/}]", "^(cr|del)"], &[], b'\n').unwrap();
     assert_eq!(got, sorted(&["[cr\\x0Dfake]", "[del\\x7F]"]));
-    // JSON escapes by its own rules and is never colored.
-    let got = on_terminal(&t, &["--json", "^esc"], &[], b'\n').unwrap();
+    // JSON escapes by its own rules, DEL, C1 and the characters escaped above included, and
+    // is never colored.
+    let got = on_terminal(&t, &["--json", "^(esc|del|c1|rlo|tab)"], &[], b'\n').unwrap();
     assert_eq!(
         got,
-        sorted(&[r#"{"path":"esc\u001b]0;title\u0007x","type":"file"}"#])
+        sorted(&[
+            r#"{"path":"esc\u001b]0;title\u0007x","type":"file"}"#,
+            r#"{"path":"del\u007f","type":"file"}"#,
+            r#"{"path":"c1\u009b31m","type":"file"}"#,
+            r#"{"path":"rlo\u202etxt.exe","type":"file"}"#,
+            r#"{"path":"tab\tx","type":"file"}"#,
+        ])
+    );
+}
+
+/// `-l` and `--format` show the same characters escaped as the plain listing does, the
+/// target of a link included; JSON escapes them in every string it writes.
+#[test]
+fn details_templates_and_json_escape_the_same_characters() {
+    let t = Tree::new();
+    t.raw_file(".", "c1\u{85}\u{9b}x".as_bytes())
+        .raw_file(".", "iso\u{2066}x\u{200f}".as_bytes())
+        .raw_file(".", "tag\u{e0041}".as_bytes());
+    std::os::unix::fs::symlink(
+        std::ffi::OsStr::from_bytes(b"to\x1b[2J\xff"),
+        t.root().join("link"),
+    )
+    .unwrap();
+    let Some(got) = on_terminal(&t, &["-l", "-c", "never"], &[], b'\n') else {
+        return;
+    };
+    let mut ends: Vec<&str> = got.iter().map(|l| l.split_once(" ./").unwrap().1).collect();
+    ends.sort_unstable();
+    assert_eq!(
+        ends,
+        [
+            "c1\\x85\\x9Bx",
+            "iso\\u{2066}x\\u{200F}",
+            "link -> to\\x1B[2J\\xFF",
+            "tag\\u{E0041}",
+        ]
+    );
+    let got = on_terminal(&t, &["--format", "<{/}>", "-t", "f"], &[], b'\n').unwrap();
+    assert_eq!(
+        got,
+        sorted(&[
+            "<c1\\x85\\x9Bx>",
+            "<iso\\u{2066}x\\u{200F}>",
+            "<tag\\u{E0041}>"
+        ])
+    );
+    // Characters past U+FFFF as a surrogate pair, as JSON spells them.
+    let got = on_terminal(&t, &["--json", "-t", "f"], &[], b'\n').unwrap();
+    assert_eq!(
+        got,
+        sorted(&[
+            r#"{"path":"c1\u0085\u009bx","type":"file"}"#,
+            r#"{"path":"iso\u2066x\u200f","type":"file"}"#,
+            r#"{"path":"tag\udb40\udc41","type":"file"}"#,
+        ])
     );
 }
 

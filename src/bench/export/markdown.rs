@@ -1,10 +1,13 @@
 //! hyperfine's Markdown table: `| Command | Mean [ms] | Min [ms] | Max [ms] | Relative |`, in
 //! the unit hyperfine picks for the first benchmark's mean, one row per benchmark in run order.
+//! The table is for people: a command is shown as on the terminal (a newline in a path as
+//! `\x0A`, which also keeps the row one line), in a code span that its backticks cannot close.
 
 use std::fmt::Write;
 
 use crate::bench::format::Unit;
 use crate::bench::result::{relative_speeds, BenchmarkResult};
+use crate::bench::shown;
 
 /// The table.
 pub fn render(results: &[BenchmarkResult]) -> String {
@@ -27,8 +30,8 @@ pub fn render(results: &[BenchmarkResult]) -> String {
         };
         let _ = writeln!(
             out,
-            "| `{}` | {}{spread} | {} | {} | {:.2}{rel_spread} |",
-            r.command.replace('|', "\\|"),
+            "| {} | {}{spread} | {} | {} | {:.2}{rel_spread} |",
+            code_span(&shown(&r.command).replace('|', "\\|")),
             unit.value(r.mean),
             unit.value(r.min),
             unit.value(r.max),
@@ -36,6 +39,15 @@ pub fn render(results: &[BenchmarkResult]) -> String {
         );
     }
     out
+}
+
+/// `text` as inline code: fenced by one backtick more than its longest run of them, and padded
+/// with a space inside a longer fence (CommonMark strips one on each side).
+fn code_span(text: &str) -> String {
+    let longest = text.split(|c| c != '`').map(str::len).max().unwrap_or(0);
+    let fence = "`".repeat(longest + 1);
+    let pad = if longest > 0 { " " } else { "" };
+    format!("{fence}{pad}{text}{pad}{fence}")
 }
 
 #[cfg(test)]
@@ -92,5 +104,15 @@ mod tests {
             table.contains("| `c` | 4.0 | 4.0 | 4.0 | 2.00 |\n"),
             "{table}"
         );
+    }
+
+    #[test]
+    fn backticks_and_newlines_stay_inside_one_row() {
+        let results = [result("echo `a``b`\nx", 0.002, None, 0.002, 0.002)];
+        assert_eq!(
+            render(&results).lines().nth(2),
+            Some("| ``` echo `a``b`\\x0Ax ``` | 2.0 | 2.0 | 2.0 | 1.00 |")
+        );
+        assert_eq!(code_span("plain"), "`plain`");
     }
 }

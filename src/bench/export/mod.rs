@@ -51,8 +51,12 @@ impl Format {
 
     /// Renders and writes the file.
     pub fn write(self, path: &Path, results: &[BenchmarkResult], caption: &Caption) -> Result<()> {
-        fs::write(path, self.render(results, caption))
-            .with_context(|| format!("cannot write {}", path.display()))
+        fs::write(path, self.render(results, caption)).with_context(|| {
+            format!(
+                "cannot write {}",
+                super::shown(path.as_os_str().as_encoded_bytes())
+            )
+        })
     }
 }
 

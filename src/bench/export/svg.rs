@@ -10,6 +10,7 @@ use std::fmt::Write;
 use crate::bench::export::Caption;
 use crate::bench::format::Unit;
 use crate::bench::result::BenchmarkResult;
+use crate::bench::shown;
 use crate::walk::Method;
 
 const WIDTH: f64 = 860.0;
@@ -271,11 +272,25 @@ fn trim_number(v: f64) -> String {
     text.trim_end_matches('0').trim_end_matches('.').to_owned()
 }
 
+/// `text` as XML character data, shown as on the terminal: control characters (most of which
+/// XML 1.0 forbids even as references) and invisible ones as `\x1B`, `\u{202E}`, then XML's
+/// five entities. U+FFFE and U+FFFF, the other characters XML forbids, are shown as `\u{FFFE}`.
 fn escape(text: &str) -> String {
-    text.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
+    let mut out = String::with_capacity(text.len());
+    for c in shown(text).chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&apos;"),
+            '\u{FFFE}' | '\u{FFFF}' => {
+                let _ = write!(out, "\\u{{{:04X}}}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out
 }
 
 #[cfg(test)]
@@ -342,6 +357,14 @@ mod tests {
         assert!(svg.contains("ffind bench &lt;linux&gt; &amp; co"));
         assert!(svg.contains(">serial (1 thread)</text>") && svg.contains(">queue</text>"));
         assert_eq!(svg.matches('<').count(), svg.matches('>').count());
+    }
+
+    #[test]
+    fn text_is_valid_xml_for_any_characters() {
+        assert_eq!(
+            escape("a\u{1b}[2J\n<b>&\"c'\u{7f}\u{9b}\u{202e}\u{fffe}\u{fffd}\t"),
+            "a\\x1B[2J\\x0A&lt;b&gt;&amp;&quot;c&apos;\\x7F\\x9B\\u{202E}\\u{FFFE}\u{fffd}\t"
+        );
     }
 
     #[test]
