@@ -66,16 +66,28 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         .chain(std::iter::once("--".into()))
         .chain(parts.paths.iter().cloned());
     let args = BenchArgs::try_parse_from(bench_argv).map_err(print_clap_error)?;
-    let search_argv = std::iter::once(program.clone()).chain(parts.search.iter().cloned());
-    let cli = cli::parse(search_argv).map_err(|e| {
-        let outcome = print_clap_error(e);
-        if outcome == Outcome::Usage {
+    let search_argv: Vec<OsString> = std::iter::once(program.clone())
+        .chain(parts.search.iter().cloned())
+        .collect();
+    // Each run reads the config file as ffind does; bench reads it too, to know what the runs
+    // search for (a --glob there changes the match-all pattern) and to say that it applies.
+    let (cli, config_file) = cli::parse_with_config(search_argv).map_err(|e| {
+        let clap_usage = matches!(&e, cli::ParseError::Clap(e, _) if e.use_stderr());
+        let outcome = e.report();
+        if clap_usage {
             eprintln!(
                 "(ffind bench passes the options it does not know to each run: see ffind --help)"
             );
         }
         outcome
     })?;
+    if let Some(file) = &config_file {
+        println!(
+            "The config file {} applies to every run: {} (pass --no-config to time without it)",
+            crate::config_file::shown(&file.path),
+            file.summary()
+        );
+    }
     if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
         // check_paths has already put the system error in words (`describe`).
         eprintln!("ffind bench: {e:#}");
@@ -107,12 +119,7 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
 }
 
 fn print_clap_error(e: clap::Error) -> Outcome {
-    let _ = e.print();
-    if e.use_stderr() {
-        Outcome::Usage
-    } else {
-        Outcome::Success
-    }
+    cli::ParseError::Clap(e, None).report()
 }
 
 /// Bench takes only PATHs, so a pattern given where ffind takes one would be timed as a
