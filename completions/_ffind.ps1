@@ -104,6 +104,7 @@ Register-ArgumentCompleter -Native -CommandName 'ffind' -ScriptBlock {
             [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'List results with details, like ''ls -l'': mode, links, owner, group, size (1024-based units, as ls -h), modification time, path, and "-> target" for symbolic links')
             [CompletionResult]::new('--list-details', '--list-details', [CompletionResultType]::ParameterName, 'List results with details, like ''ls -l'': mode, links, owner, group, size (1024-based units, as ls -h), modification time, path, and "-> target" for symbolic links')
             [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object per result and line (NDJSON), for scripts')
+            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)')
             [CompletionResult]::new('--show-errors', '--show-errors', [CompletionResultType]::ParameterName, 'Accepted for fd compatibility: ffind always reports file-system errors (an unreadable directory, a missing search path) on stderr, and exits with 1 after them')
             [CompletionResult]::new('--gen-man', '--gen-man', [CompletionResultType]::ParameterName, 'Print the manual page (roff, for doc/ffind.1) and exit')
             [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')

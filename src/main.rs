@@ -6,6 +6,7 @@
 mod bench;
 mod cli;
 mod config;
+mod config_file;
 mod exec;
 mod exit;
 mod filter;
@@ -32,16 +33,9 @@ fn run(args: Vec<OsString>) -> Outcome {
     if args.get(1).is_some_and(|a| a == "bench") {
         return bench::main(args);
     }
-    let cli = match cli::parse(args) {
-        Ok(cli) => cli,
-        Err(e) => {
-            let _ = e.print();
-            return if e.use_stderr() {
-                Outcome::Usage
-            } else {
-                Outcome::Success
-            };
-        }
+    let cli = match cli::parse_with_config(args) {
+        Ok((cli, _)) => cli,
+        Err(e) => return e.report(),
     };
     if let Some(shell) = cli.gen_completions {
         let mut cmd = <cli::Cli as clap::CommandFactory>::command();

@@ -27,7 +27,6 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use clap::error::{ContextKind, ContextValue};
 use clap::{CommandFactory, Parser};
 
 use crate::cli::{self, Cli};
@@ -78,10 +77,17 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     let search_argv: Vec<OsString> = std::iter::once(program.clone())
         .chain(parts.search.iter().cloned())
         .collect();
-    let checked = search_cmd.try_get_matches_from_mut(&search_argv);
-    let cli = checked.and_then(|_| cli::parse(search_argv)).map_err(|e| {
-        let outcome = print_clap_error(e);
-        if outcome == Outcome::Usage {
+    // Each run reads the config file as ffind does; bench reads it too, to know what the runs
+    // search for (a --glob there changes the match-all pattern) and to say that it applies.
+    // clap's errors show bench's own usage (`search_cmd` is named `ffind bench`).
+    let checked = search_cmd
+        .try_get_matches_from_mut(&search_argv)
+        .map_err(|e| cli::ParseError::Clap(e, None));
+    let parsed = checked.and_then(|_| cli::parse_with_config(search_argv));
+    let (cli, config_file) = parsed.map_err(|e| {
+        let clap_usage = matches!(&e, cli::ParseError::Clap(e, _) if e.use_stderr());
+        let outcome = e.report();
+        if clap_usage {
             eprintln!(
                 "(ffind bench passes the options it does not know to each run: see ffind --help)"
             );
@@ -96,6 +102,13 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
              search itself, with its output sent to /dev/null"
         );
         return Err(Outcome::Usage);
+    }
+    if let Some(file) = &config_file {
+        println!(
+            "The config file {} applies to every run: {} (pass --no-config to time without it)",
+            crate::config_file::shown(&file.path),
+            file.summary()
+        );
     }
     if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
         // check_paths has already put the system error in words (`describe`).
@@ -127,31 +140,9 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     Ok((args, search, if cli.print0 { 0 } else { b'\n' }))
 }
 
-/// Prints clap's message (or help) and gives the outcome. The values it quotes come from the
-/// command line: they are shown escaped (clap's own colors stay).
-fn print_clap_error(mut e: clap::Error) -> Outcome {
-    let quoted: Vec<(ContextKind, ContextValue)> = e
-        .context()
-        .filter_map(|(kind, value)| {
-            let value = match value {
-                ContextValue::String(s) => ContextValue::String(shown(s)),
-                ContextValue::Strings(list) => {
-                    ContextValue::Strings(list.iter().map(shown).collect())
-                }
-                _ => return None,
-            };
-            Some((kind, value))
-        })
-        .collect();
-    for (kind, value) in quoted {
-        e.insert(kind, value);
-    }
-    let _ = e.print();
-    if e.use_stderr() {
-        Outcome::Usage
-    } else {
-        Outcome::Success
-    }
+/// Prints clap's message (or help), its quoted values escaped, and gives the outcome.
+fn print_clap_error(e: clap::Error) -> Outcome {
+    cli::ParseError::Clap(e, None).report()
 }
 
 /// A path, command or other text as bench shows it: escaped as ffind shows names on a terminal.

@@ -1,7 +1,7 @@
 //! What to run: one [`Benchmark`] per (method, concurrency) pair, each with the ffind command
 //! line that reproduces it on its own (the `command` of the exports, runnable under hyperfine).
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsString;
 
 use crate::walk::Method;
 
@@ -78,21 +78,12 @@ fn arguments(method: Method, concurrency: u32, search: &Search) -> Vec<OsString>
     args
 }
 
-/// Quotes a word for a POSIX shell, leaving plain words bare. A name that is not UTF-8 is
-/// shown lossily: the command is for reading and rerunning by hand.
-pub fn shell_quote(word: &OsStr) -> String {
-    let word = word.to_string_lossy();
-    let plain = |c: char| c.is_ascii_alphanumeric() || "_-+=.,/:@%".contains(c);
-    if !word.is_empty() && word.chars().all(plain) {
-        word.into_owned()
-    } else {
-        format!("'{}'", word.replace('\'', r"'\''"))
-    }
-}
+pub use crate::output::escape::shell_quote;
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::ffi::OsStr;
 
     fn search(options: &[&str], paths: &[&str]) -> Search {
         Search {

@@ -68,6 +68,18 @@ pub fn escaped(bytes: &[u8]) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// Quotes a word for a POSIX shell, leaving plain words bare (for commands shown to be read and
+/// rerun by hand: bench's, the config file's). A name that is not UTF-8 is shown lossily.
+pub fn shell_quote(word: &std::ffi::OsStr) -> String {
+    let word = word.to_string_lossy();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-+=.,/:@%".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.into_owned()
+    } else {
+        format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

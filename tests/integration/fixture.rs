@@ -132,7 +132,9 @@ pub fn clean_env(c: &mut Command, home: &Path) {
         .env_remove("GIT_CONFIG_GLOBAL")
         .env_remove("LS_COLORS")
         .env_remove("NO_COLOR")
-        .env_remove("GIT_DIR");
+        .env_remove("GIT_DIR")
+        // The config file of default options: only the test's own (a home/.config/ffind/config).
+        .env_remove("FFIND_CONFIG_PATH");
 }
 
 /// The outcome of one run.

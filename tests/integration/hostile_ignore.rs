@@ -19,7 +19,7 @@ use crate::fixture::{clean_env, is_root, Run, Tree};
 const HANG: Duration = Duration::from_secs(10);
 
 /// Runs `cmd` with its output in files (no pipe to fill up), killing it after [`HANG`].
-fn bounded(mut cmd: Command) -> Run {
+pub fn bounded(mut cmd: Command) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let err = dir.path().join("err");
@@ -48,7 +48,7 @@ fn bounded(mut cmd: Command) -> Run {
     }
 }
 
-fn mkfifo(path: &Path) {
+pub fn mkfifo(path: &Path) {
     let c = CString::new(path.as_os_str().as_bytes()).unwrap();
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0, "{path:?}");

@@ -3,6 +3,7 @@
 mod bench;
 mod cli_compat;
 mod completions;
+mod config_file;
 mod depth_exclude;
 mod escape;
 mod exec;
