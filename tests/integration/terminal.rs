@@ -217,3 +217,29 @@ fn hyperlinks_auto_follow_colors_on_a_terminal() {
         got[0]
     );
 }
+
+#[test]
+fn usage_errors_escape_the_values_they_quote_on_a_terminal() {
+    if !have("script") {
+        eprintln!("skipped: util-linux script is not installed");
+        return;
+    }
+    let t = Tree::new();
+    // A value clap quotes back ("invalid value '...'"): on a terminal it used to arrive raw,
+    // escape sequence and all.
+    let line = format!(
+        "{} -t {}",
+        quote(bin().to_str().unwrap()),
+        quote("f\x1b]0;pwn\x07")
+    );
+    let mut c = std::process::Command::new("script");
+    c.args(["-qec", &line, "/dev/null"])
+        .current_dir(t.root())
+        .stdin(Stdio::null());
+    clean_env(&mut c, &t.home());
+    let out = c.output().unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(text.contains("invalid value"), "{text:?}");
+    assert!(!text.contains("\x1b]0;pwn"), "raw: {text:?}");
+    assert!(text.contains(r"f\x1B]0;pwn\x07"), "escaped: {text:?}");
+}
