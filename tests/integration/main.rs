@@ -26,3 +26,4 @@ mod terminal;
 mod threads;
 mod types;
 mod walk;
+mod wide;
