@@ -15,11 +15,14 @@
 #          memory  max RSS (/usr/bin/time), to /dev/null and with a slow reader
 #          first   time to the first result (| head -1)
 #          sweep   --concurrency 1..1024 for --method queue and rayon
+#          crates  the walker-crate methods (walkdir, jwalk, ignore) at -j 2, 8, 64: time and
+#                  max RSS (their beneath check once listed a directory once per thread)
 #          sort    the cost of --sort path and --sort depth against the plain listing, and their memory
 #          slow    on a FUSE mount that sleeps per operation (benches/slowfs.sh); never by default
 #          (default: all but slow and cold)
 #
 # Environment: BENCH_RUNS (20), BENCH_WARMUP (3), BENCH_SWEEP (1,2,4,...,1024),
+# BENCH_CRATES_J (2,8,64),
 # BENCH_SLOW_TREE (linux), BENCH_SLOW_DELAY_US (1000), BENCH_SLOW_RUNS (3),
 # BENCH_SLOW_WARMUP (0), BENCH_SLOW_SWEEP (2,4,...,1024), BENCH_READER_SLEEP (5),
 # BENCH_COLD_RUNS (5), BENCH_COLD_SWEEP (1,2,4,...,256), BENCH_MILLION (1000000 entries),
@@ -39,6 +42,7 @@ stamp=${BENCH_STAMP:-$(date +%F-%H%M)}
 runs=${BENCH_RUNS:-20}
 warmup=${BENCH_WARMUP:-3}
 sweep=${BENCH_SWEEP:-1,2,4,8,16,32,64,128,256,512,1024}
+crates_j=${BENCH_CRATES_J:-2,8,64}
 slow_tree=${BENCH_SLOW_TREE:-linux}
 slow_delay=${BENCH_SLOW_DELAY_US:-1000}
 slow_runs=${BENCH_SLOW_RUNS:-3}
@@ -66,16 +70,16 @@ sections=()
 for arg in "$@"; do
   case "$arg" in
     linux | big | flat) trees+=("$arg") ;;
-    side | git | j1 | memory | first | sweep | sort | slow | huge | cold) sections+=("$arg") ;;
+    side | git | j1 | memory | first | sweep | crates | sort | slow | huge | cold) sections+=("$arg") ;;
     -h | --help) usage 0 ;;
     *) echo "benches/run.sh: unknown tree or section '$arg'" >&2 && usage ;;
   esac
 done
 [ ${#trees[@]} -gt 0 ] || trees=(linux big flat)
-[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep sort huge)
+[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep crates sort huge)
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 per_tree=0
-for s in side j1 memory first sweep sort; do
+for s in side j1 memory first sweep crates sort; do
   if wants "$s"; then per_tree=1; fi
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive number, not '$runs'"
@@ -104,7 +108,7 @@ for tool in "$fd" "$floor"; do [ -x "$tool" ] || die "peers.sh did not provide $
 for tool in hyperfine bfs find python3; do
   command -v "$tool" >/dev/null || die "$tool is missing (hyperfine and bfs: apt-get install hyperfine bfs)"
 done
-if { wants memory || wants sort; } && [ ! -x /usr/bin/time ]; then
+if { wants memory || wants crates || wants sort; } && [ ! -x /usr/bin/time ]; then
   say "installing GNU time (/usr/bin/time) for max RSS"
   { apt-get install -y -qq time >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }; } ||
     die "/usr/bin/time is missing and could not be installed: apt-get install time"
@@ -462,6 +466,48 @@ run_sweep() {
   section_summary "$label: concurrency sweep" "$pivot"
 }
 
+# The walker-crate methods at each of $crates_j: medians against the floor, and max RSS. Their
+# check that what a crate lists is beneath the root listed a directory once per thread that saw
+# its entries (issue 18: ignore on flat took 1.4 GB at -j 64, against 103 MB at -j 2).
+crates() {
+  local label=$1 dir=$2 d ref_json m j
+  d=$(q "$dir")
+  ref_json=$(floor_ref "$label" "$dir")
+  local base=$out/$stamp-$label-crates
+  say "$label: crates (--concurrency $crates_j, walkdir, jwalk and ignore, $runs runs each)"
+  load=$(loadavg)
+  hyperfine -N --warmup "$warmup" --runs "$runs" -L j "$crates_j" -L method walkdir,jwalk,ignore \
+    --export-json "$base.json" --export-markdown "$tmp/table.md" \
+    -n "ffind -u --method {method} -j {j} . $label" "$ffind -u --method {method} -j {j} . $d" ||
+    die "hyperfine failed for $label crates"
+  local -a cmds=()
+  for m in walkdir jwalk ignore; do
+    for j in ${crates_j//,/ }; do cmds+=("$ffind -u --method $m -j $j . $d"); done
+  done
+  rss_rows "${cmds[@]}"
+  local pivot table
+  pivot=$(python3 "$here/report.py" pivot "$base.json" --ref "floor -p -j2 $label" --ref-json "$ref_json")
+  table=$(python3 "$here/report.py" memory "$tmp/mem.tsv" "$base-memory.json")
+  {
+    conditions "walker-crate methods: $label" "$label" "$dir" \
+      "hyperfine \`-N --warmup $warmup --runs $runs -L j $crates_j -L method walkdir,jwalk,ignore\`; ratios against \`floor -p -j2 $label\` from $(basename "$ref_json"); max RSS by GNU time \`/usr/bin/time -f %M\`, 3 runs to /dev/null"
+    echo "## Medians (ms) and ratio to \`floor -p -j2 $label\`"
+    echo
+    echo "$pivot"
+    echo
+    echo "## Max RSS"
+    echo
+    echo "$table"
+    echo
+    echo "## hyperfine"
+    echo
+    python3 "$here/report.py" escape "$tmp/table.md"
+  } >"$base.md"
+  section_summary "$label: walker-crate methods" "$pivot
+
+$table"
+}
+
 # --sort holds every result until the walk ends and sorts them: its time and memory against
 # the streaming listing (the ratio column is to plain `ffind -u`).
 sort_cost() {
@@ -541,6 +587,7 @@ if [ $per_tree = 1 ]; then
     if wants first; then first "$tree" "$dir"; fi
     if wants memory; then memory "$tree" "$dir"; fi
     if wants sweep; then sweep "$tree" "$dir"; fi
+    if wants crates; then crates "$tree" "$dir"; fi
     if wants sort; then sort_cost "$tree" "$dir"; fi
   done
 fi

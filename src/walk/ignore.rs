@@ -87,7 +87,8 @@ struct Visitors<'a, 'w> {
     states: &'a RwLock<HashMap<PathBuf, DirState>>,
     /// Links to directories to walk next (`-L`).
     links: &'a Mutex<Vec<PathBuf>>,
-    /// Without `-L`: the root's checker, copied for each visitor.
+    /// Without `-L`: the root's checker, from which each visitor gets its own, sharing the
+    /// directories it holds.
     beneath: Option<&'a Beneath>,
 }
 

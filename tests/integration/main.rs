@@ -28,3 +28,4 @@ mod terminal;
 mod threads;
 mod types;
 mod walk;
+mod wide;

@@ -8,7 +8,7 @@ use std::process::Command;
 use crate::fixture::{bin, clean_env, have, Tree};
 
 /// Runs ffind under `strace -f -c` in the tree; returns calls per syscall name.
-fn count_syscalls(t: &Tree, args: &[&str]) -> HashMap<String, u64> {
+pub fn count_syscalls(t: &Tree, args: &[&str]) -> HashMap<String, u64> {
     let out = t.root().parent().unwrap().join("strace.txt");
     let mut c = Command::new("strace");
     c.args(["-f", "-c", "-o"])
