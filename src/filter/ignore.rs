@@ -68,8 +68,19 @@ pub struct IgnoreOptions {
 pub trait IgnoreFiles {
     /// Whether an entry with this name exists in the directory (may answer "maybe": true).
     fn has(&self, name: &str) -> bool;
-    /// The contents of the file at this path relative to the directory, if it can be read.
-    fn read(&mut self, rel: &str) -> Option<Vec<u8>>;
+    /// The contents of the file at this path relative to the directory (or absolute), or why
+    /// there are none.
+    fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread>;
+}
+
+/// Why an ignore file's contents are not at hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unread {
+    /// Nothing of that name (or a directory): nothing to say.
+    Absent,
+    /// Something is there that could not be read: said on stderr already, or not for this
+    /// directory to say (see [`FilesByPath`]).
+    Failed,
 }
 
 /// One directory's rules, linked to its nearest ancestor that has rules.
@@ -191,22 +202,34 @@ pub fn global_matcher(path: &Path, unread: &mut Vec<(PathBuf, String)>) -> Optio
     }
 }
 
-/// The outcome of reading one ignore file of the tree: its contents, or `None` after saying
-/// on stderr why a file that is there was not read (`shown` builds the path for the message).
+/// The outcome of reading the ignore file `rel` of the directory shown as `dir_shown`: its
+/// contents, or why not, after saying on stderr why a file that is there was not read.
 pub fn read_reported(
     result: io::Result<Vec<u8>>,
-    shown: impl FnOnce() -> Vec<u8>,
+    dir_shown: &[u8],
+    rel: &str,
     report: &Reporter,
-) -> Option<Vec<u8>> {
+) -> Result<Vec<u8>, Unread> {
     match result {
-        Ok(bytes) => Some(bytes),
+        Ok(bytes) => Ok(bytes),
         // Absent (`.git/info/exclude` often is), or a directory of that name.
-        Err(e) if is_absent(&e) => None,
+        Err(e) if is_absent(&e) => Err(Unread::Absent),
         Err(e) => {
-            report.message(&shown(), &unread_message(&e));
-            None
+            report.message(&shown_path(dir_shown, rel), &unread_message(&e));
+            Err(Unread::Failed)
         }
     }
+}
+
+/// How messages show the file `rel` of the directory shown as `dir_shown`: below it, or, for
+/// an absolute path (a `gitdir:` link's), as it is.
+fn shown_path(dir_shown: &[u8], rel: &str) -> Vec<u8> {
+    if rel.starts_with('/') {
+        return rel.as_bytes().to_vec();
+    }
+    let mut path = Vec::new();
+    join_into(&mut path, dir_shown, rel.as_bytes());
+    path
 }
 
 impl IgnoreOptions {
@@ -238,7 +261,7 @@ impl IgnoreOptions {
         let rules = prefix.is_empty() || self.parents;
         let mut read = |name: &str| -> Option<Vec<u8>> {
             if rules && files.has(name) {
-                files.read(name)
+                files.read(name).ok()
             } else {
                 None
             }
@@ -261,6 +284,7 @@ impl IgnoreOptions {
         let git_exclude = if has_git && rules {
             files
                 .read(".git/info/exclude")
+                .ok()
                 .or_else(|| read_linked_exclude(files))
                 .and_then(|b| Rules::parse(&[&b]))
         } else {
@@ -382,8 +406,10 @@ impl IgnoreOptions {
 /// `info/exclude` of the git directory a `.git` *file* points to ("gitdir: PATH", as in
 /// worktrees and submodules), through its `commondir` for a worktree. PATH may be relative to
 /// the directory holding `.git`, which is what [`IgnoreFiles::read`] resolves against.
+/// A git directory that cannot be used (a name too long, a directory nobody may search) is
+/// said once, by the first of its files that cannot be read.
 fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
-    let link = files.read(".git")?;
+    let link = files.read(".git").ok()?;
     let link = String::from_utf8(link).ok()?;
     let gitdir = link
         .lines()
@@ -391,7 +417,9 @@ fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
         .trim()
         .to_owned();
     let common = match files.read(&format!("{gitdir}/commondir")) {
-        Some(c) => {
+        Err(Unread::Failed) => return None,
+        Err(Unread::Absent) => gitdir,
+        Ok(c) => {
             let c = String::from_utf8(c).ok()?;
             let c = c.trim();
             if c.starts_with('/') {
@@ -400,9 +428,8 @@ fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
                 format!("{gitdir}/{c}")
             }
         }
-        None => gitdir,
     };
-    files.read(&format!("{common}/info/exclude"))
+    files.read(&format!("{common}/info/exclude")).ok()
 }
 
 /// Whether the directory `dir` lists an entry named `name` (a plain name), when it can be
@@ -444,32 +471,43 @@ impl IgnoreFiles for FilesByPath<'_> {
         name != ".git" || self.dir.join(".git").symlink_metadata().is_ok()
     }
 
-    fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
+    fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
         let path = self.dir.join(rel);
-        let shown = || {
-            if rel.starts_with('/') {
-                return rel.as_bytes().to_vec();
-            }
-            let mut p = Vec::new();
-            join_into(&mut p, self.shown, rel.as_bytes());
-            p
-        };
         let result = match read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false) {
             // Unlike a listing, a path cannot tell whether the file is there at all: in a
             // directory we may list but not search (r--), its listing says, as it does for the
             // own-reader methods; in one we may not list either, nothing can be said of it
-            // (the walk reports the directory itself).
+            // (the walk reports the directory itself). What lies further (a `gitdir:` link's
+            // files) is judged by the entry of this directory it goes through.
             Err(e)
-                if !is_absent(&e) && path.symlink_metadata().is_err() && !listed(self.dir, rel) =>
+                if !is_absent(&e) && !rel.starts_with('/') && {
+                    let first = rel.split('/').next().unwrap_or(rel);
+                    self.dir.join(first).symlink_metadata().is_err() && !listed(self.dir, first)
+                } =>
             {
-                return None
+                return Err(Unread::Failed)
+            }
+            // One we may search but not list (--x): its files can be tried by path, but none
+            // of its entries can be judged, so what its files hold does not matter; the walk
+            // reports the directory itself, as the own-reader methods (which never get to its
+            // files) do. Above a search path they do matter: the root's entries are judged.
+            Err(e)
+                if !is_absent(&e) && !self.above_root && std::fs::read_dir(self.dir).is_err() =>
+            {
+                return Err(Unread::Failed)
             }
             // The directories above a search path are read once per search path: say what
             // is wrong with one of their files once.
-            Err(e) if !is_absent(&e) && self.above_root && !first_report(&shown()) => return None,
+            Err(e)
+                if !is_absent(&e)
+                    && self.above_root
+                    && !first_report(&shown_path(self.shown, rel)) =>
+            {
+                return Err(Unread::Failed)
+            }
             other => other,
         };
-        read_reported(result, shown, self.report)
+        read_reported(result, self.shown, rel, self.report)
     }
 }
 
@@ -484,8 +522,11 @@ mod tests {
         fn has(&self, name: &str) -> bool {
             self.0.contains_key(name)
         }
-        fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
-            self.0.get(rel).map(|s| s.as_bytes().to_vec())
+        fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
+            self.0
+                .get(rel)
+                .map(|s| s.as_bytes().to_vec())
+                .ok_or(Unread::Absent)
         }
     }
 
