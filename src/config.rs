@@ -199,7 +199,7 @@ pub fn config_home_in(home: Option<PathBuf>) -> Option<PathBuf> {
         .or_else(|| home.map(|h| h.join(".config")))
 }
 
-fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
+fn resolve_ignore(cli: &Cli, first_root: &Path) -> Result<Option<IgnoreOptions>> {
     // `cli::parse` has folded -u into `hidden` and `no_ignore`.
     let use_files = !cli.no_ignore;
     let vcs = use_files && !cli.no_ignore_vcs;
@@ -231,9 +231,9 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
     explicit.reverse();
     // git's global excludes (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), found
     // and read the way every ignore file is (not through the `ignore` crate, which would block
-    // on a FIFO).
+    // on a FIFO); `includeIf` conditions are evaluated for the first search path's repository.
     let global = if vcs {
-        crate::filter::gitconfig::excludes_path()
+        crate::filter::gitconfig::excludes_path(first_root)
             .and_then(|path| global_matcher(&path, &mut unread))
             .map(Arc::new)
     } else {
@@ -469,6 +469,7 @@ impl Config {
             cli.max_results
         };
         let roots = resolve_roots(cli, &cwd);
+        let ignore = resolve_ignore(cli, &roots[0].absolute)?;
         let dash_guard = roots.iter().any(|r| r.display.is_empty());
         // -j, else the CPUs: looked at once (it reads the cgroup's CPU quota).
         let jobs = cli.concurrency.map_or_else(
@@ -491,7 +492,7 @@ impl Config {
             concurrency,
             concurrency_max,
             hidden: cli.hidden,
-            ignore: resolve_ignore(cli)?,
+            ignore,
             follow: cli.follow,
             min_depth,
             max_depth,

@@ -203,6 +203,17 @@ fn a_fifo_as_gits_config_neither_hangs_nor_hides_the_excludes_after_it() {
     )
     .unwrap();
     assert_each_method(&t, &["-t", "f"], &["keep", "y.bak"], 0, "");
+    // Nor one named by an include, which is passed over like a missing file.
+    mkfifo(&home.join("included"));
+    fs::write(
+        home.join(".config/git/config"),
+        format!(
+            "[include]\n\tpath = ~/included\n[core]\n\texcludesFile = \"{}\"\n",
+            excludes.display()
+        ),
+    )
+    .unwrap();
+    assert_each_method(&t, &["-t", "f"], &["keep", "y.bak"], 0, "");
     // Without a setting anywhere, $XDG_CONFIG_HOME/git/ignore.
     fs::remove_file(home.join(".config/git/config")).unwrap();
     fs::write(home.join(".config/git/ignore"), "*.bak\n").unwrap();

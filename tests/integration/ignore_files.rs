@@ -167,6 +167,39 @@ fn git_info_exclude_and_global_git_excludes() {
 }
 
 #[test]
+fn the_global_excludes_file_is_found_through_includes_as_git_finds_it() {
+    // git follows `[include]` and `[includeIf]` when it looks for core.excludesFile (fd does
+    // not): a relative path from the including file, `~/` from home; the last setting wins.
+    let t = Tree::new();
+    git_init(&t, ".");
+    t.files(&["x.swp", "x.bak", "x.tmp", "keep"]);
+    home_file(&t, "swp", "*.swp\n");
+    home_file(&t, "bak", "*.bak\n");
+    home_file(&t, ".gitconfig", "[include]\n\tpath = conf/one\n");
+    home_file(&t, "conf/one", "[include]\n\tpath = ~/conf/two\n");
+    home_file(&t, "conf/two", "[core]\n\texcludesFile = ~/swp\n");
+    assert_everywhere(&t, &["-t", "f"], &["x.bak", "x.tmp", "keep"]);
+    // A condition on the repository of the search path: here, and not elsewhere.
+    home_file(
+        &t,
+        ".config/git/config",
+        &format!(
+            "[includeIf \"gitdir:{}/\"]\n\tpath = ~/conf/bak\n",
+            t.root().display()
+        ),
+    );
+    home_file(&t, "conf/bak", "[core]\n\texcludesFile = ~/bak\n");
+    fs::write(t.home().join(".gitconfig"), "[user]\n\tname = x\n").unwrap();
+    assert_everywhere(&t, &["-t", "f"], &["x.swp", "x.tmp", "keep"]);
+    home_file(
+        &t,
+        ".config/git/config",
+        "[includeIf \"onbranch:no-such-branch\"]\n\tpath = ~/conf/bak\n",
+    );
+    assert_everywhere(&t, &["-t", "f"], &["x.swp", "x.bak", "x.tmp", "keep"]);
+}
+
+#[test]
 fn dot_ignore_fdignore_and_ffindignore_need_no_repository() {
     let t = Tree::new();
     t.files(&["a.tmp", "b.fd", "c.ffind", "sub/d.tmp", "sub/e.fd", "keep"])
