@@ -102,6 +102,9 @@ pub struct IgnoreNode {
     has_git: bool,
     /// This directory or an ancestor holds `.git`.
     in_git: bool,
+    /// The nearest repository root at or above this directory, which anchors the global
+    /// excludes (git matches them relative to the repository's root, not the search path's).
+    repo_root: Option<Arc<RepoRoot>>,
     /// The rules on names of this node's files and its ancestors', merged: most entries are
     /// judged by one look into it instead of one per file.
     screen: Screen,
@@ -109,18 +112,59 @@ pub struct IgnoreNode {
     path_rules: bool,
 }
 
+/// A repository's root directory, as [`IgnoreNode::rel`] needs it to make paths relative to it.
+#[derive(Debug)]
+struct RepoRoot {
+    base_len: usize,
+    prefix: Vec<u8>,
+    root_base_len: usize,
+}
+
+impl RepoRoot {
+    /// An entry's path relative to the repository's root.
+    fn rel<'a>(&'a self, path: &'a [u8], scratch: &'a mut Vec<u8>) -> &'a [u8] {
+        rel_to(
+            self.base_len,
+            &self.prefix,
+            self.root_base_len,
+            path,
+            scratch,
+        )
+    }
+}
+
+/// An entry's display path made relative to a directory whose children's names start at
+/// `base_len` in theirs, or, above the search root, through `prefix` (the way from that
+/// directory to the root) and the part below the root, which starts at `root_base_len`.
+/// `scratch` holds the path when it has to be built.
+fn rel_to<'a>(
+    base_len: usize,
+    prefix: &'a [u8],
+    root_base_len: usize,
+    path: &'a [u8],
+    scratch: &'a mut Vec<u8>,
+) -> &'a [u8] {
+    if prefix.is_empty() {
+        &path[base_len.min(path.len())..]
+    } else {
+        scratch.clear();
+        scratch.extend_from_slice(prefix);
+        scratch.extend_from_slice(&path[root_base_len.min(path.len())..]);
+        scratch
+    }
+}
+
 impl IgnoreNode {
     /// An entry's path as this node's rules see it: relative to its directory (or, above the
     /// search root, through `prefix`). `scratch` holds it when it has to be built.
     fn rel<'a>(&'a self, path: &'a [u8], scratch: &'a mut Vec<u8>) -> &'a [u8] {
-        if self.prefix.is_empty() {
-            &path[self.base_len.min(path.len())..]
-        } else {
-            scratch.clear();
-            scratch.extend_from_slice(&self.prefix);
-            scratch.extend_from_slice(&path[self.root_base_len.min(path.len())..]);
-            scratch
-        }
+        rel_to(
+            self.base_len,
+            &self.prefix,
+            self.root_base_len,
+            path,
+            scratch,
+        )
     }
 
     /// The node's files, in precedence order.
@@ -294,6 +338,15 @@ impl IgnoreOptions {
             return parent.cloned();
         }
         let in_git = has_git || parent.is_some_and(|p| p.in_git);
+        let repo_root = if has_git {
+            Some(Arc::new(RepoRoot {
+                base_len,
+                prefix: prefix.clone(),
+                root_base_len,
+            }))
+        } else {
+            parent.and_then(|p| p.repo_root.clone())
+        };
         let mut node = IgnoreNode {
             parent: parent.cloned(),
             base_len,
@@ -305,6 +358,7 @@ impl IgnoreOptions {
             git_exclude,
             has_git,
             in_git,
+            repo_root,
             screen: parent.map(|p| p.screen.clone()).unwrap_or_default(),
             path_rules: false,
         };
@@ -379,10 +433,18 @@ impl IgnoreOptions {
             saw_git |= n.has_git;
             cur = n.parent.as_deref();
         }
-        // The global files match the path below the search root.
+        // git's global excludes match the path below the repository's root, as git matches
+        // them (outside a repository, under --no-require-git, below the search root); the
+        // other global files, the path below the search root.
         let below_root = &path[root_base_len.min(path.len())..];
         let m_global = match &self.global {
-            Some(g) if any_git && self.vcs => g.matched(below_root, name, is_dir),
+            Some(g) if any_git && self.vcs => {
+                let rel = match node.and_then(|n| n.repo_root.as_deref()) {
+                    Some(repo) => repo.rel(path, &mut scratch),
+                    None => below_root,
+                };
+                g.matched(rel, name, is_dir)
+            }
             _ => None,
         };
         let m_explicit = self

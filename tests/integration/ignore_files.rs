@@ -200,6 +200,20 @@ fn the_global_excludes_file_is_found_through_includes_as_git_finds_it() {
 }
 
 #[test]
+fn global_excludes_are_anchored_at_the_repositorys_root() {
+    // git matches core.excludesFile's rules relative to the root of the repository holding
+    // the path, like .git/info/exclude: not relative to the search path.
+    let t = Tree::new();
+    git_init(&t, ".");
+    git_init(&t, "nested");
+    t.files(&["sub/x", "sub/y", "nested/sub/x", "nested/sub/y"]);
+    home_file(&t, ".config/git/ignore", "/sub/x\n");
+    assert_everywhere(&t, &["-t", "f"], &["sub/y", "nested/sub/y"]);
+    assert_everywhere(&t, &["-t", "f", ".", "sub"], &["sub/y"]);
+    assert_everywhere(&t, &["-t", "f", ".", "nested/sub"], &["nested/sub/y"]);
+}
+
+#[test]
 fn dot_ignore_fdignore_and_ffindignore_need_no_repository() {
     let t = Tree::new();
     t.files(&["a.tmp", "b.fd", "c.ffind", "sub/d.tmp", "sub/e.fd", "keep"])
