@@ -13,7 +13,7 @@ use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::cli::{Cli, MethodArg, SortArg};
 use crate::exec::ExecSpec;
-use crate::filter::ignore::{global_matcher, matcher_from_file, IgnoreOptions};
+use crate::filter::ignore::{global_matcher, matcher_from_file, IgnoreOptions, PerRepoExcludes};
 use crate::filter::owner::OwnerFilter;
 use crate::filter::rules::Rules;
 use crate::filter::size::SizeFilter;
@@ -232,12 +232,20 @@ fn resolve_ignore(cli: &Cli, first_root: &Path) -> Result<Option<IgnoreOptions>>
     // git's global excludes (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), found
     // and read the way every ignore file is (not through the `ignore` crate, which would block
     // on a FIFO); `includeIf` conditions are evaluated for the first search path's repository.
-    let global = if vcs {
-        crate::filter::gitconfig::excludes_path(first_root)
-            .and_then(|path| global_matcher(&path, &mut unread))
-            .map(Arc::new)
+    let (global, global_per_repo) = if vcs {
+        let excludes = crate::filter::gitconfig::excludes(first_root);
+        let global = excludes
+            .path
+            .as_ref()
+            .and_then(|path| global_matcher(path, &mut unread))
+            .map(Arc::new);
+        // An includeIf on the repository: each repository the walk meets asks again.
+        let per_repo = excludes
+            .per_repository
+            .then(|| Arc::new(PerRepoExcludes::new(excludes.path, global.clone())));
+        (global, per_repo)
     } else {
-        None
+        (None, None)
     };
     let opts = IgnoreOptions {
         vcs,
@@ -245,6 +253,7 @@ fn resolve_ignore(cli: &Cli, first_root: &Path) -> Result<Option<IgnoreOptions>>
         require_git: !cli.no_require_git,
         parents: !cli.no_ignore_parent,
         global,
+        global_per_repo,
         explicit,
         unread,
     };

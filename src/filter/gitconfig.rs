@@ -11,9 +11,12 @@
 //! passed over, at most 10 levels deep (git then refuses the configuration; ffind keeps what
 //! it read before that point). A file git would refuse (a bad line) counts up to that line.
 //!
-//! Conditions: `gitdir:`, `gitdir/i:` and `onbranch:` are evaluated once, for the repository
-//! holding the first search path (found as git finds it from there: the nearest `.git`
-//! above); nested repositories and other search paths get the same global excludes file.
+//! Conditions: `gitdir:`, `gitdir/i:` and `onbranch:` are evaluated as git evaluates them in
+//! the repository that holds each path: first for the repository holding the first search
+//! path (the nearest `.git` at or above it), and, when a condition was met there, again for
+//! each repository the walk meets ([`excludes_path_for`], from `filter/ignore.rs`), so a
+//! nested repository or a worktree on another branch gets its own file. `gitdir:` matches the
+//! git directory's real path (links resolved; git also tries the path as reached).
 //! `hasconfig:` (which needs the repository's own configuration) never matches.
 //!
 //! Every file is read as every ignore file is ([`read_small_file`]: a regular file only,
@@ -35,9 +38,33 @@ const MAX_INCLUDE_DEPTH: usize = 10;
 /// itself twice would otherwise be 2^10 reads.
 const MAX_INCLUDED_FILES: usize = 200;
 
-/// The global excludes file git would use, if any can be named, for a search from `start`.
-pub fn excludes_path(start: &Path) -> Option<PathBuf> {
-    Env::from_process().excludes_path(start)
+/// The global excludes file git would use for a search from `start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Excludes {
+    /// The file, if any can be named.
+    pub path: Option<PathBuf>,
+    /// An `includeIf` on the repository was met: another repository may get another file
+    /// ([`excludes_path_for`]).
+    pub per_repository: bool,
+}
+
+/// The global excludes file git would use for a search from `start` (conditions evaluated for
+/// the repository holding it).
+pub fn excludes(start: &Path) -> Excludes {
+    Env::from_process().excludes(Start::Path(start))
+}
+
+/// The global excludes file git would use in the repository whose git directory is
+/// `git_dir`.
+pub fn excludes_path_for(git_dir: &Path) -> Option<PathBuf> {
+    Env::from_process().excludes(Start::GitDir(git_dir)).path
+}
+
+/// What conditions are evaluated for: a path in a repository, or its git directory.
+#[derive(Clone, Copy)]
+enum Start<'a> {
+    Path(&'a Path),
+    GitDir(&'a Path),
 }
 
 /// What the lookup depends on in the environment (a value, so that tests can set it).
@@ -80,24 +107,34 @@ impl Env {
         files
     }
 
-    fn excludes_path(&self, start: &Path) -> Option<PathBuf> {
+    fn excludes(&self, start: Start<'_>) -> Excludes {
         let mut reader = Reader {
             env: self,
             start,
             repo: None,
             value: None,
             files: 0,
+            per_repository: false,
         };
         for file in self.files() {
             if reader.read(&file, 0).is_err() {
                 break;
             }
         }
-        match reader.value {
+        let path = match reader.value {
             Some(v) if v.is_empty() => None,
             Some(v) => Some(PathBuf::from(OsString::from_vec(v))),
             None => self.config_dir.as_ref().map(|c| c.join("ignore")),
+        };
+        Excludes {
+            path,
+            per_repository: reader.per_repository,
         }
+    }
+
+    #[cfg(test)]
+    fn excludes_path(&self, start: &Path) -> Option<PathBuf> {
+        self.excludes(Start::Path(start)).path
     }
 
     /// `~` or `~/...` from the home directory; anything else as it is.
@@ -132,13 +169,15 @@ struct Repo {
 
 struct Reader<'a> {
     env: &'a Env,
-    start: &'a Path,
+    start: Start<'a>,
     /// Found on the first condition that needs it.
     repo: Option<Repo>,
     /// The last `core.excludesFile` seen, `~` expanded.
     value: Option<Vec<u8>>,
     /// Files read through includes.
     files: usize,
+    /// A condition on the repository was evaluated.
+    per_repository: bool,
 }
 
 impl Reader<'_> {
@@ -230,7 +269,12 @@ impl Reader<'_> {
     }
 
     fn repo(&mut self) -> &Repo {
-        self.repo.get_or_insert_with(|| find_repo(self.start))
+        self.per_repository = true;
+        let start = self.start;
+        self.repo.get_or_insert_with(|| match start {
+            Start::Path(path) => find_repo(path),
+            Start::GitDir(git_dir) => repo_at(git_dir),
+        })
     }
 }
 
@@ -267,8 +311,16 @@ fn find_repo(start: &Path) -> Repo {
             .unwrap_or(Path::new("/"))
             .join(target.trim())
     };
+    repo_at(&git_dir)
+}
+
+/// The repository whose git directory is `git_dir`.
+fn repo_at(git_dir: &Path) -> Repo {
     let Ok(git_dir) = std::fs::canonicalize(git_dir) else {
-        return none;
+        return Repo {
+            git_dir: None,
+            branch: None,
+        };
     };
     let head = read_small_file(
         git_dir.join("HEAD").as_os_str().as_bytes(),

@@ -21,7 +21,7 @@
 //! can neither hang the walk nor exhaust memory (issue 9); the exit code is then 1, since the
 //! results may differ from what the file meant.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -57,6 +57,9 @@ pub struct IgnoreOptions {
     pub parents: bool,
     /// The global git excludes file (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`).
     pub global: Option<Arc<Rules>>,
+    /// Set when the global excludes file depends on the repository (an `includeIf` in git's
+    /// configuration): it is then looked up for each repository the walk meets.
+    pub global_per_repo: Option<Arc<PerRepoExcludes>>,
     /// `--ignore-file` files and ffind's global ignore file, last added first.
     pub explicit: Vec<Arc<Rules>>,
     /// Global ignore files that are there but could not be read, and why: reported once when
@@ -68,6 +71,8 @@ pub struct IgnoreOptions {
 pub trait IgnoreFiles {
     /// Whether an entry with this name exists in the directory (may answer "maybe": true).
     fn has(&self, name: &str) -> bool;
+    /// The directory's path, usable with `std::fs`.
+    fn path(&self) -> PathBuf;
     /// The contents of the file at this path relative to the directory (or absolute), or why
     /// there are none.
     fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread>;
@@ -118,6 +123,51 @@ struct RepoRoot {
     base_len: usize,
     prefix: Vec<u8>,
     root_base_len: usize,
+    /// Its own global excludes, when they depend on the repository.
+    global: Option<Arc<Rules>>,
+}
+
+/// git's global excludes files by the repositories that name them: each compiled (and, if it
+/// cannot be read, reported) once.
+#[derive(Debug, Default)]
+pub struct PerRepoExcludes {
+    compiled: Mutex<HashMap<PathBuf, Option<Arc<Rules>>>>,
+}
+
+impl PerRepoExcludes {
+    /// Knowing `rules` as the compiled file at `path` (the one found for the first search
+    /// path, read already).
+    pub fn new(path: Option<PathBuf>, rules: Option<Arc<Rules>>) -> PerRepoExcludes {
+        PerRepoExcludes {
+            compiled: Mutex::new(path.into_iter().map(|p| (p, rules.clone())).collect()),
+        }
+    }
+
+    /// The global excludes of the repository whose root is the directory of `files`.
+    fn for_repo(&self, files: &mut dyn IgnoreFiles) -> Option<Arc<Rules>> {
+        let dot_git = files.path().join(".git");
+        let git_dir = if dot_git.is_dir() {
+            dot_git
+        } else {
+            // Read without a word: what is wrong with it was said when its exclude file was
+            // looked for.
+            let link = read_small_file(dot_git.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false);
+            dot_git.with_file_name(gitdir_of(&link.ok()?)?)
+        };
+        let git_dir = std::path::absolute(git_dir).ok()?;
+        let path = crate::filter::gitconfig::excludes_path_for(&git_dir)?;
+        let mut compiled = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rules) = compiled.get(&path) {
+            return rules.clone();
+        }
+        let bytes = match path.to_str() {
+            Some(p) => files.read(p).ok(),
+            None => read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false).ok(),
+        };
+        let rules = bytes.and_then(|b| Rules::parse(&[&b])).map(Arc::new);
+        compiled.insert(path, rules.clone());
+        rules
+    }
 }
 
 impl RepoRoot {
@@ -343,6 +393,10 @@ impl IgnoreOptions {
                 base_len,
                 prefix: prefix.clone(),
                 root_base_len,
+                global: self
+                    .global_per_repo
+                    .as_ref()
+                    .and_then(|p| p.for_repo(files)),
             }))
         } else {
             parent.and_then(|p| p.repo_root.clone())
@@ -437,9 +491,14 @@ impl IgnoreOptions {
         // them (outside a repository, under --no-require-git, below the search root); the
         // other global files, the path below the search root.
         let below_root = &path[root_base_len.min(path.len())..];
-        let m_global = match &self.global {
+        let repo = node.and_then(|n| n.repo_root.as_deref());
+        let global = match repo {
+            Some(r) if self.global_per_repo.is_some() => r.global.as_ref(),
+            _ => self.global.as_ref(),
+        };
+        let m_global = match global {
             Some(g) if any_git && self.vcs => {
-                let rel = match node.and_then(|n| n.repo_root.as_deref()) {
+                let rel = match repo {
                     Some(repo) => repo.rel(path, &mut scratch),
                     None => below_root,
                 };
@@ -465,19 +524,20 @@ impl IgnoreOptions {
     }
 }
 
+/// The git directory a `.git` file names ("gitdir: PATH"), as written.
+fn gitdir_of(link: &[u8]) -> Option<String> {
+    let link = std::str::from_utf8(link).ok()?;
+    let gitdir = link.lines().find_map(|l| l.strip_prefix("gitdir:"))?;
+    Some(gitdir.trim().to_owned())
+}
+
 /// `info/exclude` of the git directory a `.git` *file* points to ("gitdir: PATH", as in
 /// worktrees and submodules), through its `commondir` for a worktree. PATH may be relative to
 /// the directory holding `.git`, which is what [`IgnoreFiles::read`] resolves against.
 /// A git directory that cannot be used (a name too long, a directory nobody may search) is
 /// said once, by the first of its files that cannot be read.
 fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
-    let link = files.read(".git").ok()?;
-    let link = String::from_utf8(link).ok()?;
-    let gitdir = link
-        .lines()
-        .find_map(|l| l.strip_prefix("gitdir:"))?
-        .trim()
-        .to_owned();
+    let gitdir = gitdir_of(&files.read(".git").ok()?)?;
     let common = match files.read(&format!("{gitdir}/commondir")) {
         Err(Unread::Failed) => return None,
         Err(Unread::Absent) => gitdir,
@@ -533,6 +593,10 @@ impl IgnoreFiles for FilesByPath<'_> {
         name != ".git" || self.dir.join(".git").symlink_metadata().is_ok()
     }
 
+    fn path(&self) -> PathBuf {
+        self.dir.to_path_buf()
+    }
+
     fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
         let path = self.dir.join(rel);
         let result = match read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false) {
@@ -584,6 +648,9 @@ mod tests {
         fn has(&self, name: &str) -> bool {
             self.0.contains_key(name)
         }
+        fn path(&self) -> PathBuf {
+            PathBuf::from("/fake")
+        }
         fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
             self.0
                 .get(rel)
@@ -599,6 +666,7 @@ mod tests {
             require_git: true,
             parents: true,
             global: None,
+            global_per_repo: None,
             explicit: vec![],
             unread: vec![],
         }

@@ -131,6 +131,16 @@ impl IgnoreFiles for ListedFiles<'_> {
             && (name != ".git" || self.dir.stat_at(c".git", false).is_ok())
     }
 
+    fn path(&self) -> std::path::PathBuf {
+        use std::os::unix::ffi::OsStrExt;
+        // The display path names the directory from the working directory (ffind never
+        // changes it); the root "." may be shown as nothing.
+        match self.dir_path {
+            b"" => ".".into(),
+            p => std::ffi::OsStr::from_bytes(p).into(),
+        }
+    }
+
     fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
         // A regular file in the listing needs no look before it is opened.
         let listed_regular = self.names.contains(&(rel, Kind::File));

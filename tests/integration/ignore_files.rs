@@ -200,6 +200,35 @@ fn the_global_excludes_file_is_found_through_includes_as_git_finds_it() {
 }
 
 #[test]
+fn include_if_is_evaluated_in_each_repository() {
+    // git evaluates `includeIf` in the repository that holds each path: a nested repository
+    // on another branch, or under another git directory, may get another excludes file.
+    let t = Tree::new();
+    git_init(&t, ".");
+    git_init(&t, "nested");
+    let head = t.root().join("nested/.git/HEAD");
+    fs::write(&head, "ref: refs/heads/dev\n").unwrap();
+    t.files(&["x.bak", "x.swp", "nested/x.bak", "nested/x.swp"]);
+    home_file(&t, "bak", "*.bak\n");
+    home_file(&t, "swp", "*.swp\n");
+    home_file(&t, "conf/bak", "[core]\n\texcludesFile = ~/bak\n");
+    home_file(&t, "conf/swp", "[core]\n\texcludesFile = ~/swp\n");
+    home_file(
+        &t,
+        ".gitconfig",
+        "[includeIf \"onbranch:dev\"]\n\tpath = conf/bak\n",
+    );
+    assert_everywhere(&t, &["-t", "f"], &["x.bak", "x.swp", "nested/x.swp"]);
+    assert_everywhere(&t, &["-t", "f", ".", "nested"], &["nested/x.swp"]);
+    home_file(
+        &t,
+        ".gitconfig",
+        "[include]\n\tpath = conf/swp\n[includeIf \"gitdir:nested/.git\"]\n\tpath = conf/bak\n",
+    );
+    assert_everywhere(&t, &["-t", "f"], &["x.bak", "nested/x.swp"]);
+}
+
+#[test]
 fn global_excludes_are_anchored_at_the_repositorys_root() {
     // git matches core.excludesFile's rules relative to the root of the repository holding
     // the path, like .git/info/exclude: not relative to the search path.
