@@ -498,9 +498,10 @@ impl IgnoreOptions {
         };
         let m_global = match global {
             Some(g) if any_git && self.vcs => {
+                // Rules on names alone need no path (nor its copy, above the search root).
                 let rel = match repo {
-                    Some(repo) => repo.rel(path, &mut scratch),
-                    None => below_root,
+                    Some(repo) if g.has_path_rules() => repo.rel(path, &mut scratch),
+                    _ => below_root,
                 };
                 g.matched(rel, name, is_dir)
             }
