@@ -123,7 +123,7 @@ struct RepoRoot {
     base_len: usize,
     prefix: Vec<u8>,
     root_base_len: usize,
-    /// Its own global excludes, when they depend on the repository.
+    /// git's global excludes as they apply in this repository.
     global: Option<Arc<Rules>>,
 }
 
@@ -224,8 +224,9 @@ impl IgnoreNode {
             .flatten()
     }
 
-    /// Whether a rule on paths of this node or an ancestor may match an entry of the directory
-    /// whose entries' display paths begin with `child_prefix` ("dir/", as
+    /// Whether a rule on paths of this node or an ancestor (or of git's global excludes, from
+    /// the repository's root) may match an entry of the directory whose entries' display
+    /// paths begin with `child_prefix` ("dir/", as
     /// [`join_into`](crate::walk::visit::join_into) makes it for an empty name). Asked once
     /// per directory; when false, its entries are screened by name alone.
     pub fn paths_may_match(&self, child_prefix: &[u8]) -> bool {
@@ -241,7 +242,16 @@ impl IgnoreNode {
             }
             cur = n.parent.as_deref();
         }
-        false
+        // git's global excludes, from the repository's root.
+        match &self.repo_root {
+            Some(repo) => repo.global.as_ref().is_some_and(|g| {
+                g.has_path_rules() && {
+                    let rel = repo.rel(child_prefix, &mut scratch);
+                    g.paths_may_match_in(rel.strip_suffix(b"/").unwrap_or(rel))
+                }
+            }),
+            None => false,
+        }
     }
 }
 
@@ -393,10 +403,10 @@ impl IgnoreOptions {
                 base_len,
                 prefix: prefix.clone(),
                 root_base_len,
-                global: self
-                    .global_per_repo
-                    .as_ref()
-                    .and_then(|p| p.for_repo(files)),
+                global: match &self.global_per_repo {
+                    Some(per_repo) => per_repo.for_repo(files),
+                    None => self.global.clone(),
+                },
             }))
         } else {
             parent.and_then(|p| p.repo_root.clone())
@@ -491,20 +501,22 @@ impl IgnoreOptions {
         // them (outside a repository, under --no-require-git, below the search root); the
         // other global files, the path below the search root.
         let below_root = &path[root_base_len.min(path.len())..];
-        let repo = node.and_then(|n| n.repo_root.as_deref());
-        let global = match repo {
-            Some(r) if self.global_per_repo.is_some() => r.global.as_ref(),
-            _ => self.global.as_ref(),
-        };
-        let m_global = match global {
-            Some(g) if any_git && self.vcs => {
-                // Rules on names alone need no path (nor its copy, above the search root).
-                let rel = match repo {
-                    Some(repo) if g.has_path_rules() => repo.rel(path, &mut scratch),
-                    _ => below_root,
+        let m_global = match node.and_then(|n| n.repo_root.as_deref()) {
+            // Where none of its rules on paths may match (`paths`, as for the tree's files),
+            // no path is made (a copy, above the search root).
+            Some(repo) if self.vcs => repo.global.as_ref().and_then(|g| {
+                let rel = if paths {
+                    repo.rel(path, &mut scratch)
+                } else {
+                    below_root
                 };
-                g.matched(rel, name, is_dir)
-            }
+                g.matched_in(rel, name, is_dir, paths)
+            }),
+            // Outside every repository (under --no-require-git).
+            None if any_git && self.vcs => self
+                .global
+                .as_ref()
+                .and_then(|g| g.matched(below_root, name, is_dir)),
             _ => None,
         };
         let m_explicit = self
