@@ -41,3 +41,8 @@ completions:
 # against the reference walk on random trees and command lines. `just fuzz-parity 5000 --release`
 fuzz-parity CASES="2000" *ARGS:
     PROPTEST_CASES={{ CASES }} cargo test {{ ARGS }} --test integration proptest_parity
+
+# The git-referee property test with many more cases (tests/integration/git_referee.rs): every
+# method against git ls-files on random trees in real repositories. `just fuzz-git 5000`
+fuzz-git CASES="2000" *ARGS:
+    GIT_REFEREE_CASES={{ CASES }} cargo test {{ ARGS }} --test integration git_referee

@@ -13,7 +13,7 @@ use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::cli::{Cli, MethodArg, SortArg};
 use crate::exec::ExecSpec;
-use crate::filter::ignore::{global_matcher, matcher_from_file, IgnoreOptions};
+use crate::filter::ignore::{global_matcher, matcher_from_file, IgnoreOptions, PerRepoExcludes};
 use crate::filter::owner::OwnerFilter;
 use crate::filter::rules::Rules;
 use crate::filter::size::SizeFilter;
@@ -199,7 +199,7 @@ pub fn config_home_in(home: Option<PathBuf>) -> Option<PathBuf> {
         .or_else(|| home.map(|h| h.join(".config")))
 }
 
-fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
+fn resolve_ignore(cli: &Cli, first_root: &Path) -> Result<Option<IgnoreOptions>> {
     // `cli::parse` has folded -u into `hidden` and `no_ignore`.
     let use_files = !cli.no_ignore;
     let vcs = use_files && !cli.no_ignore_vcs;
@@ -231,13 +231,21 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
     explicit.reverse();
     // git's global excludes (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`), found
     // and read the way every ignore file is (not through the `ignore` crate, which would block
-    // on a FIFO).
-    let global = if vcs {
-        crate::filter::gitconfig::excludes_path()
-            .and_then(|path| global_matcher(&path, &mut unread))
-            .map(Arc::new)
+    // on a FIFO); `includeIf` conditions are evaluated for the first search path's repository.
+    let (global, global_per_repo) = if vcs {
+        let excludes = crate::filter::gitconfig::excludes(first_root);
+        let global = excludes
+            .path
+            .as_ref()
+            .and_then(|path| global_matcher(path, &mut unread))
+            .map(Arc::new);
+        // An includeIf on the repository: each repository the walk meets asks again.
+        let per_repo = excludes
+            .per_repository
+            .then(|| Arc::new(PerRepoExcludes::new(excludes.path, global.clone())));
+        (global, per_repo)
     } else {
-        None
+        (None, None)
     };
     let opts = IgnoreOptions {
         vcs,
@@ -245,6 +253,7 @@ fn resolve_ignore(cli: &Cli) -> Result<Option<IgnoreOptions>> {
         require_git: !cli.no_require_git,
         parents: !cli.no_ignore_parent,
         global,
+        global_per_repo,
         explicit,
         unread,
     };
@@ -469,6 +478,7 @@ impl Config {
             cli.max_results
         };
         let roots = resolve_roots(cli, &cwd);
+        let ignore = resolve_ignore(cli, &roots[0].absolute)?;
         let dash_guard = roots.iter().any(|r| r.display.is_empty());
         // -j, else the CPUs: looked at once (it reads the cgroup's CPU quota).
         let jobs = cli.concurrency.map_or_else(
@@ -491,7 +501,7 @@ impl Config {
             concurrency,
             concurrency_max,
             hidden: cli.hidden,
-            ignore: resolve_ignore(cli)?,
+            ignore,
             follow: cli.follow,
             min_depth,
             max_depth,

@@ -1,244 +1,859 @@
 //! Where git's global excludes file is: `core.excludesFile` from git's configuration files,
 //! else `$XDG_CONFIG_HOME/git/ignore`.
 //!
-//! Found as fd finds it (the `ignore` crate's `gitconfig_excludes_path`): the same files in the
-//! same order, and the same reading of a line, which the crate does with the regex
-//! `(?im-u)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$` (any section, the first such line).
-//! Here that is a few byte comparisons, not a regex compiled at every start (a third of a
-//! millisecond), and the files are read as every ignore file is ([`read_small_file`]: a
-//! regular file only, without blocking), so a FIFO at `~/.gitconfig` cannot hang the walk.
+//! The files are git's and read in git's order, the last setting winning: the system's
+//! (`$GIT_CONFIG_SYSTEM`, else `/etc/gitconfig`; none under `GIT_CONFIG_NOSYSTEM`), then the
+//! user's (`$GIT_CONFIG_GLOBAL` alone when it is set, else `$XDG_CONFIG_HOME/git/config` and
+//! `~/.gitconfig`). Each is read by git's grammar (sections, quoted values and their escapes,
+//! `\` line continuations, `#` and `;` comments), and `[include] path = ...` and
+//! `[includeIf "COND"] path = ...` are followed where they stand, as git does: a relative
+//! path from the including file's directory, `~/` from the home directory, a missing file
+//! passed over, at most 10 levels deep (git then refuses the configuration; ffind keeps what
+//! it read before that point). A file git would refuse (a bad line) counts up to that line.
+//!
+//! Conditions: `gitdir:`, `gitdir/i:` and `onbranch:` are evaluated as git evaluates them in
+//! the repository that holds each path: first for the repository holding the first search
+//! path (the nearest `.git` at or above it), and, when a condition was met there, again for
+//! each repository the walk meets ([`excludes_path_for`], from `filter/ignore.rs`), so a
+//! nested repository or a worktree on another branch gets its own file. `gitdir:` matches the
+//! git directory's real path (links resolved; git also tries the path as reached).
+//! `hasconfig:` (which needs the repository's own configuration) never matches.
+//!
+//! Every file is read as every ignore file is ([`read_small_file`]: a regular file only,
+//! without blocking, at most [`IGNORE_FILE_LIMIT`]), so a FIFO at `~/.gitconfig` or at an
+//! included path cannot hang the walk; one that cannot be read is passed over like a missing
+//! one (git's readers of these files are not ffind's to report on).
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
-use std::path::PathBuf;
+use std::os::unix::ffi::{OsStrExt, OsStringExt};
+use std::path::{Path, PathBuf};
 
 use crate::filter::ignore::IGNORE_FILE_LIMIT;
 use crate::walk::dir::read_small_file;
 
-/// The global excludes file git would use, if any can be named.
-pub fn excludes_path() -> Option<PathBuf> {
-    let non_empty = |var: &str| std::env::var_os(var).filter(|v| !v.is_empty());
-    let config_home = || crate::config::config_home_in(home());
-    let setting_in = |path: Option<PathBuf>| -> Option<PathBuf> {
-        let bytes = read_small_file(path?.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false).ok()?;
-        excludes_file_setting(&bytes)
-    };
-    // `$GIT_CONFIG_GLOBAL`, `~/.gitconfig`, `$XDG_CONFIG_HOME/git/config`, then the system's
-    // (`$GIT_CONFIG_SYSTEM` or `/etc/gitconfig`): the first that sets it wins.
-    setting_in(non_empty("GIT_CONFIG_GLOBAL").map(PathBuf::from))
-        .or_else(|| setting_in(home().map(|h| h.join(".gitconfig"))))
-        .or_else(|| setting_in(config_home().map(|c| c.join("git/config"))))
-        .or_else(|| {
-            setting_in(Some(
-                non_empty("GIT_CONFIG_SYSTEM")
-                    .map_or_else(|| "/etc/gitconfig".into(), PathBuf::from),
-            ))
+/// git refuses a configuration whose includes nest deeper (its `MAX_INCLUDE_DEPTH`).
+const MAX_INCLUDE_DEPTH: usize = 10;
+
+/// At most this many files are read through includes: ten levels of a file including
+/// itself twice would otherwise be 2^10 reads.
+const MAX_INCLUDED_FILES: usize = 200;
+
+/// The global excludes file git would use for a search from `start`.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Excludes {
+    /// The file, if any can be named.
+    pub path: Option<PathBuf>,
+    /// An `includeIf` on the repository was met: another repository may get another file
+    /// ([`excludes_path_for`]).
+    pub per_repository: bool,
+}
+
+/// The global excludes file git would use for a search from `start` (conditions evaluated for
+/// the repository holding it).
+pub fn excludes(start: &Path) -> Excludes {
+    Env::from_process().excludes(Start::Path(start))
+}
+
+/// The global excludes file git would use in the repository whose git directory is
+/// `git_dir`.
+pub fn excludes_path_for(git_dir: &Path) -> Option<PathBuf> {
+    Env::from_process().excludes(Start::GitDir(git_dir)).path
+}
+
+/// What conditions are evaluated for: a path in a repository, or its git directory.
+#[derive(Clone, Copy)]
+enum Start<'a> {
+    Path(&'a Path),
+    GitDir(&'a Path),
+}
+
+/// What the lookup depends on in the environment (a value, so that tests can set it).
+#[derive(Debug, Clone, Default)]
+struct Env {
+    home: Option<PathBuf>,
+    /// `$XDG_CONFIG_HOME/git` or `~/.config/git`.
+    config_dir: Option<PathBuf>,
+    /// `$GIT_CONFIG_GLOBAL`, set (even empty).
+    global: Option<OsString>,
+    /// `$GIT_CONFIG_SYSTEM` (set) or `/etc/gitconfig`; `None` under `GIT_CONFIG_NOSYSTEM`.
+    system: Option<PathBuf>,
+}
+
+impl Env {
+    fn from_process() -> Env {
+        let home = std::env::home_dir();
+        let nosystem = std::env::var_os("GIT_CONFIG_NOSYSTEM").is_some_and(|v| is_true(&v));
+        Env {
+            config_dir: crate::config::config_home_in(home.clone()).map(|c| c.join("git")),
+            home,
+            global: std::env::var_os("GIT_CONFIG_GLOBAL"),
+            system: (!nosystem).then(|| {
+                std::env::var_os("GIT_CONFIG_SYSTEM")
+                    .map_or_else(|| "/etc/gitconfig".into(), PathBuf::from)
+            }),
+        }
+    }
+
+    /// The configuration files in git's order (later settings win).
+    fn files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = self.system.iter().cloned().collect();
+        match &self.global {
+            Some(g) => files.push(g.into()),
+            None => {
+                files.extend(self.config_dir.as_ref().map(|c| c.join("config")));
+                files.extend(self.home.as_ref().map(|h| h.join(".gitconfig")));
+            }
+        }
+        files
+    }
+
+    fn excludes(&self, start: Start<'_>) -> Excludes {
+        let mut reader = Reader {
+            env: self,
+            start,
+            repo: None,
+            value: None,
+            files: 0,
+            per_repository: false,
+        };
+        for file in self.files() {
+            if reader.read(&file, 0).is_err() {
+                break;
+            }
+        }
+        let path = match reader.value {
+            Some(v) if v.is_empty() => None,
+            Some(v) => Some(PathBuf::from(OsString::from_vec(v))),
+            None => self.config_dir.as_ref().map(|c| c.join("ignore")),
+        };
+        Excludes {
+            path,
+            per_repository: reader.per_repository,
+        }
+    }
+
+    #[cfg(test)]
+    fn excludes_path(&self, start: &Path) -> Option<PathBuf> {
+        self.excludes(Start::Path(start)).path
+    }
+
+    /// `~` or `~/...` from the home directory; anything else as it is.
+    fn expand(&self, path: &[u8]) -> Vec<u8> {
+        match (path.strip_prefix(b"~"), &self.home) {
+            (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with(b"/") => {
+                [home.as_os_str().as_bytes(), rest].concat()
+            }
+            _ => path.to_vec(),
+        }
+    }
+}
+
+/// git's reading of a boolean environment variable (`GIT_CONFIG_NOSYSTEM`).
+fn is_true(v: &std::ffi::OsStr) -> bool {
+    let v = v.to_string_lossy().to_ascii_lowercase();
+    match v.as_str() {
+        "true" | "yes" | "on" => true,
+        other => other.parse::<i64>().is_ok_and(|n| n != 0),
+    }
+}
+
+/// Includes nested deeper than git allows: git stops there, and so does the reading.
+struct TooDeep;
+
+/// The repository conditions are evaluated for: its git directory's real path and the
+/// branch its HEAD names.
+struct Repo {
+    git_dir: Option<Vec<u8>>,
+    branch: Option<Vec<u8>>,
+}
+
+struct Reader<'a> {
+    env: &'a Env,
+    start: Start<'a>,
+    /// Found on the first condition that needs it.
+    repo: Option<Repo>,
+    /// The last `core.excludesFile` seen, `~` expanded.
+    value: Option<Vec<u8>>,
+    /// Files read through includes.
+    files: usize,
+    /// A condition on the repository was evaluated.
+    per_repository: bool,
+}
+
+impl Reader<'_> {
+    /// Reads one configuration file, following its includes; `depth` is its own.
+    fn read(&mut self, path: &Path, depth: usize) -> Result<(), TooDeep> {
+        let Ok(data) = read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false)
+        else {
+            return Ok(());
+        };
+        let mut result = Ok(());
+        parse(&data, &mut |e: Entry<'_>| {
+            // A key without '=' is a boolean: no path (git refuses it for these keys).
+            let Some(value) = e.value.filter(|_| result.is_ok()) else {
+                return;
+            };
+            match (e.section, e.subsection, e.key) {
+                (b"core", None, b"excludesfile") => self.value = Some(self.env.expand(value)),
+                // Included files are read where the include stands: settings after it win.
+                (b"include", None, b"path") => result = self.include(path, value, depth),
+                (b"includeif", Some(cond), b"path") if self.matches(cond, path) => {
+                    result = self.include(path, value, depth)
+                }
+                _ => {}
+            }
+        });
+        result
+    }
+
+    fn include(&mut self, from: &Path, path: &[u8], depth: usize) -> Result<(), TooDeep> {
+        if path.is_empty() {
+            return Ok(());
+        }
+        let path = PathBuf::from(OsString::from_vec(self.env.expand(path)));
+        let path = if path.is_absolute() {
+            path
+        } else {
+            from.parent().unwrap_or(Path::new("")).join(path)
+        };
+        // A missing file is passed over before the depth counts, as in git.
+        if std::fs::metadata(&path).is_err() {
+            return Ok(());
+        }
+        if depth + 1 > MAX_INCLUDE_DEPTH || self.files >= MAX_INCLUDED_FILES {
+            return Err(TooDeep);
+        }
+        self.files += 1;
+        self.read(&path, depth + 1)
+    }
+
+    /// Whether an `includeIf` condition holds, in the file at `from`.
+    fn matches(&mut self, cond: &[u8], from: &Path) -> bool {
+        let Some(colon) = cond.iter().position(|&b| b == b':') else {
+            return false;
+        };
+        let (kind, pattern) = (&cond[..colon], &cond[colon + 1..]);
+        match kind {
+            b"gitdir" | b"gitdir/i" => {
+                let icase = kind == b"gitdir/i";
+                let Some(git_dir) = self.repo().git_dir.clone() else {
+                    return false;
+                };
+                let pattern = self.env.expand(pattern);
+                let pattern = match pattern.strip_prefix(b"./") {
+                    // From the including file's directory (its real path), taken literally.
+                    Some(rest) => {
+                        let Ok(real) = std::fs::canonicalize(from) else {
+                            return false;
+                        };
+                        let dir = real.parent().unwrap_or(Path::new("/"));
+                        let mut p = escape_glob(dir.as_os_str().as_bytes());
+                        p.push(b'/');
+                        p.extend_from_slice(rest);
+                        p
+                    }
+                    None if pattern.starts_with(b"/") => pattern,
+                    None => [&b"**/"[..], &pattern].concat(),
+                };
+                wildmatch(&pattern, &git_dir, icase)
+            }
+            b"onbranch" => {
+                let Some(branch) = self.repo().branch.clone() else {
+                    return false;
+                };
+                wildmatch(pattern, &branch, false)
+            }
+            // hasconfig:remote.*.url: needs the repository's own configuration.
+            _ => false,
+        }
+    }
+
+    fn repo(&mut self) -> &Repo {
+        self.per_repository = true;
+        let start = self.start;
+        self.repo.get_or_insert_with(|| match start {
+            Start::Path(path) => find_repo(path),
+            Start::GitDir(git_dir) => repo_at(git_dir),
         })
-        .or_else(|| config_home().map(|c| c.join("git/ignore")))
+    }
 }
 
-/// The user's home directory.
-fn home() -> Option<PathBuf> {
-    std::env::home_dir()
-}
-
-/// ASCII whitespace, as `\s` without Unicode.
-fn is_space(b: u8) -> bool {
-    matches!(b, b' ' | b'\t' | b'\n' | b'\x0b' | b'\x0c' | b'\r')
-}
-
-/// The value of the first `excludesfile = VALUE` line (any case, any section), `~` expanded.
-/// A value holding a space does not count (the crate's regex wants one word, in quotes or
-/// not, then the end of the line), nor does one that is not UTF-8.
-fn excludes_file_setting(data: &[u8]) -> Option<PathBuf> {
-    let line_starts = std::iter::once(0).chain(
-        data.iter()
-            .enumerate()
-            .filter(|(_, &b)| b == b'\n')
-            .map(|(i, _)| i + 1),
-    );
-    let value = line_starts
-        .filter_map(|start| value_at(data, start))
-        .next()?;
-    let value = std::str::from_utf8(value).ok()?;
-    Some(PathBuf::from(expand_tilde(value)))
-}
-
-/// The regex's match from the line starting at `start`, if it matches there.
-fn value_at(data: &[u8], start: usize) -> Option<&[u8]> {
-    let skip_space = |mut i: usize| {
-        while i < data.len() && is_space(data[i]) {
-            i += 1;
-        }
-        i
+/// The repository holding `start`: the nearest directory at or above it with a `.git` (a
+/// directory, or a file naming one with `gitdir:`).
+fn find_repo(start: &Path) -> Repo {
+    let none = Repo {
+        git_dir: None,
+        branch: None,
     };
-    let key = b"excludesfile";
-    let mut i = skip_space(start);
-    if !data.get(i..i + key.len())?.eq_ignore_ascii_case(key) {
-        return None;
-    }
-    i = skip_space(i + key.len());
-    if data.get(i) != Some(&b'=') {
-        return None;
-    }
-    i = skip_space(i + 1);
-    // An opening quote is taken if the rest then matches, else it is part of the word.
-    if data.get(i) == Some(&b'"') {
-        if let Some(word) = word_at(data, skip_space(i + 1)) {
-            return Some(word);
-        }
-    }
-    word_at(data, i)
-}
-
-/// The shortest word at `i` after which only spaces, a quote and spaces come before the line
-/// ends (`(\S+?)\s*"?\s*$`).
-fn word_at(data: &[u8], i: usize) -> Option<&[u8]> {
-    let mut end = i;
-    while end < data.len() && !is_space(data[end]) {
-        end += 1;
-        if ends_line(data, end) {
-            return Some(&data[i..end]);
-        }
-    }
-    None
-}
-
-/// Whether `\s*"?\s*$` matches at `i` (multi-line: `$` is before a newline or at the end). A
-/// newline crossed by `\s*` is never needed: the `$` before it matches first.
-fn ends_line(data: &[u8], mut i: usize) -> bool {
-    let skip_blanks = |mut i: usize| {
-        while i < data.len() && data[i] != b'\n' && is_space(data[i]) {
-            i += 1;
-        }
-        i
+    let Ok(start) = std::path::absolute(start) else {
+        return none;
     };
-    i = skip_blanks(i);
-    if data.get(i) == Some(&b'"') {
-        i = skip_blanks(i + 1);
-    }
-    i == data.len() || data[i] == b'\n'
+    let Some(dot_git) = start
+        .ancestors()
+        .map(|d| d.join(".git"))
+        .find(|g| g.symlink_metadata().is_ok())
+    else {
+        return none;
+    };
+    let git_dir = if dot_git.is_dir() {
+        dot_git
+    } else {
+        let Ok(link) = read_small_file(dot_git.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false)
+        else {
+            return none;
+        };
+        let link = String::from_utf8_lossy(&link);
+        let Some(target) = link.lines().find_map(|l| l.strip_prefix("gitdir:")) else {
+            return none;
+        };
+        dot_git
+            .parent()
+            .unwrap_or(Path::new("/"))
+            .join(target.trim())
+    };
+    repo_at(&git_dir)
 }
 
-/// A leading `~` (alone or before a `/`) becomes the home directory.
-fn expand_tilde(path: &str) -> OsString {
-    match (path.strip_prefix('~'), home()) {
-        (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with('/') => {
-            let mut out = home.into_os_string();
-            out.push(rest);
-            out
+/// The repository whose git directory is `git_dir`.
+fn repo_at(git_dir: &Path) -> Repo {
+    let Ok(git_dir) = std::fs::canonicalize(git_dir) else {
+        return Repo {
+            git_dir: None,
+            branch: None,
+        };
+    };
+    let head = read_small_file(
+        git_dir.join("HEAD").as_os_str().as_bytes(),
+        IGNORE_FILE_LIMIT,
+        false,
+    )
+    .unwrap_or_default();
+    let branch = head
+        .strip_prefix(b"ref: refs/heads/")
+        .map(|b| b.trim_ascii_end().to_vec());
+    Repo {
+        git_dir: Some(git_dir.into_os_string().into_vec()),
+        branch,
+    }
+}
+
+/// `pattern` with glob's special bytes escaped.
+fn escape_glob(text: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(text.len());
+    for &b in text {
+        if matches!(b, b'*' | b'?' | b'[' | b']' | b'\\' | b'{' | b'}') {
+            out.push(b'\\');
         }
-        _ => path.into(),
+        out.push(b);
+    }
+    out
+}
+
+/// git's `wildmatch` with `WM_PATHNAME` for include conditions: a pattern ending in `/`
+/// matches everything below (`/**` added), `*` stays within a component, `**/` crosses
+/// them. A pattern that does not compile matches nothing.
+fn wildmatch(pattern: &[u8], text: &[u8], icase: bool) -> bool {
+    let mut pattern = pattern.to_vec();
+    if pattern.ends_with(b"/") {
+        pattern.extend_from_slice(b"**");
+    }
+    let Ok(pattern) = std::str::from_utf8(&pattern) else {
+        return false;
+    };
+    globset::GlobBuilder::new(pattern)
+        .literal_separator(true)
+        .backslash_escape(true)
+        .case_insensitive(icase)
+        .build()
+        .is_ok_and(|g| {
+            g.compile_matcher()
+                .is_match(Path::new(std::ffi::OsStr::from_bytes(text)))
+        })
+}
+
+/// One `key = value` of a configuration file, names lowercased (the subsection keeps its
+/// case, as in git).
+struct Entry<'a> {
+    section: &'a [u8],
+    subsection: Option<&'a [u8]>,
+    key: &'a [u8],
+    /// `None` for a key without `=`.
+    value: Option<&'a [u8]>,
+}
+
+/// Calls `on` with each entry of a configuration file, in order, by git's grammar; stops at
+/// the first line git would refuse.
+fn parse(data: &[u8], on: &mut dyn FnMut(Entry<'_>)) {
+    let mut p = Parser {
+        data: data.strip_prefix(b"\xef\xbb\xbf").unwrap_or(data),
+        i: 0,
+    };
+    let mut section = Vec::new();
+    let mut subsection: Option<Vec<u8>> = None;
+    let (mut key, mut value) = (Vec::new(), Vec::new());
+    loop {
+        let Some(c) = p.next() else { return };
+        match c {
+            c if is_space(c) => {}
+            b'#' | b';' => p.skip_line(),
+            b'[' => match p.section_header() {
+                Some((s, sub)) => {
+                    section = s;
+                    subsection = sub;
+                }
+                None => return,
+            },
+            c if c.is_ascii_alphabetic() => {
+                key.clear();
+                key.push(c.to_ascii_lowercase());
+                if !p.entry(&mut key, &mut value) {
+                    return;
+                }
+                let has_value = key.last() == Some(&b'=');
+                if has_value {
+                    key.pop();
+                }
+                on(Entry {
+                    section: &section,
+                    subsection: subsection.as_deref(),
+                    key: &key,
+                    value: has_value.then_some(&value[..]),
+                });
+            }
+            _ => return,
+        }
+    }
+}
+
+/// git's `isspace`: no vertical tab or form feed.
+fn is_space(c: u8) -> bool {
+    matches!(c, b' ' | b'\t' | b'\n' | b'\r')
+}
+
+/// A cursor over a configuration file's bytes, with git's line ends: CRLF reads as LF.
+struct Parser<'a> {
+    data: &'a [u8],
+    i: usize,
+}
+
+impl Parser<'_> {
+    fn next(&mut self) -> Option<u8> {
+        let c = *self.data.get(self.i)?;
+        self.i += 1;
+        if c == b'\r' && self.data.get(self.i) == Some(&b'\n') {
+            self.i += 1;
+            return Some(b'\n');
+        }
+        Some(c)
+    }
+
+    /// The next byte, or the line end git reads at the end of the file.
+    fn next_or_end(&mut self) -> (u8, bool) {
+        match self.next() {
+            Some(c) => (c, false),
+            None => (b'\n', true),
+        }
+    }
+
+    fn skip_line(&mut self) {
+        while let Some(c) = self.next() {
+            if c == b'\n' {
+                return;
+            }
+        }
+    }
+
+    /// After `[`: `[name]`, `[name "sub"]` or `[name.sub]`; `None` where git refuses it.
+    fn section_header(&mut self) -> Option<(Vec<u8>, Option<Vec<u8>>)> {
+        let mut name = Vec::new();
+        loop {
+            let (c, end) = self.next_or_end();
+            if end {
+                return None;
+            }
+            match c {
+                b']' => break,
+                b'\n' => return None,
+                c if is_space(c) => {
+                    return Some((name, Some(self.quoted_subsection()?)));
+                }
+                c if c.is_ascii_alphanumeric() || c == b'-' || c == b'.' => {
+                    name.push(c.to_ascii_lowercase())
+                }
+                _ => return None,
+            }
+        }
+        // The old `[section.sub]` form: the subsection lowercased with the rest.
+        match name.iter().position(|&b| b == b'.') {
+            Some(dot) => {
+                let sub = name[dot + 1..].to_vec();
+                name.truncate(dot);
+                Some((name, Some(sub)))
+            }
+            None => Some((name, None)),
+        }
+    }
+
+    /// After `[name` and a space: ` "sub"]`, `\` escaping the next byte.
+    fn quoted_subsection(&mut self) -> Option<Vec<u8>> {
+        let mut c;
+        loop {
+            c = self.next_or_end().0;
+            if !is_space(c) || c == b'\n' {
+                break;
+            }
+        }
+        if c != b'"' {
+            return None;
+        }
+        let mut sub = Vec::new();
+        loop {
+            let (c, end) = self.next_or_end();
+            match c {
+                _ if end => return None,
+                b'\n' => return None,
+                b'"' => break,
+                b'\\' => match self.next_or_end() {
+                    (_, true) | (b'\n', _) => return None,
+                    (c, _) => sub.push(c),
+                },
+                c => sub.push(c),
+            }
+        }
+        (self.next_or_end().0 == b']').then_some(sub)
+    }
+
+    /// The rest of an entry whose key starts `key`: the key's name, then, after `=`, the
+    /// value into `value` with `=` pushed on `key` to say there is one. `false` where git
+    /// refuses the line.
+    fn entry(&mut self, key: &mut Vec<u8>, value: &mut Vec<u8>) -> bool {
+        let mut c;
+        loop {
+            c = self.next_or_end().0;
+            if !(c.is_ascii_alphanumeric() || c == b'-') {
+                break;
+            }
+            key.push(c.to_ascii_lowercase());
+        }
+        while c == b' ' || c == b'\t' {
+            c = self.next_or_end().0;
+        }
+        match c {
+            b'\n' => true,
+            b'=' => {
+                key.push(b'=');
+                self.value(value)
+            }
+            _ => false,
+        }
+    }
+
+    /// A value up to its line's end: spaces around it dropped, inner ones kept, `"` quoting,
+    /// escapes `\\ \" \n \t \b`, `\` before the line end continuing it, `#` and `;` starting a
+    /// comment outside quotes. `false` for an unknown escape or an open quote.
+    fn value(&mut self, value: &mut Vec<u8>) -> bool {
+        value.clear();
+        let (mut quoted, mut comment) = (false, false);
+        // Where trailing unquoted spaces began.
+        let mut trim: Option<usize> = None;
+        loop {
+            let (c, _) = self.next_or_end();
+            if c == b'\n' {
+                if quoted {
+                    return false;
+                }
+                if let Some(t) = trim {
+                    value.truncate(t);
+                }
+                // A NUL ends the value git sees.
+                if let Some(nul) = value.iter().position(|&b| b == 0) {
+                    value.truncate(nul);
+                }
+                return true;
+            }
+            if comment {
+                continue;
+            }
+            if is_space(c) && !quoted {
+                trim.get_or_insert(value.len());
+                if !value.is_empty() {
+                    value.push(c);
+                }
+                continue;
+            }
+            if !quoted && (c == b'#' || c == b';') {
+                comment = true;
+                continue;
+            }
+            trim = None;
+            match c {
+                b'\\' => match self.next_or_end().0 {
+                    b'\n' => {}
+                    b't' => value.push(b'\t'),
+                    b'b' => value.push(b'\x08'),
+                    b'n' => value.push(b'\n'),
+                    c @ (b'\\' | b'"') => value.push(c),
+                    _ => return false,
+                },
+                b'"' => quoted = !quoted,
+                c => value.push(c),
+            }
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use regex::bytes::Regex;
+    use std::fs;
+    use std::process::{Command, Stdio};
 
-    /// The `ignore` crate's reading, the reference.
-    fn reference(data: &[u8]) -> Option<PathBuf> {
-        static RE: std::sync::OnceLock<Regex> = std::sync::OnceLock::new();
-        let re = RE.get_or_init(|| {
-            Regex::new(r#"(?im-u)^\s*excludesfile\s*=\s*"?\s*(\S+?)\s*"?\s*$"#).unwrap()
+    /// Every entry of `text`, as `section[.sub].key=value` (`value` absent: no `=`).
+    fn entries(text: &[u8]) -> Vec<String> {
+        let mut out = Vec::new();
+        parse(text, &mut |e| {
+            let mut s = String::from_utf8_lossy(e.section).into_owned();
+            if let Some(sub) = e.subsection {
+                s += ".";
+                s += &String::from_utf8_lossy(sub);
+            }
+            s += ".";
+            s += &String::from_utf8_lossy(e.key);
+            if let Some(v) = e.value {
+                s += "=";
+                s += &String::from_utf8_lossy(v);
+            }
+            out.push(s);
         });
-        let value = re.captures(data)?.get(1)?.as_bytes();
-        Some(PathBuf::from(expand_tilde(
-            std::str::from_utf8(value).ok()?,
-        )))
+        out
     }
 
     #[test]
-    fn reads_the_setting_as_the_ignore_crate_does() {
-        let home = home().map(|h| h.into_os_string().into_string().unwrap());
-        let at_home = |rest: &str| home.as_ref().map(|h| PathBuf::from(format!("{h}{rest}")));
-        let cases: [(&str, Option<PathBuf>); 8] = [
-            ("[core]\nexcludesFile = /foo/bar", Some("/foo/bar".into())),
-            ("[core]\nexcludesFile = ~/foo/bar", at_home("/foo/bar")),
-            ("[core]\nexcludeFile = /foo/bar", None),
-            ("[core]\nexcludesFile = \"~/foo/bar\"", at_home("/foo/bar")),
-            ("[core]\nexcludesFile = \" \"~/foo/bar \" \"", None),
-            (
-                "[core]\nexcludesFile = C:/Users/RUNNER~1/foo/bar",
-                Some("C:/Users/RUNNER~1/foo/bar".into()),
-            ),
-            (
-                "[core]\n\tEXCLUDESFILE=/a b\n  excludesfile = /second\r\n",
-                Some("/second".into()),
-            ),
-            (
-                "[user]\n\tname = x\n[core]\n\texcludesfile =\n   /next/line\n",
-                Some("/next/line".into()),
-            ),
-        ];
-        for (text, want) in cases {
-            assert_eq!(excludes_file_setting(text.as_bytes()), want, "{text:?}");
-            assert_eq!(reference(text.as_bytes()), want, "reference, {text:?}");
+    fn reads_gits_grammar() {
+        let text = b"\xef\xbb\xbf# c\n[Core]\n\texcludesFile = \"~/a b\" ; c\r\n\
+            [includeIf \"gitdir:~/W\\\"x/\"]\n path=x\\\ny\n[a.B] k\n[s] v = 1 \\t \" 2 \" # c\n\
+            [t] w = \"open\n[u] never = 1\n";
+        assert_eq!(
+            entries(text),
+            [
+                "core.excludesfile=~/a b",
+                "includeif.gitdir:~/W\"x/.path=xy",
+                "a.b.k",
+                "s.v=1 \t  2 ",
+            ]
+        );
+    }
+
+    /// A fresh HOME with git's configuration files written by the test, and the `Env` that
+    /// names them; git itself is run with the same environment.
+    struct Home {
+        dir: tempfile::TempDir,
+    }
+
+    impl Home {
+        fn new() -> Home {
+            let dir = tempfile::tempdir().unwrap();
+            fs::create_dir_all(dir.path().join("home/.config/git")).unwrap();
+            Home { dir }
+        }
+
+        fn home(&self) -> PathBuf {
+            self.dir.path().join("home")
+        }
+
+        fn write(&self, rel: &str, text: &str) -> PathBuf {
+            let p = self.dir.path().join(rel);
+            fs::create_dir_all(p.parent().unwrap()).unwrap();
+            fs::write(&p, text).unwrap();
+            p
+        }
+
+        fn env(&self) -> Env {
+            Env {
+                home: Some(self.home()),
+                config_dir: Some(self.home().join(".config/git")),
+                global: None,
+                system: Some(self.dir.path().join("system")),
+            }
+        }
+
+        /// `git config --type=path --get core.excludesFile`, run in `dir`.
+        fn git(&self, dir: &Path) -> Option<PathBuf> {
+            let out = Command::new("git")
+                .args(["config", "--type=path", "--get", "core.excludesFile"])
+                .current_dir(dir)
+                .env("HOME", self.home())
+                .env("XDG_CONFIG_HOME", self.home().join(".config"))
+                .env("GIT_CONFIG_SYSTEM", self.dir.path().join("system"))
+                .env_remove("GIT_CONFIG_NOSYSTEM")
+                .env_remove("GIT_CONFIG_GLOBAL")
+                .env_remove("GIT_DIR")
+                .stdin(Stdio::null())
+                .stderr(Stdio::null())
+                .output()
+                .ok()?;
+            let value = out.stdout.strip_suffix(b"\n")?;
+            Some(PathBuf::from(OsString::from_vec(value.to_vec())))
+        }
+
+        /// ffind's answer in `dir`, and git's, which must agree where git names a file.
+        fn check(&self, dir: &Path, want: Option<&Path>) {
+            let ours = self.env().excludes_path(dir);
+            let git = self.git(dir);
+            if Command::new("git").arg("--version").output().is_ok() {
+                assert_eq!(git.as_deref(), want, "git's answer");
+            }
+            match want {
+                Some(w) => assert_eq!(ours.as_deref(), Some(w)),
+                None => assert_eq!(ours, Some(self.home().join(".config/git/ignore"))),
+            }
+        }
+
+        fn git_init(&self, rel: &str, branch: &str) -> PathBuf {
+            let dir = self.dir.path().join(rel);
+            fs::create_dir_all(&dir).unwrap();
+            let ok = Command::new("git")
+                .args(["init", "-q", "-b", branch])
+                .current_dir(&dir)
+                .env("HOME", self.home())
+                .env("GIT_CONFIG_NOSYSTEM", "1")
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success());
+            if !ok {
+                fs::create_dir_all(dir.join(".git")).unwrap();
+                fs::write(dir.join(".git/HEAD"), format!("ref: refs/heads/{branch}\n")).unwrap();
+            }
+            dir
         }
     }
 
     #[test]
-    fn agrees_with_the_crates_regex_on_random_lines() {
-        const PREFIX: [&str; 4] = ["", "[core]\n", "\t", "x = 1\n  "];
-        const KEY: [&str; 4] = [
-            "excludesfile",
-            "ExcludesFile",
-            "excludesfil",
-            "xexcludesfile",
-        ];
-        const SPACE: [&str; 5] = ["", " ", "\t", "\n", "\r"];
-        const VALUE: [&str; 9] = ["\"", "/a", "~", "~/b", "x y", "\u{e9}", "\"\"", "", "<FF>"];
-        const TAIL: [&str; 8] = [
-            "",
-            " ",
-            "\"",
-            " \" ",
-            "\r\n",
-            "\n",
-            "\nexcludesfile = /later\n",
-            " junk",
-        ];
-        let mut seed = 0x1234_5678_9abc_def1_u64;
-        let mut next = |n: usize| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            (seed % n as u64) as usize
-        };
-        let mut found = 0;
-        for _ in 0..20_000 {
-            let mut text = String::new();
-            text += PREFIX[next(PREFIX.len())];
-            text += KEY[next(KEY.len())];
-            text += SPACE[next(SPACE.len())];
-            if next(8) != 0 {
-                text += "=";
-            }
-            text += SPACE[next(SPACE.len())];
-            for _ in 0..1 + next(3) {
-                text += VALUE[next(VALUE.len())];
-            }
-            text += TAIL[next(TAIL.len())];
-            // "<FF>" stands for a byte that is not UTF-8.
-            let text: Vec<u8> = text
-                .split("<FF>")
-                .collect::<Vec<_>>()
-                .join("\u{1}")
-                .bytes()
-                .map(|b| if b == 1 { 0xff } else { b })
-                .collect();
-            found += usize::from(reference(&text).is_some());
-            assert_eq!(
-                excludes_file_setting(&text),
-                reference(&text),
-                "{:?}",
-                String::from_utf8_lossy(&text)
+    fn follows_includes_as_git_does() {
+        let h = Home::new();
+        let home = h.home();
+        let cwd = h.dir.path();
+        // A chain: relative to the including file, then ~/, then absolute.
+        h.write("home/.gitconfig", "[include]\n\tpath = inc/one\n");
+        h.write("home/inc/one", "[include]\n  path = ~/inc/two\n");
+        let three = h.write("home/inc/three", "[core]\n  excludesFile = ~/ex\n");
+        h.write(
+            "home/inc/two",
+            &format!("[include]\npath = {}\n", three.display()),
+        );
+        h.check(cwd, Some(&home.join("ex")));
+        // A later setting wins over an include before it; an include after it wins again.
+        h.write(
+            "home/.gitconfig",
+            "[include]\n\tpath = inc/one\n[core]\nexcludesfile = /later\n",
+        );
+        h.check(cwd, Some(Path::new("/later")));
+        h.write(
+            "home/.gitconfig",
+            "[core]\nexcludesfile = /earlier\n[include]\n\tpath = inc/one\n\tpath = missing\n",
+        );
+        h.check(cwd, Some(&home.join("ex")));
+        // ~/.gitconfig is read after $XDG_CONFIG_HOME/git/config, the system's before both.
+        h.write("system", "[core]\nexcludesFile = /system\n");
+        h.write("home/.config/git/config", "[core]\nexcludesFile = /xdg\n");
+        fs::remove_file(home.join(".gitconfig")).unwrap();
+        h.check(cwd, Some(Path::new("/xdg")));
+        fs::remove_file(home.join(".config/git/config")).unwrap();
+        h.check(cwd, Some(Path::new("/system")));
+        fs::remove_file(cwd.join("system")).unwrap();
+        h.check(cwd, None);
+    }
+
+    #[test]
+    fn an_include_cycle_stops_at_gits_depth() {
+        let h = Home::new();
+        let cwd = h.dir.path();
+        // git refuses the cycle (exit 128, nothing printed); ffind keeps what came first.
+        h.write(
+            "home/.gitconfig",
+            "[core]\nexcludesFile = /first\n[include]\npath = .gitconfig\n",
+        );
+        assert_eq!(h.git(cwd), None, "git refuses a cycle");
+        assert_eq!(h.env().excludes_path(cwd), Some(PathBuf::from("/first")));
+        // Ten levels are fine.
+        for i in 0..10 {
+            h.write(
+                &format!("home/d{i}"),
+                &format!("[include]\npath = d{}\n", i + 1),
             );
         }
-        assert!(
-            found > 5_000,
-            "only {found} lines set the file: the draws test little"
+        h.write("home/d10", "[core]\nexcludesFile = /deep\n");
+        h.write("home/.gitconfig", "[include]\npath = d0\n");
+        assert_eq!(
+            h.git(cwd),
+            None,
+            "d0 to d10: eleven levels, too deep for git"
         );
+        h.write("home/.gitconfig", "[include]\npath = d1\n");
+        h.check(cwd, Some(Path::new("/deep")));
+    }
+
+    #[test]
+    fn include_if_is_evaluated_for_the_repository_of_the_search_path() {
+        let h = Home::new();
+        let work = h.git_init("work/proj", "main");
+        fs::create_dir_all(work.join("sub")).unwrap();
+        let other = h.git_init("other", "dev");
+        let root = h.dir.path();
+        let ex = |name: &str| {
+            h.write(
+                &format!("home/{name}.inc"),
+                &format!("[core]\nexcludesFile = /{name}\n"),
+            )
+        };
+        ex("work");
+        ex("icase");
+        ex("main");
+        ex("rel");
+        let upper = root.join("WORK").display().to_string();
+        h.write(
+            "home/.gitconfig",
+            &format!(
+                "[includeIf \"gitdir:{}/\"]\npath = work.inc\n\
+                 [includeIf \"gitdir/i:{upper}/PROJ/.GIT\"]\npath = icase.inc\n",
+                root.join("work").display()
+            ),
+        );
+        h.check(&work, Some(Path::new("/icase")));
+        h.check(&work.join("sub"), Some(Path::new("/icase")));
+        h.check(&other, None);
+        h.write(
+            "home/.gitconfig",
+            "[includeIf \"onbranch:ma*\"]\npath = main.inc\n[includeIf \"gitdir:proj/\"]\npath = nowhere\n",
+        );
+        h.check(&work, Some(Path::new("/main")));
+        h.check(&other, None);
+        // gitdir:./ is from the including file's directory; a pattern without / is **/...
+        h.write(
+            "home/.gitconfig",
+            "[includeIf \"gitdir:../work/\"]\npath = work.inc\n[includeIf \"gitdir:./x/\"]\npath = nowhere\n[includeIf \"gitdir:other/.git\"]\npath = rel.inc\n",
+        );
+        h.check(&work, None);
+        h.check(&other, Some(Path::new("/rel")));
+        // Outside every repository no condition holds.
+        h.check(Path::new("/"), None);
+    }
+
+    #[test]
+    fn the_environment_chooses_the_files() {
+        let h = Home::new();
+        h.write("home/.gitconfig", "[core]\nexcludesFile = /home\n");
+        let g = h.write("global", "[core]\nexcludesFile = /global\n");
+        let mut env = h.env();
+        assert_eq!(env.excludes_path(Path::new("/")), Some("/home".into()));
+        env.global = Some(g.into());
+        assert_eq!(env.excludes_path(Path::new("/")), Some("/global".into()));
+        // Set but empty: no user configuration at all (git reads nothing there either).
+        env.global = Some("".into());
+        assert_eq!(
+            env.excludes_path(Path::new("/")),
+            Some(h.home().join(".config/git/ignore"))
+        );
+        assert!(is_true("1".as_ref()) && is_true("Yes".as_ref()) && !is_true("0".as_ref()));
     }
 }

@@ -21,7 +21,7 @@
 //! can neither hang the walk nor exhaust memory (issue 9); the exit code is then 1, since the
 //! results may differ from what the file meant.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::io;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -57,6 +57,9 @@ pub struct IgnoreOptions {
     pub parents: bool,
     /// The global git excludes file (`core.excludesFile`, else `$XDG_CONFIG_HOME/git/ignore`).
     pub global: Option<Arc<Rules>>,
+    /// Set when the global excludes file depends on the repository (an `includeIf` in git's
+    /// configuration): it is then looked up for each repository the walk meets.
+    pub global_per_repo: Option<Arc<PerRepoExcludes>>,
     /// `--ignore-file` files and ffind's global ignore file, last added first.
     pub explicit: Vec<Arc<Rules>>,
     /// Global ignore files that are there but could not be read, and why: reported once when
@@ -68,8 +71,21 @@ pub struct IgnoreOptions {
 pub trait IgnoreFiles {
     /// Whether an entry with this name exists in the directory (may answer "maybe": true).
     fn has(&self, name: &str) -> bool;
-    /// The contents of the file at this path relative to the directory, if it can be read.
-    fn read(&mut self, rel: &str) -> Option<Vec<u8>>;
+    /// The directory's path, usable with `std::fs`.
+    fn path(&self) -> PathBuf;
+    /// The contents of the file at this path relative to the directory (or absolute), or why
+    /// there are none.
+    fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread>;
+}
+
+/// Why an ignore file's contents are not at hand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unread {
+    /// Nothing of that name (or a directory): nothing to say.
+    Absent,
+    /// Something is there that could not be read: said on stderr already, or not for this
+    /// directory to say (see [`FilesByPath`]).
+    Failed,
 }
 
 /// One directory's rules, linked to its nearest ancestor that has rules.
@@ -91,6 +107,9 @@ pub struct IgnoreNode {
     has_git: bool,
     /// This directory or an ancestor holds `.git`.
     in_git: bool,
+    /// The nearest repository root at or above this directory, which anchors the global
+    /// excludes (git matches them relative to the repository's root, not the search path's).
+    repo_root: Option<Arc<RepoRoot>>,
     /// The rules on names of this node's files and its ancestors', merged: most entries are
     /// judged by one look into it instead of one per file.
     screen: Screen,
@@ -98,18 +117,104 @@ pub struct IgnoreNode {
     path_rules: bool,
 }
 
+/// A repository's root directory, as [`IgnoreNode::rel`] needs it to make paths relative to it.
+#[derive(Debug)]
+struct RepoRoot {
+    base_len: usize,
+    prefix: Vec<u8>,
+    root_base_len: usize,
+    /// git's global excludes as they apply in this repository.
+    global: Option<Arc<Rules>>,
+}
+
+/// git's global excludes files by the repositories that name them: each compiled (and, if it
+/// cannot be read, reported) once.
+#[derive(Debug, Default)]
+pub struct PerRepoExcludes {
+    compiled: Mutex<HashMap<PathBuf, Option<Arc<Rules>>>>,
+}
+
+impl PerRepoExcludes {
+    /// Knowing `rules` as the compiled file at `path` (the one found for the first search
+    /// path, read already).
+    pub fn new(path: Option<PathBuf>, rules: Option<Arc<Rules>>) -> PerRepoExcludes {
+        PerRepoExcludes {
+            compiled: Mutex::new(path.into_iter().map(|p| (p, rules.clone())).collect()),
+        }
+    }
+
+    /// The global excludes of the repository whose root is the directory of `files`.
+    fn for_repo(&self, files: &mut dyn IgnoreFiles) -> Option<Arc<Rules>> {
+        let dot_git = files.path().join(".git");
+        let git_dir = if dot_git.is_dir() {
+            dot_git
+        } else {
+            // Read without a word: what is wrong with it was said when its exclude file was
+            // looked for.
+            let link = read_small_file(dot_git.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false);
+            dot_git.with_file_name(gitdir_of(&link.ok()?)?)
+        };
+        let git_dir = std::path::absolute(git_dir).ok()?;
+        let path = crate::filter::gitconfig::excludes_path_for(&git_dir)?;
+        let mut compiled = self.compiled.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(rules) = compiled.get(&path) {
+            return rules.clone();
+        }
+        let bytes = match path.to_str() {
+            Some(p) => files.read(p).ok(),
+            None => read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false).ok(),
+        };
+        let rules = bytes.and_then(|b| Rules::parse(&[&b])).map(Arc::new);
+        compiled.insert(path, rules.clone());
+        rules
+    }
+}
+
+impl RepoRoot {
+    /// An entry's path relative to the repository's root.
+    fn rel<'a>(&'a self, path: &'a [u8], scratch: &'a mut Vec<u8>) -> &'a [u8] {
+        rel_to(
+            self.base_len,
+            &self.prefix,
+            self.root_base_len,
+            path,
+            scratch,
+        )
+    }
+}
+
+/// An entry's display path made relative to a directory whose children's names start at
+/// `base_len` in theirs, or, above the search root, through `prefix` (the way from that
+/// directory to the root) and the part below the root, which starts at `root_base_len`.
+/// `scratch` holds the path when it has to be built.
+fn rel_to<'a>(
+    base_len: usize,
+    prefix: &'a [u8],
+    root_base_len: usize,
+    path: &'a [u8],
+    scratch: &'a mut Vec<u8>,
+) -> &'a [u8] {
+    if prefix.is_empty() {
+        &path[base_len.min(path.len())..]
+    } else {
+        scratch.clear();
+        scratch.extend_from_slice(prefix);
+        scratch.extend_from_slice(&path[root_base_len.min(path.len())..]);
+        scratch
+    }
+}
+
 impl IgnoreNode {
     /// An entry's path as this node's rules see it: relative to its directory (or, above the
     /// search root, through `prefix`). `scratch` holds it when it has to be built.
     fn rel<'a>(&'a self, path: &'a [u8], scratch: &'a mut Vec<u8>) -> &'a [u8] {
-        if self.prefix.is_empty() {
-            &path[self.base_len.min(path.len())..]
-        } else {
-            scratch.clear();
-            scratch.extend_from_slice(&self.prefix);
-            scratch.extend_from_slice(&path[self.root_base_len.min(path.len())..]);
-            scratch
-        }
+        rel_to(
+            self.base_len,
+            &self.prefix,
+            self.root_base_len,
+            path,
+            scratch,
+        )
     }
 
     /// The node's files, in precedence order.
@@ -119,8 +224,9 @@ impl IgnoreNode {
             .flatten()
     }
 
-    /// Whether a rule on paths of this node or an ancestor may match an entry of the directory
-    /// whose entries' display paths begin with `child_prefix` ("dir/", as
+    /// Whether a rule on paths of this node or an ancestor (or of git's global excludes, from
+    /// the repository's root) may match an entry of the directory whose entries' display
+    /// paths begin with `child_prefix` ("dir/", as
     /// [`join_into`](crate::walk::visit::join_into) makes it for an empty name). Asked once
     /// per directory; when false, its entries are screened by name alone.
     pub fn paths_may_match(&self, child_prefix: &[u8]) -> bool {
@@ -136,7 +242,16 @@ impl IgnoreNode {
             }
             cur = n.parent.as_deref();
         }
-        false
+        // git's global excludes, from the repository's root.
+        match &self.repo_root {
+            Some(repo) => repo.global.as_ref().is_some_and(|g| {
+                g.has_path_rules() && {
+                    let rel = repo.rel(child_prefix, &mut scratch);
+                    g.paths_may_match_in(rel.strip_suffix(b"/").unwrap_or(rel))
+                }
+            }),
+            None => false,
+        }
     }
 }
 
@@ -191,22 +306,34 @@ pub fn global_matcher(path: &Path, unread: &mut Vec<(PathBuf, String)>) -> Optio
     }
 }
 
-/// The outcome of reading one ignore file of the tree: its contents, or `None` after saying
-/// on stderr why a file that is there was not read (`shown` builds the path for the message).
+/// The outcome of reading the ignore file `rel` of the directory shown as `dir_shown`: its
+/// contents, or why not, after saying on stderr why a file that is there was not read.
 pub fn read_reported(
     result: io::Result<Vec<u8>>,
-    shown: impl FnOnce() -> Vec<u8>,
+    dir_shown: &[u8],
+    rel: &str,
     report: &Reporter,
-) -> Option<Vec<u8>> {
+) -> Result<Vec<u8>, Unread> {
     match result {
-        Ok(bytes) => Some(bytes),
+        Ok(bytes) => Ok(bytes),
         // Absent (`.git/info/exclude` often is), or a directory of that name.
-        Err(e) if is_absent(&e) => None,
+        Err(e) if is_absent(&e) => Err(Unread::Absent),
         Err(e) => {
-            report.message(&shown(), &unread_message(&e));
-            None
+            report.message(&shown_path(dir_shown, rel), &unread_message(&e));
+            Err(Unread::Failed)
         }
     }
+}
+
+/// How messages show the file `rel` of the directory shown as `dir_shown`: below it, or, for
+/// an absolute path (a `gitdir:` link's), as it is.
+fn shown_path(dir_shown: &[u8], rel: &str) -> Vec<u8> {
+    if rel.starts_with('/') {
+        return rel.as_bytes().to_vec();
+    }
+    let mut path = Vec::new();
+    join_into(&mut path, dir_shown, rel.as_bytes());
+    path
 }
 
 impl IgnoreOptions {
@@ -238,7 +365,7 @@ impl IgnoreOptions {
         let rules = prefix.is_empty() || self.parents;
         let mut read = |name: &str| -> Option<Vec<u8>> {
             if rules && files.has(name) {
-                files.read(name)
+                files.read(name).ok()
             } else {
                 None
             }
@@ -261,6 +388,7 @@ impl IgnoreOptions {
         let git_exclude = if has_git && rules {
             files
                 .read(".git/info/exclude")
+                .ok()
                 .or_else(|| read_linked_exclude(files))
                 .and_then(|b| Rules::parse(&[&b]))
         } else {
@@ -270,6 +398,19 @@ impl IgnoreOptions {
             return parent.cloned();
         }
         let in_git = has_git || parent.is_some_and(|p| p.in_git);
+        let repo_root = if has_git {
+            Some(Arc::new(RepoRoot {
+                base_len,
+                prefix: prefix.clone(),
+                root_base_len,
+                global: match &self.global_per_repo {
+                    Some(per_repo) => per_repo.for_repo(files),
+                    None => self.global.clone(),
+                },
+            }))
+        } else {
+            parent.and_then(|p| p.repo_root.clone())
+        };
         let mut node = IgnoreNode {
             parent: parent.cloned(),
             base_len,
@@ -281,6 +422,7 @@ impl IgnoreOptions {
             git_exclude,
             has_git,
             in_git,
+            repo_root,
             screen: parent.map(|p| p.screen.clone()).unwrap_or_default(),
             path_rules: false,
         };
@@ -355,10 +497,26 @@ impl IgnoreOptions {
             saw_git |= n.has_git;
             cur = n.parent.as_deref();
         }
-        // The global files match the path below the search root.
+        // git's global excludes match the path below the repository's root, as git matches
+        // them (outside a repository, under --no-require-git, below the search root); the
+        // other global files, the path below the search root.
         let below_root = &path[root_base_len.min(path.len())..];
-        let m_global = match &self.global {
-            Some(g) if any_git && self.vcs => g.matched(below_root, name, is_dir),
+        let m_global = match node.and_then(|n| n.repo_root.as_deref()) {
+            // Where none of its rules on paths may match (`paths`, as for the tree's files),
+            // no path is made (a copy, above the search root).
+            Some(repo) if self.vcs => repo.global.as_ref().and_then(|g| {
+                let rel = if paths {
+                    repo.rel(path, &mut scratch)
+                } else {
+                    below_root
+                };
+                g.matched_in(rel, name, is_dir, paths)
+            }),
+            // Outside every repository (under --no-require-git).
+            None if any_git && self.vcs => self
+                .global
+                .as_ref()
+                .and_then(|g| g.matched(below_root, name, is_dir)),
             _ => None,
         };
         let m_explicit = self
@@ -379,19 +537,24 @@ impl IgnoreOptions {
     }
 }
 
+/// The git directory a `.git` file names ("gitdir: PATH"), as written.
+fn gitdir_of(link: &[u8]) -> Option<String> {
+    let link = std::str::from_utf8(link).ok()?;
+    let gitdir = link.lines().find_map(|l| l.strip_prefix("gitdir:"))?;
+    Some(gitdir.trim().to_owned())
+}
+
 /// `info/exclude` of the git directory a `.git` *file* points to ("gitdir: PATH", as in
 /// worktrees and submodules), through its `commondir` for a worktree. PATH may be relative to
 /// the directory holding `.git`, which is what [`IgnoreFiles::read`] resolves against.
+/// A git directory that cannot be used (a name too long, a directory nobody may search) is
+/// said once, by the first of its files that cannot be read.
 fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
-    let link = files.read(".git")?;
-    let link = String::from_utf8(link).ok()?;
-    let gitdir = link
-        .lines()
-        .find_map(|l| l.strip_prefix("gitdir:"))?
-        .trim()
-        .to_owned();
+    let gitdir = gitdir_of(&files.read(".git").ok()?)?;
     let common = match files.read(&format!("{gitdir}/commondir")) {
-        Some(c) => {
+        Err(Unread::Failed) => return None,
+        Err(Unread::Absent) => gitdir,
+        Ok(c) => {
             let c = String::from_utf8(c).ok()?;
             let c = c.trim();
             if c.starts_with('/') {
@@ -400,9 +563,8 @@ fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
                 format!("{gitdir}/{c}")
             }
         }
-        None => gitdir,
     };
-    files.read(&format!("{common}/info/exclude"))
+    files.read(&format!("{common}/info/exclude")).ok()
 }
 
 /// Whether the directory `dir` lists an entry named `name` (a plain name), when it can be
@@ -444,32 +606,47 @@ impl IgnoreFiles for FilesByPath<'_> {
         name != ".git" || self.dir.join(".git").symlink_metadata().is_ok()
     }
 
-    fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
+    fn path(&self) -> PathBuf {
+        self.dir.to_path_buf()
+    }
+
+    fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
         let path = self.dir.join(rel);
-        let shown = || {
-            if rel.starts_with('/') {
-                return rel.as_bytes().to_vec();
-            }
-            let mut p = Vec::new();
-            join_into(&mut p, self.shown, rel.as_bytes());
-            p
-        };
         let result = match read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false) {
             // Unlike a listing, a path cannot tell whether the file is there at all: in a
             // directory we may list but not search (r--), its listing says, as it does for the
             // own-reader methods; in one we may not list either, nothing can be said of it
-            // (the walk reports the directory itself).
+            // (the walk reports the directory itself). What lies further (a `gitdir:` link's
+            // files) is judged by the entry of this directory it goes through.
             Err(e)
-                if !is_absent(&e) && path.symlink_metadata().is_err() && !listed(self.dir, rel) =>
+                if !is_absent(&e) && !rel.starts_with('/') && {
+                    let first = rel.split('/').next().unwrap_or(rel);
+                    self.dir.join(first).symlink_metadata().is_err() && !listed(self.dir, first)
+                } =>
             {
-                return None
+                return Err(Unread::Failed)
+            }
+            // One we may search but not list (--x): its files can be tried by path, but none
+            // of its entries can be judged, so what its files hold does not matter; the walk
+            // reports the directory itself, as the own-reader methods (which never get to its
+            // files) do. Above a search path they do matter: the root's entries are judged.
+            Err(e)
+                if !is_absent(&e) && !self.above_root && std::fs::read_dir(self.dir).is_err() =>
+            {
+                return Err(Unread::Failed)
             }
             // The directories above a search path are read once per search path: say what
             // is wrong with one of their files once.
-            Err(e) if !is_absent(&e) && self.above_root && !first_report(&shown()) => return None,
+            Err(e)
+                if !is_absent(&e)
+                    && self.above_root
+                    && !first_report(&shown_path(self.shown, rel)) =>
+            {
+                return Err(Unread::Failed)
+            }
             other => other,
         };
-        read_reported(result, shown, self.report)
+        read_reported(result, self.shown, rel, self.report)
     }
 }
 
@@ -484,8 +661,14 @@ mod tests {
         fn has(&self, name: &str) -> bool {
             self.0.contains_key(name)
         }
-        fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
-            self.0.get(rel).map(|s| s.as_bytes().to_vec())
+        fn path(&self) -> PathBuf {
+            PathBuf::from("/fake")
+        }
+        fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
+            self.0
+                .get(rel)
+                .map(|s| s.as_bytes().to_vec())
+                .ok_or(Unread::Absent)
         }
     }
 
@@ -496,6 +679,7 @@ mod tests {
             require_git: true,
             parents: true,
             global: None,
+            global_per_repo: None,
             explicit: vec![],
             unread: vec![],
         }

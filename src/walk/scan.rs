@@ -7,7 +7,7 @@ use std::ffi::CStr;
 use std::sync::Arc;
 
 use crate::config::Root;
-use crate::filter::ignore::{read_reported, IgnoreFiles, IGNORE_FILE_LIMIT};
+use crate::filter::ignore::{read_reported, IgnoreFiles, Unread, IGNORE_FILE_LIMIT};
 use crate::filter::Meta;
 use crate::output::printer::Batch;
 use crate::walk::dir::{Dir, Kind, Listing, SharedDir, Stat};
@@ -131,12 +131,17 @@ impl IgnoreFiles for ListedFiles<'_> {
             && (name != ".git" || self.dir.stat_at(c".git", false).is_ok())
     }
 
-    fn read(&mut self, rel: &str) -> Option<Vec<u8>> {
-        let shown = || {
-            let mut path = Vec::new();
-            join_into(&mut path, self.dir_path, rel.as_bytes());
-            path
-        };
+    fn path(&self) -> std::path::PathBuf {
+        use std::os::unix::ffi::OsStrExt;
+        // The display path names the directory from the working directory (ffind never
+        // changes it); the root "." may be shown as nothing.
+        match self.dir_path {
+            b"" => ".".into(),
+            p => std::ffi::OsStr::from_bytes(p).into(),
+        }
+    }
+
+    fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
         // A regular file in the listing needs no look before it is opened.
         let listed_regular = self.names.contains(&(rel, Kind::File));
         let read = if listed_regular {
@@ -145,7 +150,7 @@ impl IgnoreFiles for ListedFiles<'_> {
         } else {
             self.dir.read_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT)
         };
-        read_reported(read, shown, self.walk.report)
+        read_reported(read, self.dir_path, rel, self.walk.report)
     }
 }
 

@@ -123,7 +123,7 @@ impl Tree {
 /// Points HOME and XDG_CONFIG_HOME at `home` and removes what could change output.
 pub fn clean_env(c: &mut Command, home: &Path) {
     // git's configuration from the test's home only: not the machine's /etc/gitconfig (which
-    // ffind and fd read for core.excludesFile whatever GIT_CONFIG_NOSYSTEM says), nor a
+    // fd reads for core.excludesFile whatever GIT_CONFIG_NOSYSTEM says), nor a
     // $GIT_CONFIG_GLOBAL of the environment the tests run in.
     c.env("HOME", home)
         .env("XDG_CONFIG_HOME", home.join(".config"))

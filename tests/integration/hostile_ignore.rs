@@ -8,6 +8,7 @@
 use std::ffi::CString;
 use std::fs;
 use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::PermissionsExt;
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
@@ -202,6 +203,17 @@ fn a_fifo_as_gits_config_neither_hangs_nor_hides_the_excludes_after_it() {
     )
     .unwrap();
     assert_each_method(&t, &["-t", "f"], &["keep", "y.bak"], 0, "");
+    // Nor one named by an include, which is passed over like a missing file.
+    mkfifo(&home.join("included"));
+    fs::write(
+        home.join(".config/git/config"),
+        format!(
+            "[include]\n\tpath = ~/included\n[core]\n\texcludesFile = \"{}\"\n",
+            excludes.display()
+        ),
+    )
+    .unwrap();
+    assert_each_method(&t, &["-t", "f"], &["keep", "y.bak"], 0, "");
     // Without a setting anywhere, $XDG_CONFIG_HOME/git/ignore.
     fs::remove_file(home.join(".config/git/config")).unwrap();
     fs::write(home.join(".config/git/ignore"), "*.bak\n").unwrap();
@@ -348,4 +360,98 @@ fn crlf_line_endings_match_as_in_git() {
         t.dirs(&[".git"]);
     }
     assert_each_method(&t, &[], &["foo\r", "keep"], 0, "");
+}
+
+/// Runs ffind with `args` under every method as a user permissions apply to (nobody, when the
+/// tests run as root), checking the listing, the exit code and the whole of stderr. `false`
+/// when permissions cannot be tested here (root without setpriv): the caller skips.
+fn each_method_unprivileged(
+    t: &Tree,
+    args: &[&str],
+    listing: &[&str],
+    code: i32,
+    stderr: &str,
+) -> bool {
+    for method in METHODS {
+        let mut full = vec!["--method", method];
+        full.extend_from_slice(args);
+        let run = if is_root() {
+            match t.run_unprivileged(&full) {
+                Some(run) => run,
+                None => return false,
+            }
+        } else {
+            bounded(t.cmd(&full))
+        };
+        assert_listing(&run, &full, listing);
+        assert_eq!(run.code, code, "{full:?}: stderr {:?}", run.stderr);
+        assert_eq!(run.stderr, stderr, "{full:?}");
+    }
+    true
+}
+
+#[test]
+fn a_git_file_whose_gitdir_name_is_too_long_is_reported_once_by_every_method() {
+    // The `.git` file of a worktree or submodule names its git directory; one whose name has a
+    // component over 255 bytes leads nowhere. Its files are looked for (`commondir`, then
+    // `info/exclude`) like any ignore file: what is there but cannot be read is said once,
+    // under the path that was tried.
+    let t = Tree::new();
+    let gitdir = format!("/{}/git", "x".repeat(300));
+    t.files(&["keep", "sub/f"])
+        .write("sub/.git", &format!("gitdir: {gitdir}\n"));
+    assert_each_method(
+        &t,
+        &[],
+        &["keep", "sub", "sub/f"],
+        1,
+        &format!("ffind: {gitdir}/commondir: File name too long\n"),
+    );
+    // A relative one is shown from the directory holding the `.git` file.
+    let gitdir = format!("../{}", "y".repeat(300));
+    t.write("sub/.git", &format!("gitdir: {gitdir}\n"));
+    assert_each_method(
+        &t,
+        &[],
+        &["keep", "sub", "sub/f"],
+        1,
+        &format!("ffind: sub/{gitdir}/commondir: File name too long\n"),
+    );
+}
+
+#[test]
+fn a_git_file_whose_gitdir_cannot_be_read_is_reported_once_by_every_method() {
+    let t = Tree::new();
+    let gitdir = t.home().join("gitdir");
+    fs::create_dir_all(gitdir.join("info")).unwrap();
+    fs::write(gitdir.join("info/exclude"), "*.o\n").unwrap();
+    t.files(&["sub/f", "sub/x.o"])
+        .write("sub/.git", &format!("gitdir: {}\n", gitdir.display()));
+    fs::set_permissions(&gitdir, fs::Permissions::from_mode(0o000)).unwrap();
+    let tested = each_method_unprivileged(
+        &t,
+        &[],
+        &["sub", "sub/f", "sub/x.o"],
+        1,
+        &format!("ffind: {}/commondir: Permission denied\n", gitdir.display()),
+    );
+    fs::set_permissions(&gitdir, fs::Permissions::from_mode(0o755)).unwrap();
+    if !tested {
+        eprintln!("skipped: root without setpriv cannot test permissions");
+    }
+}
+
+#[test]
+fn an_ignore_file_in_a_directory_that_cannot_be_listed_is_not_reported() {
+    // --x: the directory can be searched, so its unreadable .fdignore can be tried by path,
+    // but not listed, so nothing it holds can be judged: the directory alone is reported,
+    // by every method, as the own-reader methods (which never get to its files) report it.
+    let t = Tree::new();
+    t.files(&["d/f"]).write("d/.fdignore", "f\n");
+    t.chmod("d/.fdignore", 0o000).chmod("d", 0o111);
+    let tested = each_method_unprivileged(&t, &["-H"], &["d"], 1, "ffind: d: Permission denied\n");
+    t.chmod("d", 0o755);
+    if !tested {
+        eprintln!("skipped: root without setpriv cannot test permissions");
+    }
 }

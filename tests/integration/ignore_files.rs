@@ -167,6 +167,82 @@ fn git_info_exclude_and_global_git_excludes() {
 }
 
 #[test]
+fn the_global_excludes_file_is_found_through_includes_as_git_finds_it() {
+    // git follows `[include]` and `[includeIf]` when it looks for core.excludesFile (fd does
+    // not): a relative path from the including file, `~/` from home; the last setting wins.
+    let t = Tree::new();
+    git_init(&t, ".");
+    t.files(&["x.swp", "x.bak", "x.tmp", "keep"]);
+    home_file(&t, "swp", "*.swp\n");
+    home_file(&t, "bak", "*.bak\n");
+    home_file(&t, ".gitconfig", "[include]\n\tpath = conf/one\n");
+    home_file(&t, "conf/one", "[include]\n\tpath = ~/conf/two\n");
+    home_file(&t, "conf/two", "[core]\n\texcludesFile = ~/swp\n");
+    assert_everywhere(&t, &["-t", "f"], &["x.bak", "x.tmp", "keep"]);
+    // A condition on the repository of the search path: here, and not elsewhere.
+    home_file(
+        &t,
+        ".config/git/config",
+        &format!(
+            "[includeIf \"gitdir:{}/\"]\n\tpath = ~/conf/bak\n",
+            t.root().display()
+        ),
+    );
+    home_file(&t, "conf/bak", "[core]\n\texcludesFile = ~/bak\n");
+    fs::write(t.home().join(".gitconfig"), "[user]\n\tname = x\n").unwrap();
+    assert_everywhere(&t, &["-t", "f"], &["x.swp", "x.tmp", "keep"]);
+    home_file(
+        &t,
+        ".config/git/config",
+        "[includeIf \"onbranch:no-such-branch\"]\n\tpath = ~/conf/bak\n",
+    );
+    assert_everywhere(&t, &["-t", "f"], &["x.swp", "x.bak", "x.tmp", "keep"]);
+}
+
+#[test]
+fn include_if_is_evaluated_in_each_repository() {
+    // git evaluates `includeIf` in the repository that holds each path: a nested repository
+    // on another branch, or under another git directory, may get another excludes file.
+    let t = Tree::new();
+    git_init(&t, ".");
+    git_init(&t, "nested");
+    let head = t.root().join("nested/.git/HEAD");
+    fs::write(&head, "ref: refs/heads/dev\n").unwrap();
+    t.files(&["x.bak", "x.swp", "nested/x.bak", "nested/x.swp"]);
+    home_file(&t, "bak", "*.bak\n");
+    home_file(&t, "swp", "*.swp\n");
+    home_file(&t, "conf/bak", "[core]\n\texcludesFile = ~/bak\n");
+    home_file(&t, "conf/swp", "[core]\n\texcludesFile = ~/swp\n");
+    home_file(
+        &t,
+        ".gitconfig",
+        "[includeIf \"onbranch:dev\"]\n\tpath = conf/bak\n",
+    );
+    assert_everywhere(&t, &["-t", "f"], &["x.bak", "x.swp", "nested/x.swp"]);
+    assert_everywhere(&t, &["-t", "f", ".", "nested"], &["nested/x.swp"]);
+    home_file(
+        &t,
+        ".gitconfig",
+        "[include]\n\tpath = conf/swp\n[includeIf \"gitdir:nested/.git\"]\n\tpath = conf/bak\n",
+    );
+    assert_everywhere(&t, &["-t", "f"], &["x.bak", "nested/x.swp"]);
+}
+
+#[test]
+fn global_excludes_are_anchored_at_the_repositorys_root() {
+    // git matches core.excludesFile's rules relative to the root of the repository holding
+    // the path, like .git/info/exclude: not relative to the search path.
+    let t = Tree::new();
+    git_init(&t, ".");
+    git_init(&t, "nested");
+    t.files(&["sub/x", "sub/y", "nested/sub/x", "nested/sub/y"]);
+    home_file(&t, ".config/git/ignore", "/sub/x\n");
+    assert_everywhere(&t, &["-t", "f"], &["sub/y", "nested/sub/y"]);
+    assert_everywhere(&t, &["-t", "f", ".", "sub"], &["sub/y"]);
+    assert_everywhere(&t, &["-t", "f", ".", "nested/sub"], &["nested/sub/y"]);
+}
+
+#[test]
 fn dot_ignore_fdignore_and_ffindignore_need_no_repository() {
     let t = Tree::new();
     t.files(&["a.tmp", "b.fd", "c.ffind", "sub/d.tmp", "sub/e.fd", "keep"])

@@ -12,6 +12,7 @@ mod faults;
 mod fd_parity;
 mod filters_common;
 mod fixture;
+mod git_referee;
 mod hostile_ignore;
 mod ignore_files;
 mod metadata;
