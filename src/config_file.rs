@@ -42,10 +42,9 @@ pub struct ConfigFile {
 /// Where the config file is, from the environment: `None` when there is none to read (nothing
 /// is opened yet: `--no-config` may still say not to).
 pub fn locate() -> Option<PathBuf> {
-    let home = std::env::var_os("HOME").map(PathBuf::from);
     locate_in(
         std::env::var_os(CONFIG_PATH_VAR),
-        crate::config::config_home_in(home),
+        crate::config::config_home(),
     )
 }
 

@@ -566,6 +566,22 @@ fn ffind_global_ignore_file() {
 }
 
 #[test]
+fn a_relative_xdg_config_home_is_ignored() {
+    // The XDG spec: a relative path there is invalid and ignored (fd ignores it too), so a
+    // tree's own `.conf/ffind/ignore` cannot hide its files from a search run in it.
+    let t = Tree::new();
+    t.files(&["a.log", "b.txt"]);
+    t.write(".conf/ffind/ignore", "*.log\n");
+    home_file(&t, ".config/ffind/ignore", "*.txt\n");
+    for xdg in [".conf", "./.conf"] {
+        let mut c = t.cmd(&["-t", "f"]);
+        c.env("XDG_CONFIG_HOME", xdg);
+        let run = crate::fixture::Run::from(c.output().unwrap());
+        assert_listing(&run, &["-t", "f", "with XDG_CONFIG_HOME", xdg], &["a.log"]);
+    }
+}
+
+#[test]
 fn overriding_flags_take_back_the_defaults() {
     let t = Tree::new();
     git_init(&t, "repo");
