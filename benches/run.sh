@@ -19,6 +19,8 @@
 #                  max RSS (their beneath check once listed a directory once per thread)
 #          sort    the cost of --sort path and --sort depth against the plain listing, and their memory
 #          slow    on a FUSE mount that sleeps per operation (benches/slowfs.sh); never by default
+#          deep-lowfd  the 3,000-level `deep` corpus under `ulimit -n 64` (and 16): every method
+#                  against the unlimited run, fd and bfs (parents cannot all stay open there)
 #          (default: all but slow and cold)
 #
 # Environment: BENCH_RUNS (20), BENCH_WARMUP (3), BENCH_SWEEP (1,2,4,...,1024),
@@ -26,6 +28,7 @@
 # BENCH_SLOW_TREE (linux), BENCH_SLOW_DELAY_US (1000), BENCH_SLOW_RUNS (3),
 # BENCH_SLOW_WARMUP (0), BENCH_SLOW_SWEEP (2,4,...,1024), BENCH_READER_SLEEP (5),
 # BENCH_COLD_RUNS (5), BENCH_COLD_SWEEP (1,2,4,...,256), BENCH_MILLION (1000000 entries),
+# BENCH_LOWFD (64: the descriptor limit of deep-lowfd),
 # BENCH_RESULTS (benches/results), FFIND (a prebuilt binary: skips cargo build),
 # FFIND_SHARED (../shared), FFIND_CORPORA, FFIND_PEERS.
 #
@@ -52,6 +55,7 @@ reader_sleep=${BENCH_READER_SLEEP:-5}
 cold_runs=${BENCH_COLD_RUNS:-5}
 million=${BENCH_MILLION:-1000000}
 cold_sweep=${BENCH_COLD_SWEEP:-1,2,4,8,16,32,64,128,256}
+lowfd=${BENCH_LOWFD:-64}
 methods=(serial walkdir queue rayon jwalk ignore)
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
@@ -70,13 +74,13 @@ sections=()
 for arg in "$@"; do
   case "$arg" in
     linux | big | flat) trees+=("$arg") ;;
-    side | git | j1 | memory | first | sweep | crates | sort | slow | huge | cold) sections+=("$arg") ;;
+    side | git | j1 | memory | first | sweep | crates | sort | slow | huge | cold | deep-lowfd) sections+=("$arg") ;;
     -h | --help) usage 0 ;;
     *) echo "benches/run.sh: unknown tree or section '$arg'" >&2 && usage ;;
   esac
 done
 [ ${#trees[@]} -gt 0 ] || trees=(linux big flat)
-[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep crates sort huge)
+[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep crates sort huge deep-lowfd)
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 per_tree=0
 for s in side j1 memory first sweep crates sort; do
@@ -84,6 +88,7 @@ for s in side j1 memory first sweep crates sort; do
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive number, not '$runs'"
 [[ $warmup =~ ^[0-9]+$ ]] || die "BENCH_WARMUP must be a number, not '$warmup'"
+[[ $lowfd =~ ^[1-9][0-9]*$ ]] || die "BENCH_LOWFD must be a positive number, not '$lowfd'"
 
 # --- tools --------------------------------------------------------------------------------
 if [ ! -f "$shared/bench/peers.sh" ] || [ ! -f "$shared/bench/corpus.sh" ]; then
@@ -119,6 +124,7 @@ needed=()
 if [ $per_tree = 1 ]; then needed+=("${trees[@]}"); fi
 if wants git || wants cold; then needed+=(linux); fi
 if wants slow; then needed+=("$slow_tree"); fi
+if wants deep-lowfd; then needed+=(deep); fi
 if [ ${#needed[@]} -gt 0 ]; then
   say "corpora: corpus.sh ${needed[*]} (big and flat take a minute or two the first time)"
   mapfile -t needed < <(printf '%s\n' "${needed[@]}" | sort -u)
@@ -530,6 +536,23 @@ sweep() {
   run_sweep "$label" "$dir" "$sweep" "floor -p -j2 $label" "$ref_json" "ffind concurrency sweep: $label"
 }
 
+# The 3,000-level tree (paths far past PATH_MAX) under a low descriptor limit, where not
+# every parent can stay open: each directory must still cost a few opens, not one per level
+# above it (issue 18). `ulimit -n` sets the soft and the hard limit, in a subshell of its own.
+deep_lowfd() {
+  local label=deep dir=$corpora/deep d
+  d=$(q "$dir")
+  find "$dir" >/dev/null
+  local limited="(ulimit -n $lowfd && exec"
+  local note="\`ulimit -n $lowfd\` (soft and hard) in a subshell for the commands that say so, ulimit -n 16 for one; fd stops at PATH_MAX (its line count); hyperfine subtracts bash's start-up"
+  group lowfd "$label" "$dir" "ffind -u . deep" --shell=bash -- \
+    "$ffind -u . $d" "$limited $ffind -u . $d)" "$limited $ffind -u --method serial . $d)" \
+    "$limited $ffind -u --method queue . $d)" "$limited $ffind -u --method rayon . $d)" \
+    "(ulimit -n 16 && exec $ffind -u . $d)" "$fd -u . $d" "$limited $fd -u . $d)" "bfs $d" \
+    "$limited bfs $d)"
+  note=
+}
+
 slow_unavailable=
 slow() {
   local src=$corpora/$slow_tree label=slowfs-$slow_tree
@@ -569,11 +592,12 @@ slow() {
   if [ $per_tree = 1 ]; then printf '; trees: %s' "${trees[*]}"; fi
   if wants git; then printf '; linux-git, monorepo'; fi
   if wants huge; then printf '; million'; fi
+  if wants deep-lowfd; then printf '; deep (ulimit -n %s)' "$lowfd"; fi
   if wants slow; then printf '; slowfs-%s (%s µs per operation)' "$slow_tree" "$slow_delay"; fi
   printf '\n'
   printf -- '- Machine: %s cores (`nproc`), kernel %s, load average at start %s\n' "$(nproc)" "$(uname -r)" "$(loadavg)"
   versions
-  if [ $per_tree = 1 ] || wants git; then printf -- '- Warm cache; hyperfine `--warmup %s --runs %s`\n' "$warmup" "$runs"; fi
+  if [ $per_tree = 1 ] || wants git || wants deep-lowfd; then printf -- '- Warm cache; hyperfine `--warmup %s --runs %s`\n' "$warmup" "$runs"; fi
   if wants slow; then printf -- '- Slow file system: hyperfine `--warmup %s --runs %s`\n' "$slow_warmup" "$slow_runs"; fi
   printf -- '- Medians; "vs" = median / median of the floor named in the column\n\n'
 } >"$summary"
@@ -594,6 +618,7 @@ fi
 if wants git; then git_default; fi
 if wants huge; then huge; fi
 if wants cold; then cold; fi
+if wants deep-lowfd; then deep_lowfd; fi
 if wants slow; then slow; fi
 
 if [ -n "$cold_unavailable" ]; then

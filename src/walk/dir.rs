@@ -8,7 +8,7 @@
 use std::ffi::CStr;
 use std::io;
 use std::os::fd::RawFd;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 
 /// The kind of a directory entry, from `d_type` or from `st_mode`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -129,14 +129,16 @@ impl Stat {
     }
 }
 
-/// Descriptors that walks may keep open so that children open relative to their parent.
-/// Set once by [`raise_fd_limit`]; [`SharedDir`] takes from it and gives back on drop.
+/// Descriptors that walks may keep open so that children open relative to their parent, not
+/// taken yet. Set once by [`set_fd_budget`]; the descriptor cache (`walk/cache.rs`) takes from
+/// it and gives back.
 static FD_BUDGET: AtomicUsize = AtomicUsize::new(0);
 
-/// Raises the soft open-file limit to the hard one, sets how many descriptors walks may keep
-/// open for parents (leaving `reserve` for everything else: workers' own descriptors, stdio,
-/// ignore files), and returns the soft limit.
-pub fn raise_fd_limit(reserve: usize) -> usize {
+/// The whole budget, as [`set_fd_budget`] set it.
+static FD_BUDGET_SET: AtomicUsize = AtomicUsize::new(0);
+
+/// Raises the soft open-file limit to the hard one and returns it.
+pub fn raise_fd_limit() -> usize {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,
@@ -160,20 +162,36 @@ pub fn raise_fd_limit(reserve: usize) -> usize {
             lim.rlim_cur
         }
     };
-    let soft = usize::try_from(soft).unwrap_or(usize::MAX);
-    FD_BUDGET.store(soft.saturating_sub(reserve) / 2, Ordering::Relaxed);
-    soft
+    usize::try_from(soft).unwrap_or(usize::MAX)
 }
 
-/// The number of descriptors walks may keep open, as [`raise_fd_limit`] set it.
+/// Sets the number of descriptors walks may keep open (what the limit leaves beside the
+/// workers' own and the reserve: `walk::run`).
+pub fn set_fd_budget(n: usize) {
+    FD_BUDGET_SET.store(n, Ordering::Relaxed);
+    FD_BUDGET.store(n, Ordering::Relaxed);
+}
+
+/// The number of descriptors walks may keep open, as [`set_fd_budget`] set it.
 pub fn fd_budget() -> usize {
+    FD_BUDGET_SET.load(Ordering::Relaxed)
+}
+
+/// Takes one descriptor from the budget; false when none is left.
+pub fn take_fd_slot() -> bool {
+    FD_BUDGET
+        .fetch_update(Ordering::AcqRel, Ordering::Acquire, |b| b.checked_sub(1))
+        .is_ok()
+}
+
+/// How many descriptors of the budget are not taken now.
+pub fn fd_slots_left() -> usize {
     FD_BUDGET.load(Ordering::Relaxed)
 }
 
-/// Sets the number of descriptors walks may keep open.
-#[cfg(test)]
-fn set_fd_budget(n: usize) {
-    FD_BUDGET.store(n, Ordering::Relaxed);
+/// Gives back a descriptor taken with [`take_fd_slot`].
+pub fn give_fd_slot() {
+    FD_BUDGET.fetch_add(1, Ordering::AcqRel);
 }
 
 /// An open directory descriptor, closed on drop.
@@ -250,6 +268,12 @@ impl Dir {
             OPEN_DIR | libc::O_NOFOLLOW
         };
         Self::open_cstr(self.fd, name, flags)
+    }
+
+    /// Opens this directory's parent, `..` (whatever directory that is now: the caller checks
+    /// it is the one it expects).
+    pub fn open_parent(&self) -> io::Result<Dir> {
+        Self::open_cstr(self.fd, c"..", OPEN_DIR)
     }
 
     /// Opens the directory at `rel` below this one without following any symlink on the way
@@ -577,33 +601,184 @@ pub fn is_slow_filesystem(path: &[u8]) -> bool {
     }
 }
 
-/// A directory kept open so that its subdirectories open relative to it; it counts against
-/// the descriptor budget while alive.
+/// A directory descriptor shared by the threads that open its subdirectories, which may be
+/// taken from it (closed, to open another) whenever none of them is using it: the descriptor
+/// cache's (`walk/cache.rs`) one piece of descriptor ownership, kept here with the others.
+///
+/// One atomic word: the descriptor (or none) and the number of pins (users right now). A
+/// pinned descriptor is never taken, so a [`DirInUse`] stays valid as long as it lives.
 #[derive(Debug)]
-pub struct SharedDir {
-    dir: Dir,
+pub struct DirSlot {
+    state: AtomicU64,
 }
 
-impl SharedDir {
-    /// Keeps `dir` open if the budget allows, else hands it back to be closed.
-    pub fn keep(dir: Dir) -> Result<SharedDir, Dir> {
-        let taken =
-            FD_BUDGET.fetch_update(Ordering::AcqRel, Ordering::Acquire, |b| b.checked_sub(1));
-        match taken {
-            Ok(_) => Ok(SharedDir { dir }),
-            Err(_) => Err(dir),
+/// The state of an empty [`DirSlot`].
+const NO_FD: u64 = u32::MAX as u64;
+const FD_BITS: u64 = u32::MAX as u64;
+const PIN: u64 = 1 << 32;
+
+/// What [`DirSlot::evict`] did.
+#[derive(Debug)]
+pub enum Evicted {
+    /// The descriptor, now the caller's.
+    Taken(Dir),
+    /// In use right now.
+    Pinned,
+    /// No descriptor.
+    Empty,
+}
+
+impl DirSlot {
+    /// A slot holding no descriptor.
+    pub fn empty() -> DirSlot {
+        DirSlot {
+            state: AtomicU64::new(NO_FD),
         }
     }
 
-    /// The directory.
-    pub fn dir(&self) -> &Dir {
+    /// Whether the slot holds a descriptor now.
+    pub fn is_held(&self) -> bool {
+        self.state.load(Ordering::Acquire) & FD_BITS != NO_FD
+    }
+
+    /// The descriptor, pinned until the guard is dropped; `None` when the slot is empty.
+    pub fn pin(&self) -> Option<DirInUse<'_>> {
+        let mut s = self.state.load(Ordering::Acquire);
+        loop {
+            if s & FD_BITS == NO_FD {
+                return None;
+            }
+            match self
+                .state
+                .compare_exchange_weak(s, s + PIN, Ordering::Acquire, Ordering::Acquire)
+            {
+                Ok(_) => {
+                    let lent = Dir {
+                        fd: (s & FD_BITS) as RawFd,
+                    };
+                    return Some(self.in_use(lent, true));
+                }
+                Err(now) => s = now,
+            }
+        }
+    }
+
+    /// `dir`, the caller's own, in use beside this slot: closed when done with unless given
+    /// to the slot meanwhile ([`DirInUse::share`]).
+    pub fn own(&self, dir: Dir) -> DirInUse<'_> {
+        self.in_use(dir, false)
+    }
+
+    fn in_use(&self, dir: Dir, pinned: bool) -> DirInUse<'_> {
+        DirInUse {
+            slot: self,
+            dir: std::mem::ManuallyDrop::new(dir),
+            pinned: std::cell::Cell::new(pinned),
+        }
+    }
+
+    /// Puts `dir` in the empty slot; gives it back when the slot holds one already.
+    pub fn install(&self, dir: Dir) -> Result<(), Dir> {
+        if self.put(dir.fd, 0) {
+            std::mem::forget(dir);
+            Ok(())
+        } else {
+            Err(dir)
+        }
+    }
+
+    /// Puts descriptor `fd` in the empty slot with `pins` pins.
+    fn put(&self, fd: RawFd, pins: u64) -> bool {
+        let state = u64::from(fd as u32) | pins;
+        self.state
+            .compare_exchange(NO_FD, state, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+    }
+
+    /// Takes the descriptor if nobody is using it.
+    pub fn evict(&self) -> Evicted {
+        let mut s = self.state.load(Ordering::Acquire);
+        loop {
+            if s & FD_BITS == NO_FD {
+                return Evicted::Empty;
+            }
+            if s >= PIN {
+                return Evicted::Pinned;
+            }
+            match self
+                .state
+                .compare_exchange_weak(s, NO_FD, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => {
+                    return Evicted::Taken(Dir {
+                        fd: (s & FD_BITS) as RawFd,
+                    })
+                }
+                Err(now) => s = now,
+            }
+        }
+    }
+
+    /// Takes the descriptor, whatever its pins (the slot's owner, with nobody else left).
+    pub fn take(&mut self) -> Option<Dir> {
+        let s = std::mem::replace(self.state.get_mut(), NO_FD);
+        debug_assert!(s < PIN, "a pinned descriptor outlives its slot's owners");
+        (s & FD_BITS != NO_FD).then(|| Dir {
+            fd: (s & FD_BITS) as RawFd,
+        })
+    }
+}
+
+impl Drop for DirSlot {
+    fn drop(&mut self) {
+        drop(self.take());
+    }
+}
+
+/// A directory descriptor in use: a [`DirSlot`]'s, pinned (so never taken from it meanwhile),
+/// or the user's own, which it may give to the slot partway ([`DirInUse::share`]: a worker
+/// reading a directory keeps it for the subdirectories it finds).
+#[derive(Debug)]
+pub struct DirInUse<'a> {
+    slot: &'a DirSlot,
+    /// Closed on drop only while not the slot's.
+    dir: std::mem::ManuallyDrop<Dir>,
+    /// The slot's, and pinned by this.
+    pinned: std::cell::Cell<bool>,
+}
+
+impl DirInUse<'_> {
+    /// Whether the descriptor is the slot's.
+    pub fn is_shared(&self) -> bool {
+        self.pinned.get()
+    }
+
+    /// Gives the descriptor to the slot (pinned by this until dropped), if the slot is empty.
+    /// True when the slot has it.
+    pub fn share(&self) -> bool {
+        if !self.pinned.get() && self.slot.put(self.dir.fd, PIN) {
+            self.pinned.set(true);
+        }
+        self.pinned.get()
+    }
+}
+
+impl std::ops::Deref for DirInUse<'_> {
+    type Target = Dir;
+
+    fn deref(&self) -> &Dir {
         &self.dir
     }
 }
 
-impl Drop for SharedDir {
+impl Drop for DirInUse<'_> {
     fn drop(&mut self) {
-        FD_BUDGET.fetch_add(1, Ordering::AcqRel);
+        if self.pinned.get() {
+            self.slot.state.fetch_sub(PIN, Ordering::Release);
+        } else {
+            // SAFETY: not shared, so ours alone, and dropped exactly once (here).
+            unsafe { std::mem::ManuallyDrop::drop(&mut self.dir) }
+        }
     }
 }
 
@@ -1014,12 +1189,39 @@ mod tests {
     }
 
     #[test]
-    fn budget_is_taken_and_given_back() {
-        set_fd_budget(1);
-        let a = SharedDir::keep(Dir::open_path(b"/").unwrap()).unwrap();
-        assert!(SharedDir::keep(Dir::open_path(b"/").unwrap()).is_err());
-        drop(a);
-        assert!(SharedDir::keep(Dir::open_path(b"/").unwrap()).is_ok());
+    fn a_pinned_descriptor_is_not_evicted() {
+        let slot = DirSlot::empty();
+        assert!(slot.pin().is_none());
+        assert!(matches!(slot.evict(), Evicted::Empty));
+        let root = Dir::open_path(b"/").unwrap();
+        let ino = root.stat().unwrap().ino;
+        slot.install(root).unwrap();
+        assert!(
+            slot.install(Dir::open_path(b"/").unwrap()).is_err(),
+            "held already"
+        );
+        let pinned = slot.pin().unwrap();
+        let again = slot.pin().unwrap();
+        assert!(matches!(slot.evict(), Evicted::Pinned));
+        drop(pinned);
+        assert!(matches!(slot.evict(), Evicted::Pinned), "one pin left");
+        assert_eq!(again.stat().unwrap().ino, ino, "still open");
+        drop(again);
+        match slot.evict() {
+            Evicted::Taken(dir) => assert_eq!(dir.stat().unwrap().ino, ino),
+            other => panic!("{other:?}"),
+        }
+        assert!(!slot.is_held());
+        // A directory of one's own, given to the slot partway, pinned until done with.
+        let mut slot = DirSlot::empty();
+        let own = slot.own(Dir::open_path(b"/").unwrap());
+        assert!(!own.is_shared() && !slot.is_held());
+        assert!(own.share());
+        assert!(matches!(slot.evict(), Evicted::Pinned));
+        assert_eq!(own.stat().unwrap().ino, ino);
+        drop(own);
+        assert!(slot.take().is_some());
+        assert!(slot.take().is_none());
     }
 
     #[test]

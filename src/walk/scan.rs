@@ -1,16 +1,19 @@
 //! The per-directory loop of the methods that read directories themselves (`serial`, `queue`,
-//! `rayon`): open relative to the parent's descriptor, `getdents64`, judge each entry with the
-//! shared decision in `visit.rs`, print, and hand back the subdirectories as [`DirJob`]s for
-//! the method to schedule. The buffers ([`Scanner`]) are a worker's own and reused.
+//! `rayon`): open relative to the parent's descriptor (kept by the descriptor cache,
+//! `cache.rs`), `getdents64`, judge each entry with the shared decision in `visit.rs`, print,
+//! and hand back the subdirectories as [`DirJob`]s for the method to schedule. The buffers
+//! ([`Scanner`]) are a worker's own and reused.
 
+use std::cell::Cell;
 use std::ffi::CStr;
-use std::sync::Arc;
+use std::sync::{Arc, Weak};
 
 use crate::config::Root;
 use crate::filter::ignore::{read_reported, IgnoreFiles, Unread, IGNORE_FILE_LIMIT};
 use crate::filter::Meta;
 use crate::output::printer::Batch;
-use crate::walk::dir::{Dir, Kind, Listing, SharedDir, Stat};
+use crate::walk::cache::CachedDir;
+use crate::walk::dir::{Dir, DirInUse, Kind, Listing, Stat};
 use crate::walk::visit::{base_len, join_into, Action, DirState};
 use crate::walk::Walk;
 
@@ -62,8 +65,8 @@ pub struct DirJob {
     path: Vec<u8>,
     /// Where the directory's own name starts in `path`.
     name_start: usize,
-    /// The open parent, when the descriptor budget allowed keeping it.
-    parent: Option<Arc<SharedDir>>,
+    /// The parent (`None` for a search root), its descriptor held by the cache or not.
+    parent: Option<Arc<CachedDir>>,
     /// Reached through a symlink (`-L`): open it following the link.
     via_link: bool,
     /// The parent's state (its ignore rules become this directory's once it is read).
@@ -85,21 +88,6 @@ impl DirJob {
     }
 }
 
-/// The descriptor a scan holds: shared with children when the budget allows.
-enum Held {
-    Shared(Arc<SharedDir>),
-    Own(Dir),
-}
-
-impl Held {
-    fn dir(&self) -> &Dir {
-        match self {
-            Held::Shared(s) => s.dir(),
-            Held::Own(d) => d,
-        }
-    }
-}
-
 /// Per-worker buffers for reading directories: reused across every directory a worker reads.
 #[derive(Debug, Default)]
 pub struct Scanner {
@@ -107,6 +95,8 @@ pub struct Scanner {
     /// Output waiting for the printer.
     pub batch: Batch,
     path: Vec<u8>,
+    /// The directory this worker last reopened (the descriptor cache climbs from it).
+    reopened: Weak<CachedDir>,
 }
 
 /// The ignore files of a directory being scanned: presence from its listing, contents read
@@ -186,14 +176,12 @@ impl Scanner {
         let dir_path = &job_path[..job_path.len() - 1];
         let opened = match &parent {
             Some(p) => match CStr::from_bytes_with_nul(&job_path[name_start..]) {
-                Ok(name) => p.dir().open_child(name, via_link),
-                Err(_) => open_by_path(dir_path, &state, config.follow),
+                Ok(name) => p.open_child(&job_path, name, via_link, &mut self.reopened),
+                Err(_) => Err(std::io::Error::from_raw_os_error(libc::EINVAL)),
             },
             // A search root (which may be a link), by the path it was given.
-            None if state.depth == 0 => Dir::open_path(dir_path),
-            None => open_by_path(dir_path, &state, config.follow),
+            None => Dir::open_path(dir_path),
         };
-        drop(parent);
         let dir = match opened {
             Ok(d) => d,
             // Removed since its parent was listed (or replaced by a file, or by a link, which
@@ -258,12 +246,13 @@ impl Scanner {
         if config.ignore.is_some() {
             state.screen_paths(&self.path);
         }
-        let held = match SharedDir::keep(dir) {
-            Ok(shared) => Held::Shared(Arc::new(shared)),
-            Err(dir) => Held::Own(dir),
-        };
+        let node = CachedDir::new(parent, base_len(dir_path), via_link);
+        let reading = node.read(dir);
         let here = Here {
-            held: &held,
+            dir: &reading,
+            reading: &reading,
+            subdirs: Cell::new(0),
+            node: &node,
             state: &state,
             child_base: base_len(dir_path),
         };
@@ -271,7 +260,7 @@ impl Scanner {
             if pending {
                 pending = false;
             } else {
-                match self.listing.read_next(held.dir()) {
+                match self.listing.read_next(here.dir) {
                     Ok(true) => {}
                     Ok(false) => break,
                     Err(e) => {
@@ -297,6 +286,8 @@ impl Scanner {
                 }
             }
         }
+        let subdirs = here.subdirs.get();
+        node.done(reading, subdirs);
         printer.directory_done(&mut self.batch);
         if self.listing.capacity_bytes() > LISTING_KEEP_BYTES {
             self.listing.release();
@@ -306,7 +297,14 @@ impl Scanner {
 
 /// The directory a scan is reading, as its entries need it.
 struct Here<'a> {
-    held: &'a Held,
+    dir: &'a Dir,
+    /// The same descriptor, which the cache keeps once a subdirectory needs it.
+    reading: &'a DirInUse<'a>,
+    /// The subdirectories handed out as jobs (at the first, the cache is asked to keep the
+    /// descriptor).
+    subdirs: Cell<usize>,
+    /// Its node in the descriptor cache, the parent of its subdirectories' jobs.
+    node: &'a Arc<CachedDir>,
     state: &'a DirState,
     child_base: usize,
 }
@@ -329,7 +327,7 @@ fn visit_entry(
     let mut kind = listed;
     let mut stat = None;
     if kind == Kind::Unknown {
-        match here.held.dir().stat_at(name, false) {
+        match here.dir.stat_at(name, false) {
             Ok(st) => {
                 kind = st.kind();
                 stat = Some(Some(st));
@@ -344,7 +342,7 @@ fn visit_entry(
     }
     let mut via_link = false;
     if config.follow && kind == Kind::Symlink {
-        match here.held.dir().stat_at(name, true) {
+        match here.dir.stat_at(name, true) {
             Ok(st) => {
                 kind = st.kind();
                 stat = Some(Some(st));
@@ -356,7 +354,7 @@ fn visit_entry(
             // skip it anyway, as every method does.
             Err(e) => {
                 let mut meta = MetaAt {
-                    dir: here.held.dir(),
+                    dir: here.dir,
                     name,
                     follow: true,
                     stat: Some(None),
@@ -367,7 +365,7 @@ fn visit_entry(
         }
     }
     let mut meta = MetaAt {
-        dir: here.held.dir(),
+        dir: here.dir,
         name,
         follow: config.follow,
         stat,
@@ -383,33 +381,21 @@ fn visit_entry(
         return false;
     }
     if descend {
+        if here.subdirs.replace(here.subdirs.get() + 1) == 0 {
+            here.node.wanted(here.reading);
+        }
         let mut child = Vec::with_capacity(path.len() + 1);
         child.extend_from_slice(path);
         child.push(0);
-        let parent = match here.held {
-            Held::Shared(s) => Some(s.clone()),
-            Held::Own(_) => None,
-        };
         push(DirJob {
             path: child,
             name_start: here.child_base,
-            parent,
+            parent: Some(here.node.clone()),
             via_link,
             state: here.state.below(),
         });
     }
     true
-}
-
-/// Opens a directory below a search root by its path, when its parent could not be kept open
-/// (descriptor budget): without `-L`, from the root without following any symlink on the way,
-/// so that a directory swapped for a link is not entered; with `-L`, links are followed.
-fn open_by_path(dir_path: &[u8], state: &DirState, follow: bool) -> std::io::Result<Dir> {
-    if follow {
-        return Dir::open_path(dir_path);
-    }
-    let (root, rel) = dir_path.split_at(state.root_base.min(dir_path.len()));
-    Dir::open_path(root)?.open_beneath(rel)
 }
 
 /// Whether opening a listed subdirectory failed because it is no longer a directory there:

@@ -54,8 +54,8 @@ fn directories_swapped_for_links_to_outside_are_never_followed() {
     let mut escapes = Vec::new();
     for round in 0..80 {
         for m in METHODS {
-            // One run in four under few descriptors: no parent is kept open, directories are
-            // opened by path from the root.
+            // One run in four under few descriptors: parents lose their descriptors and are
+            // opened again, from an ancestor or through a child's `..` (src/walk/cache.rs).
             let run = if round % 4 == 3 {
                 t.run_script(&format!(
                     "ulimit -n 16 && exec \"$FFIND\" -u --method {m} -j 4"

@@ -1,16 +1,42 @@
 //! What a plain listing costs in system calls, counted with strace: no `stat` per entry
-//! (types come from `d_type`), two `getdents64` per directory, output in a few large writes.
-//! Skipped where strace is not installed (CI installs it).
+//! (types come from `d_type`), two `getdents64` per directory, output in a few large writes,
+//! and a deep tree opened in a number of calls linear in its directories under a low
+//! descriptor limit. Skipped where strace is not installed (CI installs it).
 
 use std::collections::HashMap;
+use std::ffi::CString;
+use std::os::unix::process::CommandExt;
 use std::process::Command;
 
 use crate::fixture::{bin, clean_env, have, Tree};
 
 /// Runs ffind under `strace -f -c` in the tree; returns calls per syscall name.
 pub fn count_syscalls(t: &Tree, args: &[&str]) -> HashMap<String, u64> {
+    count_syscalls_limited(t, args, None)
+}
+
+/// [`count_syscalls`] with the open-file limit (soft and hard, as `ulimit -n` sets them) of
+/// strace and ffind lowered to `nofile`.
+fn count_syscalls_limited(t: &Tree, args: &[&str], nofile: Option<u64>) -> HashMap<String, u64> {
     let out = t.root().parent().unwrap().join("strace.txt");
     let mut c = Command::new("strace");
+    if let Some(n) = nofile {
+        let lim = libc::rlimit {
+            rlim_cur: n,
+            rlim_max: n,
+        };
+        // SAFETY: setrlimit is async-signal-safe and only reads `lim`, a copy owned by the
+        // closure.
+        unsafe {
+            c.pre_exec(move || {
+                if libc::setrlimit(libc::RLIMIT_NOFILE, &lim) == 0 {
+                    Ok(())
+                } else {
+                    Err(std::io::Error::last_os_error())
+                }
+            });
+        }
+    }
     c.args(["-f", "-c", "-o"])
         .arg(&out)
         .arg(bin())
@@ -142,4 +168,75 @@ fn metadata_filters_stat_only_when_asked() {
         sized >= plain + 1000,
         "-S must stat each entry: {sized} vs {plain} without"
     );
+}
+
+/// Makes a chain of `depth` directories with long names below `top` (paths far past
+/// PATH_MAX: std's path-based calls cannot make it), each level holding a file and a leaf
+/// directory beside the next level. Returns the number of directories, `top` included.
+fn deep_chain(top: &std::path::Path, depth: usize) -> usize {
+    use std::os::unix::ffi::OsStrExt;
+    std::fs::create_dir(top).unwrap();
+    let path = CString::new(top.as_os_str().as_bytes()).unwrap();
+    // SAFETY: a NUL-terminated path; every descriptor opened here is closed below.
+    let mut fd = unsafe { libc::open(path.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY) };
+    assert!(fd >= 0);
+    for level in 0..depth {
+        let next = CString::new(format!("level-with-a-longer-name-{level:04}")).unwrap();
+        // SAFETY: a valid directory descriptor and NUL-terminated names.
+        unsafe {
+            assert_eq!(libc::mkdirat(fd, next.as_ptr(), 0o755), 0);
+            assert_eq!(libc::mkdirat(fd, c"side".as_ptr(), 0o755), 0);
+            let file = libc::openat(fd, c"f".as_ptr(), libc::O_CREAT | libc::O_WRONLY, 0o644);
+            assert!(file >= 0);
+            libc::close(file);
+            let below = libc::openat(fd, next.as_ptr(), libc::O_RDONLY | libc::O_DIRECTORY);
+            assert!(below >= 0);
+            libc::close(fd);
+            fd = below;
+        }
+    }
+    // SAFETY: our descriptor.
+    unsafe { libc::close(fd) };
+    1 + 2 * depth
+}
+
+#[test]
+fn a_deep_tree_under_a_low_descriptor_limit_opens_each_directory_a_few_times() {
+    if !have("strace") {
+        eprintln!("strace not installed: syscall counts not checked");
+        return;
+    }
+    let t = Tree::new();
+    // 300 levels of 30-byte names: 9,000-byte paths at the bottom. Under `ulimit -n 64` the
+    // parents cannot all stay open; reopening each directory from the search root would cost
+    // one openat per component past PATH_MAX, tens of thousands in all.
+    let dirs = deep_chain(&t.root().join("deep"), 300);
+    for m in ["auto", "serial", "queue", "rayon"] {
+        let args = ["-u", "--method", m, ".", "deep"];
+        let calls = count_syscalls_limited(&t, &args, Some(64));
+        let opens = ["openat", "openat2"]
+            .iter()
+            .map(|s| calls.get(*s).copied().unwrap_or(0))
+            .sum::<u64>();
+        // Each directory once, some reopened or restored once more, and start-up's few dozen.
+        assert!(
+            opens <= 3 * dirs as u64 + 60,
+            "{m}: {opens} openat/openat2 calls for {dirs} directories under ulimit -n 64"
+        );
+        // Nothing lost, nothing twice.
+        let normal = t.run(&args);
+        assert_eq!(normal.sorted().len(), 3 * 300, "{m}");
+        for limit in [64, 16] {
+            let run = t.run_script(&format!(
+                "ulimit -n {limit} && exec \"$FFIND\" -u --method {m} . deep"
+            ));
+            assert_eq!(run.code, 0, "{m} ulimit -n {limit}: {}", run.stderr);
+            assert_eq!(
+                run.stdout.len(),
+                normal.stdout.len(),
+                "{m} ulimit -n {limit}"
+            );
+            assert_eq!(run.sorted(), normal.sorted(), "{m} ulimit -n {limit}");
+        }
+    }
 }
