@@ -14,10 +14,11 @@ build:
 test:
     cargo test --all-targets
 
-# Clippy with warnings as errors, then rustfmt's check (as CI runs them)
+# Clippy with warnings as errors, rustfmt's check and the import circles (as CI runs them)
 lint:
     cargo clippy --all-targets -- -D warnings
     cargo fmt --all -- --check
+    python3 ../shared/tools/modcycles.py src
 
 # Benchmarks against fd, bfs, find and the syscall floor: `just bench linux`, `just bench slow` (benches/README.md)
 bench *ARGS:

@@ -584,7 +584,7 @@ impl ParseError {
 /// Escapes the values a clap error quotes from the command line, as names are shown on a
 /// terminal (clap's own colors stay): a value cannot send escape sequences to the terminal.
 fn escape_quoted(e: &mut clap::Error) {
-    let shown = |s: &String| crate::output::escape::escaped(s.as_bytes());
+    let shown = |s: &String| crate::fs::escape::escaped(s.as_bytes());
     let quoted: Vec<(ContextKind, ContextValue)> = e
         .context()
         .filter_map(|(kind, value)| {

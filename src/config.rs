@@ -2,7 +2,7 @@
 //! terminal say, decided once, before any directory is read. The walk never sees clap and never
 //! reads the environment.
 
-use std::ffi::{CString, OsString};
+use std::ffi::CString;
 use std::io::IsTerminal;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
@@ -28,7 +28,52 @@ use crate::output::sort::Order;
 use crate::output::style::{Record, Style};
 use crate::report::describe;
 use crate::template::Template;
-use crate::walk::{dir, Method};
+
+/// A traversal method (`--method`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// One thread, raw `getdents64`, depth first.
+    Serial,
+    /// The walkdir crate.
+    Walkdir,
+    /// A queue of directories served by `concurrency` workers.
+    Queue,
+    /// Rayon tasks per directory in a pool of `concurrency` threads.
+    Rayon,
+    /// The jwalk crate.
+    Jwalk,
+    /// The ignore crate's parallel walker.
+    Ignore,
+}
+
+impl Method {
+    /// Every method, in the order `--method` lists them.
+    pub const ALL: [Method; 6] = [
+        Method::Serial,
+        Method::Walkdir,
+        Method::Queue,
+        Method::Rayon,
+        Method::Jwalk,
+        Method::Ignore,
+    ];
+
+    /// The name `--method` takes.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::Serial => "serial",
+            Method::Walkdir => "walkdir",
+            Method::Queue => "queue",
+            Method::Rayon => "rayon",
+            Method::Jwalk => "jwalk",
+            Method::Ignore => "ignore",
+        }
+    }
+
+    /// Whether `--concurrency` changes anything for this method.
+    pub fn is_parallel(self) -> bool {
+        !matches!(self, Method::Serial | Method::Walkdir)
+    }
+}
 
 /// One search path.
 #[derive(Debug, Clone)]
@@ -186,42 +231,6 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
         .collect()
 }
 
-/// ffind's configuration directory, where its global ignore file (and fd's) is: as the XDG Base
-/// Directory spec says and fd finds it (the etcetera crate), `$XDG_CONFIG_HOME` when it is an
-/// absolute path (unset, empty or relative, it is ignored), else `.config` in the home
-/// directory: `$HOME`, or the password database's when `$HOME` is unset or empty
-/// ([`std::env::home_dir`], as for git's files). An empty home gives none, never a `.config`
-/// in the working directory.
-pub fn config_home() -> Option<PathBuf> {
-    config_home_of(std::env::var_os("XDG_CONFIG_HOME"), std::env::home_dir)
-}
-
-/// [`config_home`] given `$XDG_CONFIG_HOME` and a way to find the home directory.
-fn config_home_of(
-    xdg_config_home: Option<OsString>,
-    home: impl FnOnce() -> Option<PathBuf>,
-) -> Option<PathBuf> {
-    xdg_config_home
-        .map(PathBuf::from)
-        .filter(|p| p.is_absolute())
-        .or_else(|| {
-            home()
-                .filter(|h| !h.as_os_str().is_empty())
-                .map(|h| h.join(".config"))
-        })
-}
-
-/// Git's rule for its own files (git's `xdg_config_home_for`, and the ignore crate's, with
-/// which fd finds git's excludes file): `$XDG_CONFIG_HOME` when set and not empty, even a
-/// relative one, else `.config` in the home directory `home`. ffind's own files use
-/// [`config_home`].
-pub fn config_home_in(home: Option<PathBuf>) -> Option<PathBuf> {
-    std::env::var_os("XDG_CONFIG_HOME")
-        .filter(|v| !v.is_empty())
-        .map(PathBuf::from)
-        .or_else(|| home.map(|h| h.join(".config")))
-}
-
 fn resolve_ignore(cli: &Cli, first_root: &Path) -> Result<Option<IgnoreOptions>> {
     // `cli::parse` has folded -u into `hidden` and `no_ignore`.
     let use_files = !cli.no_ignore;
@@ -230,7 +239,7 @@ fn resolve_ignore(cli: &Cli, first_root: &Path) -> Result<Option<IgnoreOptions>>
     let mut unread = Vec::new();
     if use_files && !cli.no_global_ignore_file {
         // ffind's own global ignore file, else fd's, so that fd users keep their ignores.
-        let global = config_home().and_then(|c| {
+        let global = crate::fs::xdg::config_home().and_then(|c| {
             [c.join("ffind").join("ignore"), c.join("fd").join("ignore")]
                 .into_iter()
                 .find(|f| f.exists())
@@ -456,7 +465,10 @@ fn resolve_ignore_contain(cli: &Cli) -> Result<Vec<CString>> {
 /// FUSE file systems, where each read waits on a round trip rather than a core, at least
 /// [`SLOW_FS_CONCURRENCY`].
 fn default_concurrency(roots: &[Root], cpus: usize) -> usize {
-    if roots.iter().any(|r| dir::is_slow_filesystem(r.open_path())) {
+    if roots
+        .iter()
+        .any(|r| crate::fs::is_slow_filesystem(r.open_path()))
+    {
         cpus.max(SLOW_FS_CONCURRENCY)
     } else {
         cpus
@@ -560,28 +572,6 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn config_home_as_the_xdg_spec_says() {
-        let home = || Some(PathBuf::from("/home/u"));
-        let of = |xdg: Option<&str>, home: fn() -> Option<PathBuf>| {
-            config_home_of(xdg.map(OsString::from), home)
-        };
-        assert_eq!(of(Some("/x"), home), Some(PathBuf::from("/x")));
-        // "If $XDG_CONFIG_HOME is either not set or empty, a default equal to $HOME/.config
-        // should be used"; and "if an implementation encounters a relative path in any of these
-        // variables it should consider the path invalid and ignore it".
-        for unusable in [None, Some(""), Some("rel"), Some("./conf"), Some("~/conf")] {
-            assert_eq!(
-                of(unusable, home),
-                Some(PathBuf::from("/home/u/.config")),
-                "{unusable:?}"
-            );
-        }
-        // No home: no directory, never `.config` in the working directory.
-        assert_eq!(of(Some("rel"), || None), None);
-        assert_eq!(of(None, || Some(PathBuf::new())), None);
-    }
 
     #[test]
     fn display_paths_lose_trailing_slashes_only() {

@@ -18,9 +18,9 @@ use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use crate::output::escape::shell_quote;
+use crate::fs::escape::shell_quote;
+use crate::fs::read_small_file;
 use crate::report::describe;
-use crate::walk::dir::read_small_file;
 
 /// The environment variable that names the config file.
 pub const CONFIG_PATH_VAR: &str = "FFIND_CONFIG_PATH";
@@ -44,7 +44,7 @@ pub struct ConfigFile {
 pub fn locate() -> Option<PathBuf> {
     locate_in(
         std::env::var_os(CONFIG_PATH_VAR),
-        crate::config::config_home(),
+        crate::fs::xdg::config_home(),
     )
 }
 
@@ -90,7 +90,7 @@ pub fn split_lines(text: &[u8]) -> (Vec<OsString>, Vec<usize>) {
 
 /// A path as messages show it (escaped: one line, no escape sequences).
 pub fn shown(path: &Path) -> String {
-    crate::output::escape::escaped(path.as_os_str().as_bytes())
+    crate::fs::escape::escaped(path.as_os_str().as_bytes())
 }
 
 impl ConfigFile {
@@ -107,7 +107,7 @@ impl ConfigFile {
     pub fn summary(&self) -> String {
         self.args
             .iter()
-            .map(|a| crate::output::escape::escaped(shell_quote(a).as_bytes()))
+            .map(|a| crate::fs::escape::escaped(shell_quote(a).as_bytes()))
             .collect::<Vec<_>>()
             .join(" ")
     }

@@ -10,6 +10,7 @@ mod config_file;
 mod exec;
 mod exit;
 mod filter;
+mod fs;
 mod output;
 mod report;
 mod template;
@@ -55,7 +56,7 @@ fn run(args: Vec<OsString>) -> Outcome {
         if let Err(e) = std::env::set_current_dir(base) {
             eprintln!(
                 "ffind: {}: cannot use as base directory: {}",
-                output::escape::escaped(base.as_os_str().as_encoded_bytes()),
+                crate::fs::escape::escaped(base.as_os_str().as_encoded_bytes()),
                 describe(&e)
             );
             return Outcome::Usage;

@@ -4,7 +4,7 @@
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
-use crate::output::escape::escaped;
+use crate::fs::escape::escaped;
 
 /// Collects what went wrong during a walk.
 #[derive(Debug, Default)]

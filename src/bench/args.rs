@@ -8,7 +8,7 @@ use std::path::PathBuf;
 use clap::Parser;
 
 use crate::bench::export::Format;
-use crate::walk::Method;
+use crate::config::Method;
 
 /// Times ffind's traversal methods at several concurrency levels, like hyperfine.
 ///

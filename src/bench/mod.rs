@@ -31,7 +31,7 @@ use clap::{CommandFactory, Parser};
 
 use crate::cli::{self, Cli};
 use crate::exit::Outcome;
-use crate::output::escape::escaped;
+use crate::fs::escape::escaped;
 use crate::report::describe;
 use args::BenchArgs;
 use export::Caption;
@@ -294,7 +294,7 @@ fn caption(args: &BenchArgs, search: &Search, results: &[BenchmarkResult]) -> Ca
 mod tests {
     use super::*;
     use crate::bench::result::tests::sample;
-    use crate::walk::Method;
+    use crate::config::Method;
 
     #[test]
     fn a_different_entry_count_is_named() {

@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use crate::walk::Method;
+use crate::config::Method;
 
 /// The search every benchmark times, as the user gave it.
 #[derive(Debug, Clone)]
@@ -78,7 +78,7 @@ fn arguments(method: Method, concurrency: u32, search: &Search) -> Vec<OsString>
     args
 }
 
-pub use crate::output::escape::shell_quote;
+pub use crate::fs::escape::shell_quote;
 
 #[cfg(test)]
 mod tests {

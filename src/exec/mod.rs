@@ -28,7 +28,7 @@ use std::sync::{Mutex, OnceLock};
 use anyhow::{bail, Result};
 use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 
-use crate::output::escape::escaped;
+use crate::fs::escape::escaped;
 use crate::report::describe;
 use crate::template::Template;
 

@@ -20,7 +20,7 @@
 //! `hasconfig:` (which needs the repository's own configuration) never matches.
 //!
 //! Every file is read as every ignore file is ([`read_small_file`]: a regular file only,
-//! without blocking, at most [`IGNORE_FILE_LIMIT`]), so a FIFO at `~/.gitconfig` or at an
+//! without blocking, at most [`CONFIG_FILE_LIMIT`]), so a FIFO at `~/.gitconfig` or at an
 //! included path cannot hang the walk; one that cannot be read is passed over like a missing
 //! one (git's readers of these files are not ffind's to report on).
 
@@ -28,8 +28,11 @@ use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use crate::filter::ignore::IGNORE_FILE_LIMIT;
-use crate::walk::dir::read_small_file;
+use crate::fs::read_small_file;
+
+/// The most read of one of git's configuration files (or a `.git` link, a `HEAD`): the limit of
+/// an ignore file (`filter::ignore`), 16 MiB, far past any real one.
+const CONFIG_FILE_LIMIT: u64 = 16 << 20;
 
 /// git refuses a configuration whose includes nest deeper (its `MAX_INCLUDE_DEPTH`).
 const MAX_INCLUDE_DEPTH: usize = 10;
@@ -84,7 +87,7 @@ impl Env {
         let home = std::env::home_dir();
         let nosystem = std::env::var_os("GIT_CONFIG_NOSYSTEM").is_some_and(|v| is_true(&v));
         Env {
-            config_dir: crate::config::config_home_in(home.clone()).map(|c| c.join("git")),
+            config_dir: crate::fs::xdg::config_home_in(home.clone()).map(|c| c.join("git")),
             home,
             global: std::env::var_os("GIT_CONFIG_GLOBAL"),
             system: (!nosystem).then(|| {
@@ -183,7 +186,7 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// Reads one configuration file, following its includes; `depth` is its own.
     fn read(&mut self, path: &Path, depth: usize) -> Result<(), TooDeep> {
-        let Ok(data) = read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false)
+        let Ok(data) = read_small_file(path.as_os_str().as_bytes(), CONFIG_FILE_LIMIT, false)
         else {
             return Ok(());
         };
@@ -298,7 +301,7 @@ fn find_repo(start: &Path) -> Repo {
     let git_dir = if dot_git.is_dir() {
         dot_git
     } else {
-        let Ok(link) = read_small_file(dot_git.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false)
+        let Ok(link) = read_small_file(dot_git.as_os_str().as_bytes(), CONFIG_FILE_LIMIT, false)
         else {
             return none;
         };
@@ -324,7 +327,7 @@ fn repo_at(git_dir: &Path) -> Repo {
     };
     let head = read_small_file(
         git_dir.join("HEAD").as_os_str().as_bytes(),
-        IGNORE_FILE_LIMIT,
+        CONFIG_FILE_LIMIT,
         false,
     )
     .unwrap_or_default();

@@ -14,7 +14,7 @@
 //! whether a rule on paths can match there ([`IgnoreNode::paths_may_match`]), so that most
 //! entries are judged by one look instead of one per file.
 //!
-//! Every ignore file is read the same way ([`read_small_file`] in `walk/dir.rs`, through
+//! Every ignore file is read the same way ([`read_small_file`] in `fs/dir.rs`, through
 //! [`Dir::read_file_at`] or by path): only a regular file, opened without blocking, at most
 //! [`IGNORE_FILE_LIMIT`] bytes. Anything else (a FIFO, a device, a link to `/dev/zero`, planted
 //! in the tree or in a directory above it such as `/tmp`) is reported once and skipped, so it
@@ -28,11 +28,11 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 
 use crate::filter::rules::{Decision, Rules, Screen};
-use crate::report::{describe, Reporter};
-use crate::walk::dir::read_small_file;
+use crate::fs::path::join_into;
+use crate::fs::read_small_file;
 #[cfg(doc)]
-use crate::walk::dir::Dir;
-use crate::walk::visit::join_into;
+use crate::fs::Dir;
+use crate::report::{describe, Reporter};
 
 /// The largest ignore file read: 16 MiB. Real ones are a few KiB (the Linux tree's largest is
 /// under 4 KiB); git itself refuses pattern files over 100 MB. The cap bounds the memory a
@@ -227,7 +227,7 @@ impl IgnoreNode {
     /// Whether a rule on paths of this node or an ancestor (or of git's global excludes, from
     /// the repository's root) may match an entry of the directory whose entries' display
     /// paths begin with `child_prefix` ("dir/", as
-    /// [`join_into`](crate::walk::visit::join_into) makes it for an empty name). Asked once
+    /// [`join_into`](crate::fs::path::join_into) makes it for an empty name). Asked once
     /// per directory; when false, its entries are screened by name alone.
     pub fn paths_may_match(&self, child_prefix: &[u8]) -> bool {
         let mut scratch = Vec::new();

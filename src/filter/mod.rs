@@ -20,7 +20,7 @@ use regex::bytes::{Regex, RegexBuilder};
 use regex_syntax::ast;
 use regex_syntax::hir::{Hir, HirKind, Literal, Look};
 
-use crate::walk::dir::{Kind, Stat};
+use crate::fs::{Kind, Stat};
 use owner::OwnerFilter;
 use size::SizeFilter;
 use time::TimeFilter;

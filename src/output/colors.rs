@@ -6,7 +6,7 @@ use lscolors::{Indicator, LsColors};
 use nu_ansi_term::Style as Paint;
 
 use crate::filter::Meta;
-use crate::walk::dir::Kind;
+use crate::fs::Kind;
 
 /// fd 10's built-in theme, used when `LS_COLORS` is not set (vivid's "molokai", 8-bit).
 const FD_DEFAULT_LS_COLORS: &str = include_str!("fd_ls_colors.txt");

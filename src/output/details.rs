@@ -9,8 +9,8 @@ use std::io::Write as _;
 
 use jiff::tz::TimeZone;
 
+use crate::fs::Stat;
 use crate::output::owners::Owners;
-use crate::walk::dir::Stat;
 
 /// ls shows the time of day for files changed in the last six months (half a mean Gregorian
 /// year), the year for older ones and for times in the future.

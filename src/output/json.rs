@@ -17,10 +17,10 @@ use std::io;
 use serde::Serialize;
 
 use crate::filter::Meta;
+use crate::fs::escape::needs_escape;
+use crate::fs::Kind;
 use crate::output::details::own_stat;
-use crate::output::escape::needs_escape;
 use crate::output::owners::Owners;
-use crate::walk::dir::Kind;
 
 /// The metadata `--json-fields` asked for.
 #[derive(Debug, Default, Clone, Copy)]

@@ -4,7 +4,6 @@
 
 pub mod colors;
 pub mod details;
-pub mod escape;
 pub mod hyperlink;
 pub mod json;
 pub mod owners;

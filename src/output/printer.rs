@@ -15,9 +15,9 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 use crate::filter::Meta;
+use crate::fs::Kind;
 use crate::output::sort::{Gathered, Keys, Order};
 use crate::output::style::Style;
-use crate::walk::dir::Kind;
 
 /// Bytes a batch gathers before it is written.
 pub const BATCH_BYTES: usize = 64 * 1024;
@@ -364,7 +364,7 @@ fn push_styled(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::walk::dir::Stat;
+    use crate::fs::Stat;
     use std::sync::Arc;
 
     /// Metadata that is never there (the printer tests only print paths).

@@ -4,14 +4,14 @@
 //! workers format their own results (in parallel) into their own batches.
 
 use crate::filter::Meta;
+use crate::fs::escape::push_escaped;
+use crate::fs::Kind;
 use crate::output::colors::{painted, Colors};
 use crate::output::details::{link_target, Details};
-use crate::output::escape::push_escaped;
 use crate::output::hyperlink::Hyperlink;
 use crate::output::json::{self, JsonFields};
 use crate::output::owners::Owners;
 use crate::template::{push_separated, Template};
-use crate::walk::dir::Kind;
 
 /// What each result becomes.
 #[derive(Debug)]

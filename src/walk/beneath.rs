@@ -22,7 +22,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::config::Root;
-use crate::walk::dir::{Dir, Kind, Listing};
+use crate::fs::{Dir, Kind, Listing};
 use crate::walk::visit::display_path;
 use crate::walk::Walk;
 
@@ -74,7 +74,7 @@ impl Beneath {
     /// A checker for the search root `root` (opened by `root_path`, links followed: a search
     /// root may be a link).
     pub fn new(root_path: &Path, root: Arc<Dir>) -> Beneath {
-        let keep = (crate::walk::dir::fd_budget() / 2).min(CACHED);
+        let keep = (crate::fs::fd_budget() / 2).min(CACHED);
         Beneath::keeping(root_path, root, keep)
     }
 

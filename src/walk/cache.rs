@@ -34,7 +34,7 @@ use std::io;
 use std::sync::atomic::{AtomicBool, AtomicIsize, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, Weak};
 
-use crate::walk::dir::{self, Dir, DirInUse, DirSlot, Evicted};
+use crate::fs::{self as dir, Dir, DirInUse, DirSlot, Evicted};
 
 /// A directory read by the walk, for its subdirectories to be opened from: its descriptor when
 /// the cache holds it, else the way to it from its parent.

@@ -15,10 +15,10 @@ use ::ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, W
 
 use crate::config::Root;
 use crate::filter::Meta;
+use crate::fs::Kind;
 use crate::output::printer::Batch;
 use crate::report::strip_os_error;
 use crate::walk::beneath::{self, Beneath};
-use crate::walk::dir::Kind;
 use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 use crate::walk::walkdir::report_io;
 use crate::walk::{threads, Walk};

@@ -12,9 +12,9 @@ use std::sync::Arc;
 
 use ::jwalk::{Parallelism, WalkDirGeneric};
 
+use crate::fs::{stat_path, Dir, Kind};
 use crate::output::printer::Batch;
 use crate::walk::beneath::Beneath;
-use crate::walk::dir::{stat_path, Dir, Kind};
 use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };

@@ -9,7 +9,6 @@
 
 pub mod beneath;
 pub mod cache;
-pub mod dir;
 pub mod scan;
 pub mod threads;
 pub mod visit;
@@ -21,55 +20,9 @@ mod rayon;
 mod serial;
 mod walkdir;
 
-use crate::config::Config;
+use crate::config::{Config, Method};
 use crate::output::printer::Printer;
 use crate::report::Reporter;
-
-/// A traversal method (`--method`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// One thread, raw `getdents64`, depth first.
-    Serial,
-    /// The walkdir crate.
-    Walkdir,
-    /// A queue of directories served by `concurrency` workers.
-    Queue,
-    /// Rayon tasks per directory in a pool of `concurrency` threads.
-    Rayon,
-    /// The jwalk crate.
-    Jwalk,
-    /// The ignore crate's parallel walker.
-    Ignore,
-}
-
-impl Method {
-    /// Every method, in the order `--method` lists them.
-    pub const ALL: [Method; 6] = [
-        Method::Serial,
-        Method::Walkdir,
-        Method::Queue,
-        Method::Rayon,
-        Method::Jwalk,
-        Method::Ignore,
-    ];
-
-    /// The name `--method` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Serial => "serial",
-            Method::Walkdir => "walkdir",
-            Method::Queue => "queue",
-            Method::Rayon => "rayon",
-            Method::Jwalk => "jwalk",
-            Method::Ignore => "ignore",
-        }
-    }
-
-    /// Whether `--concurrency` changes anything for this method.
-    pub fn is_parallel(self) -> bool {
-        !matches!(self, Method::Serial | Method::Walkdir)
-    }
-}
 
 /// What every method is handed: the configuration, the writer and the error sink.
 #[derive(Clone, Copy)]
@@ -101,7 +54,7 @@ const FDS_RESERVED: usize = 8;
 
 /// Walks every root with the configured method.
 pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
-    let soft = dir::raise_fd_limit();
+    let soft = crate::fs::raise_fd_limit();
     // Under a low limit (`ulimit -n 16`) more workers than descriptors would all hold one and
     // wait for a second: fewer workers, each sure of its descriptors, finish the walk. They
     // get at most half of what the reserve leaves; the rest keeps parents open (the
@@ -116,7 +69,7 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
     let max_workers = config
         .concurrency_max
         .clamp(workers, affordable.max(workers));
-    dir::set_fd_budget(spare.saturating_sub(FDS_PER_WORKER * max_workers));
+    crate::fs::set_fd_budget(spare.saturating_sub(FDS_PER_WORKER * max_workers));
     let walk = Walk {
         config,
         printer,

@@ -11,10 +11,11 @@ use std::sync::{Arc, Weak};
 use crate::config::Root;
 use crate::filter::ignore::{read_reported, IgnoreFiles, Unread, IGNORE_FILE_LIMIT};
 use crate::filter::Meta;
+use crate::fs::path::{base_len, join_into};
+use crate::fs::{Dir, DirInUse, Kind, Listing, Stat};
 use crate::output::printer::Batch;
 use crate::walk::cache::CachedDir;
-use crate::walk::dir::{Dir, DirInUse, Kind, Listing, Stat};
-use crate::walk::visit::{base_len, join_into, Action, DirState};
+use crate::walk::visit::{Action, DirState};
 use crate::walk::Walk;
 
 /// Metadata of an entry, fetched relative to its open directory.

@@ -13,7 +13,8 @@ use std::sync::Arc;
 use crate::config::Root;
 use crate::filter::ignore::{FilesByPath, IgnoreNode, Verdict};
 use crate::filter::{Entry, Meta};
-use crate::walk::dir::{stat_path, Dir, Kind, Stat};
+use crate::fs::path::{base_len, join_into};
+use crate::fs::{stat_path, Dir, Kind, Stat};
 use crate::walk::Walk;
 
 /// A directory's identity, linked to its parent's, for loop detection under `-L`.
@@ -54,25 +55,6 @@ pub enum Action {
         /// Descend into it (a directory within the depth limit).
         descend: bool,
     },
-}
-
-/// Where children's names start in their display paths: after "dir/" ("" for an empty root).
-pub fn base_len(dir_path: &[u8]) -> usize {
-    if dir_path.is_empty() || dir_path.ends_with(b"/") {
-        dir_path.len()
-    } else {
-        dir_path.len() + 1
-    }
-}
-
-/// Appends "/name" (or "name" after an empty or "/"-ended path) to a directory's path.
-pub fn join_into(buf: &mut Vec<u8>, dir_path: &[u8], name: &[u8]) {
-    buf.clear();
-    buf.extend_from_slice(dir_path);
-    if base_len(dir_path) != dir_path.len() {
-        buf.push(b'/');
-    }
-    buf.extend_from_slice(name);
 }
 
 impl Walk<'_> {

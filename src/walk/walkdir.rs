@@ -16,9 +16,9 @@ use ::walkdir::{DirEntryExt, WalkDir};
 
 use crate::config::Root;
 use crate::filter::Meta;
+use crate::fs::Kind;
 use crate::output::printer::Batch;
 use crate::walk::beneath::{self, Beneath};
-use crate::walk::dir::Kind;
 use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 use crate::walk::Walk;
 
@@ -26,7 +26,7 @@ use crate::walk::Walk;
 /// `max_open`): a share of the budget, so that a low `ulimit -n` closes (and later re-reads)
 /// ancestors instead of failing to open directories.
 fn max_open() -> usize {
-    (crate::walk::dir::fd_budget() / 2).clamp(1, 64)
+    (crate::fs::fd_budget() / 2).clamp(1, 64)
 }
 
 /// Walks every root with walkdir.

@@ -15,6 +15,7 @@ mod fixture;
 mod git_referee;
 mod hostile_ignore;
 mod ignore_files;
+mod layers;
 mod metadata;
 mod methods_agree;
 mod output;

@@ -54,7 +54,7 @@ fn code_span(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::bench::result::tests::sample;
-    use crate::walk::Method;
+    use crate::config::Method;
 
     fn result(
         command: &str,

@@ -18,7 +18,7 @@ use crate::bench::export::Caption;
 use crate::bench::format::Unit;
 use crate::bench::result::BenchmarkResult;
 use crate::bench::shown;
-use crate::walk::Method;
+use crate::config::Method;
 
 const WIDTH: f64 = 860.0;
 const HEIGHT: f64 = 520.0;

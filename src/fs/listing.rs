@@ -1,0 +1,378 @@
+//! Reading a directory: `getdents64` into a reused buffer ([`Listing`]), its records walked
+//! without an allocation per entry (names are borrowed `&CStr`s, measured 8 bytes at a time),
+//! and the end of a directory seen in the last chunk where the file system marks it, sparing
+//! the call that would return 0.
+
+use std::ffi::CStr;
+use std::io;
+use std::os::fd::RawFd;
+
+use super::dir::Dir;
+use super::kind::Kind;
+
+/// Bytes read per `getdents64` call: 64 KiB, as the floor does; it holds ~2,000 typical entries,
+/// so most directories take one call plus the one that returns 0.
+const GETDENTS_CHUNK: usize = 64 * 1024;
+
+/// A reusable buffer holding one directory's raw `getdents64` records.
+#[derive(Debug, Default)]
+pub struct Listing {
+    /// u64 storage keeps every record 8-byte aligned, as the kernel writes them; its length
+    /// is what the kernel has written.
+    buf: Vec<u64>,
+    /// The last chunk read ended the directory (see [`ends_directory`]): no call is needed
+    /// to hear the 0 that would follow.
+    ended: bool,
+}
+
+impl Listing {
+    /// One `getdents64` into the buffer after what it holds; returns the bytes read.
+    fn fill(&mut self, dir: &Dir) -> io::Result<usize> {
+        if self.ended {
+            return Ok(0);
+        }
+        self.buf.reserve(GETDENTS_CHUNK / 8);
+        let start = self.buf.len() * 8;
+        let spare = self.buf.spare_capacity_mut();
+        let offered = spare.len() * 8;
+        let n = getdents_raw(dir.fd, spare.as_mut_ptr().cast::<u8>(), offered)?;
+        // Records are 8-byte aligned and padded (d_reclen is a multiple of 8), so `n` is too.
+        debug_assert_eq!(n % 8, 0);
+        // SAFETY: the kernel initialized the `n` bytes it reported, right after the `len()`
+        // initialized elements, within capacity.
+        unsafe { self.buf.set_len(self.buf.len() + n / 8) };
+        self.ended = n == 0 || ends_directory(&self.bytes()[start..], offered);
+        Ok(n)
+    }
+
+    /// The records held, as bytes.
+    fn bytes(&self) -> &[u8] {
+        // SAFETY: initialized u64 storage viewed as bytes, same lifetime and length in bytes.
+        unsafe { std::slice::from_raw_parts(self.buf.as_ptr().cast::<u8>(), self.buf.len() * 8) }
+    }
+
+    /// Starts reading `dir`: its first 64 KiB chunk and, when the directory did not end within
+    /// it, one more chunk. True when the buffer holds the whole directory (the common case:
+    /// one `getdents64` call where the file system marks the end, else two, as reading it to
+    /// the end takes); false when more follows, for [`Listing::read_next`] to stream.
+    pub fn read_start(&mut self, dir: &Dir) -> io::Result<bool> {
+        self.begin();
+        // The second call is none when the first chunk ended the directory.
+        self.fill(dir)?;
+        self.fill(dir)?;
+        Ok(self.ended)
+    }
+
+    /// Starts streaming a new directory with [`Listing::read_next`]: forgets what the last
+    /// one held, and that it ended.
+    pub fn begin(&mut self) {
+        self.buf.clear();
+        self.ended = false;
+    }
+
+    /// Reads every entry of `dir` into the buffer, replacing what was there (the beneath
+    /// check of the walker-crate methods, which looks entries up in the whole listing).
+    pub fn read_all(&mut self, dir: &Dir) -> io::Result<()> {
+        self.begin();
+        while self.fill(dir)? > 0 {}
+        Ok(())
+    }
+
+    /// Reads the next chunk of the directory started with [`Listing::read_start`] or
+    /// [`Listing::begin`] (64 KiB at most), replacing what was there. False at its end.
+    pub fn read_next(&mut self, dir: &Dir) -> io::Result<bool> {
+        self.buf.clear();
+        Ok(self.fill(dir)? > 0)
+    }
+
+    /// The entries read, without `.` and `..`: (name, kind from d_type, inode).
+    pub fn entries(&self) -> impl Iterator<Item = (&CStr, Kind, u64)> + '_ {
+        DirentIter {
+            buf: self.bytes(),
+            dot_only: false,
+        }
+        .filter(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
+    }
+
+    /// The entries whose names start with `.` (ignore files, `.git`), without `.` and `..`:
+    /// found by one byte per entry, no name measured for the others.
+    pub fn dot_entries(&self) -> impl Iterator<Item = (&CStr, Kind, u64)> + '_ {
+        DirentIter {
+            buf: self.bytes(),
+            dot_only: true,
+        }
+        .filter(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
+    }
+
+    /// Bytes the buffer holds now (the walk shrinks oversized buffers after a huge directory).
+    pub fn capacity_bytes(&self) -> usize {
+        self.buf.capacity() * 8
+    }
+
+    /// Frees the buffer (after a huge directory, to keep memory bounded across workers).
+    pub fn release(&mut self) {
+        self.buf = Vec::new();
+    }
+}
+
+/// The largest `linux_dirent64` record: 19 bytes of header, a 255-byte name and its NUL,
+/// padded to 8.
+const MAX_RECORD: usize = 280;
+
+/// The positions ext4, XFS, btrfs, tmpfs and sysfs give after a directory's last entry
+/// (`EXT4_HTREE_EOF_64BIT`, and the 32-bit `EXT4_HTREE_EOF_32BIT`, `XFS_DIR2_MAX_DATAPTR`,
+/// btrfs's and `DIR_OFFSET_EOD`'s `INT_MAX`). ext4's name hash is made to avoid them, so no
+/// entry there has one as its successor's position.
+const END_POSITIONS: [i64; 2] = [i64::MAX, i32::MAX as i64];
+
+/// Whether a chunk of `offered` bytes returned as `chunk` ends its directory, so that the
+/// next `getdents64` would return 0: the kernel stopped with room for another record to
+/// spare (it was not full), and the position after the last record is one of the
+/// file systems' end markers. A chunk cut short for any other reason (a pending signal, an
+/// NFS reply still on its way) ends at a real position, and is followed by another call.
+/// This spares one of the two calls most directories cost, as the floor makes them.
+fn ends_directory(chunk: &[u8], offered: usize) -> bool {
+    if chunk.is_empty() || chunk.len() + MAX_RECORD > offered {
+        return false;
+    }
+    let mut at = 0;
+    let mut last = None;
+    while let Some(head) = chunk.get(at..at + 19) {
+        let reclen = usize::from(u16::from_ne_bytes([head[16], head[17]]));
+        if reclen < 20 {
+            return false;
+        }
+        last = Some(i64::from_ne_bytes(head[8..16].try_into().expect("8 bytes")));
+        at += reclen;
+    }
+    at == chunk.len() && last.is_some_and(|off| END_POSITIONS.contains(&off))
+}
+
+pub(super) fn is_dot_or_dotdot(name: &[u8]) -> bool {
+    name == b"." || name == b".."
+}
+
+pub(super) fn bytemuck_u8(buf: &mut [u64]) -> &mut [u8] {
+    // SAFETY: u8 has no alignment or validity requirements; same allocation, 8x the length.
+    unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u8>(), buf.len() * 8) }
+}
+
+pub(super) fn getdents(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+    getdents_raw(fd, buf.as_mut_ptr(), buf.len())
+}
+
+/// `getdents64` into `len` writable bytes at `buf`.
+fn getdents_raw(fd: RawFd, buf: *mut u8, len: usize) -> io::Result<usize> {
+    loop {
+        // SAFETY: callers pass `len` writable bytes at `buf`; the kernel writes at most that.
+        let n = unsafe { libc::syscall(libc::SYS_getdents64, fd, buf, len) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        return Ok(n as usize);
+    }
+}
+
+/// Walks `linux_dirent64` records: d_ino (u64), d_off (i64), d_reclen (u16), d_type (u8),
+/// d_name (NUL-terminated). Parsed with byte reads, so no alignment is assumed.
+pub(super) struct DirentIter<'a> {
+    pub(super) buf: &'a [u8],
+    /// Only the names that start with `.`.
+    pub(super) dot_only: bool,
+}
+
+impl<'a> Iterator for DirentIter<'a> {
+    type Item = (&'a CStr, Kind, u64);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.buf.len() < 19 {
+                return None;
+            }
+            let reclen = u16::from_ne_bytes([self.buf[16], self.buf[17]]) as usize;
+            if reclen < 20 || reclen > self.buf.len() {
+                return None;
+            }
+            let (rec, rest) = self.buf.split_at(reclen);
+            self.buf = rest;
+            if self.dot_only && rec[19] != b'.' {
+                continue;
+            }
+            let ino = u64::from_ne_bytes(rec[0..8].try_into().ok()?);
+            let name = &rec[19..];
+            let len = nul_at(name)?;
+            // SAFETY: `nul_at` gives the first NUL, so `name[..=len]` ends with its only one
+            // (checking again would scan every name a second time).
+            let name = unsafe { CStr::from_bytes_with_nul_unchecked(&name[..=len]) };
+            return Some((name, Kind::from_dtype(rec[18]), ino));
+        }
+    }
+}
+
+/// Where the first NUL of `s` is, 8 bytes at a time. A record's name is short, and a byte
+/// loop pays a mispredicted exit per entry; words overlap at the end instead.
+#[inline]
+fn nul_at(s: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    if s.len() < 8 {
+        return s.iter().position(|&b| b == 0);
+    }
+    let mut at = 0;
+    loop {
+        let word = u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+        // The lowest flagged byte is the first zero byte (a false flag can only follow a
+        // zero byte); little-endian, so that is the first in memory.
+        let zero = word.wrapping_sub(ONES) & !word & HIGHS;
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        if at + 8 == s.len() {
+            return None;
+        }
+        at = (at + 8).min(s.len() - 8);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::os::unix::ffi::OsStrExt;
+
+    /// One `linux_dirent64` record, padded as the kernel pads it, with garbage after the NUL.
+    fn record(name: &[u8], next_pos: i64) -> Vec<u8> {
+        let reclen = (19 + name.len() + 1).div_ceil(8) * 8;
+        let mut r = vec![0xAA; reclen];
+        r[0..8].copy_from_slice(&7u64.to_ne_bytes());
+        r[8..16].copy_from_slice(&next_pos.to_ne_bytes());
+        r[16..18].copy_from_slice(&(reclen as u16).to_ne_bytes());
+        r[18] = libc::DT_REG;
+        r[19..19 + name.len()].copy_from_slice(name);
+        r[19 + name.len()] = 0;
+        r
+    }
+
+    #[test]
+    fn a_chunk_ends_its_directory_only_at_an_end_position_with_room_to_spare() {
+        let mut chunk = record(b"a", 12);
+        chunk.extend(record(b"b", i64::MAX));
+        assert!(ends_directory(&chunk, 65536));
+        let mut small = record(b"a", 12);
+        small.extend(record(b"b", i64::from(i32::MAX)));
+        assert!(ends_directory(&small, 65536), "the 32-bit marker");
+        // Cut short at a real position (a pending signal, a network file system).
+        let mut cut = record(b"a", 12);
+        cut.extend(record(b"b", 13));
+        assert!(!ends_directory(&cut, 65536));
+        // A full buffer says nothing, whatever the last position.
+        assert!(!ends_directory(&chunk, chunk.len() + MAX_RECORD - 1));
+        assert!(!ends_directory(&[], 65536));
+        // A record that overruns the chunk is not trusted.
+        assert!(!ends_directory(&chunk[..chunk.len() - 8], 65536));
+    }
+
+    #[test]
+    fn names_end_at_their_first_nul_whatever_the_padding() {
+        for len in 1..=40 {
+            let name: Vec<u8> = (0..len).map(|i| b'a' + (i % 26) as u8).collect();
+            let rec = record(&name, 1);
+            let iter = DirentIter {
+                buf: &rec,
+                dot_only: false,
+            };
+            let found: Vec<_> = iter.map(|(n, _, _)| n.to_bytes().to_vec()).collect();
+            assert_eq!(found, vec![name.clone()], "length {len}");
+            for cut in 0..len {
+                let mut s = name.clone();
+                s[cut] = 0;
+                s.extend([0xAA; 9]);
+                assert_eq!(nul_at(&s), Some(cut), "length {len}, NUL at {cut}");
+            }
+            assert_eq!(nul_at(&name), None, "length {len}, no NUL");
+        }
+    }
+
+    #[test]
+    fn only_dot_names_are_looked_at_for_ignore_files() {
+        let mut chunk = record(b".", 1);
+        chunk.extend(record(b"..", 2));
+        chunk.extend(record(b"main.c", 3));
+        chunk.extend(record(b".gitignore", 4));
+        chunk.extend(record(b"x", 5));
+        chunk.extend(record(b".git", 6));
+        let dots: Vec<_> = DirentIter {
+            buf: &chunk,
+            dot_only: true,
+        }
+        .map(|(n, _, _)| n.to_bytes().to_vec())
+        .collect();
+        assert_eq!(dots, [&b"."[..], b"..", b".gitignore", b".git"]);
+    }
+
+    #[test]
+    fn a_listing_read_in_one_chunk_needs_no_second_call_to_end() {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..50 {
+            std::fs::write(tmp.path().join(format!("f{i}")), "").unwrap();
+        }
+        let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        let mut listing = Listing::default();
+        listing.begin();
+        assert!(listing.read_next(&dir).unwrap());
+        let mut n = listing.entries().count();
+        while listing.read_next(&dir).unwrap() {
+            n += listing.entries().count();
+        }
+        assert_eq!(n, 50, "every entry once, ended by marker or by a 0");
+        // A new directory starts afresh, whatever the last one ended with.
+        let empty = tempfile::tempdir().unwrap();
+        let empty = Dir::open_path(empty.path().as_os_str().as_bytes()).unwrap();
+        let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        assert!(listing.read_start(&dir).unwrap());
+        assert_eq!(listing.entries().count(), 50);
+        listing.begin();
+        assert!(!listing.read_next(&empty).unwrap() || listing.entries().count() == 0);
+    }
+
+    #[test]
+    fn lists_every_entry_of_a_wide_directory() {
+        let tmp = tempfile::tempdir().unwrap();
+        for i in 0..5000 {
+            std::fs::write(
+                tmp.path().join(format!("file-with-a-longish-name-{i:05}")),
+                "",
+            )
+            .unwrap();
+        }
+        std::fs::create_dir(tmp.path().join("sub")).unwrap();
+        let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        let mut listing = Listing::default();
+        assert!(!listing.read_start(&dir).unwrap(), "more than two chunks");
+        let mut entries: Vec<_> = listing
+            .entries()
+            .map(|(n, k, _)| (n.to_owned(), k))
+            .collect();
+        while listing.read_next(&dir).unwrap() {
+            entries.extend(listing.entries().map(|(n, k, _)| (n.to_owned(), k)));
+        }
+        assert_eq!(entries.len(), 5001);
+        let mut names: Vec<_> = entries.iter().map(|e| e.0.clone()).collect();
+        names.sort();
+        names.dedup();
+        assert_eq!(names.len(), 5001, "each entry once");
+        let sub = entries.iter().find(|e| e.0.to_bytes() == b"sub").unwrap();
+        assert_eq!(sub.1, Kind::Dir);
+
+        let small = tempfile::tempdir().unwrap();
+        std::fs::write(small.path().join("only"), "").unwrap();
+        let dir = Dir::open_path(small.path().as_os_str().as_bytes()).unwrap();
+        assert!(listing.read_start(&dir).unwrap(), "ends within one chunk");
+        assert_eq!(listing.entries().count(), 1);
+        assert!(dir.exists_at("only"));
+        assert!(!dir.exists_at("missing"));
+    }
+}

@@ -1,0 +1,35 @@
+//! The ground floor: what ffind asks of the operating system, and the path bytes every floor
+//! above builds and shows. It imports nothing of ffind; everything else may stand on it.
+//!
+//! - [`Dir`]: a directory descriptor, opened relative to its parent (`openat`), beneath a root
+//!   without following links (`openat2`), or piece by piece past `PATH_MAX`; `fstatat`; the
+//!   careful read of small files ([`read_small_file`]: never a FIFO or a device, never past a
+//!   limit) (`dir.rs`).
+//! - [`Listing`]: a directory's entries by raw `getdents64` into a reused buffer, names borrowed
+//!   (`listing.rs`).
+//! - [`Kind`] and [`Stat`]: what an entry is, and its metadata (`kind.rs`).
+//! - The descriptor budget and [`DirSlot`], a descriptor shared by the threads that open
+//!   subdirectories relative to it (`budget.rs`).
+//! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
+//!   bytes on a terminal and in messages; [`xdg`]: where configuration files live.
+//!
+//! Every `unsafe` block of the walk is here (and the thread and process set-up of `walk/` and
+//! `exec/`), each with a comment saying why it is sound. This is also the seam where another
+//! reader (another OS, an io_uring reader) would plug in: the walk above sees only [`Dir`],
+//! [`Listing`] and [`DirSlot`].
+
+mod budget;
+mod dir;
+pub mod escape;
+mod kind;
+mod listing;
+pub mod path;
+pub mod xdg;
+
+pub use budget::{
+    fd_budget, fd_slots_left, give_fd_slot, raise_fd_limit, set_fd_budget, take_fd_slot, DirInUse,
+    DirSlot, Evicted,
+};
+pub use dir::{is_slow_filesystem, read_small_file, stat_path, Dir};
+pub use kind::{Kind, Stat};
+pub use listing::Listing;
