@@ -6,7 +6,6 @@
 mod bench;
 mod cli;
 mod config;
-mod config_file;
 mod exec;
 mod exit;
 mod filter;

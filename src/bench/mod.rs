@@ -106,7 +106,7 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     if let Some(file) = &config_file {
         println!(
             "The config file {} applies to every run: {} (pass --no-config to time without it)",
-            crate::config_file::shown(&file.path),
+            crate::cli::config_file::shown(&file.path),
             file.summary()
         );
     }

@@ -11,7 +11,7 @@ const FLOORS: &[&[&str]] = &[
     &["main"],
     &["bench"],
     &["walk"],
-    &["config", "cli", "config_file"],
+    &["config", "cli"],
     &["exec", "output"],
     &["filter", "template"],
     &["fs", "report", "exit"],

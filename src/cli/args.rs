@@ -1,18 +1,14 @@
-//! The command line, as clap sees it. The doc comments on the fields are the `--help` text.
+//! The command line, as clap sees it: the [`Cli`] struct, whose doc comments are the `--help`
+//! text, the values of `--sort` and `--method`, and clap's parse with `-u` folded in.
 //!
 //! Nothing here is interpreted: `config.rs` turns a parsed [`Cli`] into the one resolved
 //! [`crate::config::Config`] the rest of the program reads.
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 
-use clap::error::{ContextKind, ContextValue};
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
-
-use crate::config_file::ConfigFile;
-use crate::exit::Outcome;
 
 /// A parallel file finder with fd's command line.
 ///
@@ -542,189 +538,6 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Cli, clap::Err
     cli.exec_batch = exec_batch;
     cli.resolve_unrestricted(&matches);
     Ok(cli)
-}
-
-/// Why a command line could not be parsed.
-#[derive(Debug)]
-pub enum ParseError {
-    /// clap's own error (or `--help`, `--version`), and a note to print after it: which
-    /// arguments the config file added, when they are part of the problem.
-    Clap(clap::Error, Option<String>),
-    /// The config file cannot be read, or holds an argument that has no place there: the
-    /// message, naming the file and the line.
-    Config(String),
-}
-
-impl ParseError {
-    /// Shows the error (or clap's help or version) on the stream clap chooses, and gives the
-    /// outcome: a usage error, or success for `--help` and `--version`.
-    pub fn report(self) -> Outcome {
-        match self {
-            ParseError::Clap(mut e, note) => {
-                escape_quoted(&mut e);
-                let _ = e.print();
-                if let Some(note) = note {
-                    eprintln!("{note}");
-                }
-                if e.use_stderr() {
-                    Outcome::Usage
-                } else {
-                    Outcome::Success
-                }
-            }
-            ParseError::Config(message) => {
-                eprintln!("ffind: {message}");
-                eprintln!("(ffind --no-config skips the config file)");
-                Outcome::Usage
-            }
-        }
-    }
-}
-
-/// Escapes the values a clap error quotes from the command line, as names are shown on a
-/// terminal (clap's own colors stay): a value cannot send escape sequences to the terminal.
-fn escape_quoted(e: &mut clap::Error) {
-    let shown = |s: &String| crate::fs::escape::escaped(s.as_bytes());
-    let quoted: Vec<(ContextKind, ContextValue)> = e
-        .context()
-        .filter_map(|(kind, value)| {
-            let value = match value {
-                ContextValue::String(s) => ContextValue::String(shown(s)),
-                ContextValue::Strings(list) => {
-                    ContextValue::Strings(list.iter().map(shown).collect())
-                }
-                _ => return None,
-            };
-            Some((kind, value))
-        })
-        .collect();
-    for (kind, value) in quoted {
-        e.insert(kind, value);
-    }
-}
-
-/// Parses the command line after the config file's arguments ([`crate::config_file`]), and
-/// gives the file read, if any. `--no-config` (and `--gen-completions`, `--gen-man`, `--help`,
-/// `--version`, whose output the file must not change) skip it.
-pub fn parse_with_config(args: Vec<OsString>) -> Result<(Cli, Option<ConfigFile>), ParseError> {
-    let Some(path) = crate::config_file::locate().filter(|_| wants_config(&args)) else {
-        return parse(args)
-            .map(|cli| (cli, None))
-            .map_err(|e| ParseError::Clap(e, None));
-    };
-    let file = crate::config_file::read(path).map_err(ParseError::Config)?;
-    let mut args = args.into_iter();
-    let program = args.next().unwrap_or_else(|| "ffind".into());
-    check_config(&file, &program)?;
-    let given: Vec<OsString> = args.collect();
-    let combined = std::iter::once(program.clone())
-        .chain(file.args.iter().cloned())
-        .chain(given.iter().cloned());
-    match parse(combined) {
-        Ok(cli) => Ok((cli, Some(file))),
-        Err(e) => {
-            // Said only when the config file is to blame: the command line alone parses.
-            let blame = parse(std::iter::once(program).chain(given)).is_ok();
-            let note = blame.then(|| {
-                format!(
-                    "(the config file {} adds: {}; --no-config skips it)",
-                    crate::config_file::shown(&file.path),
-                    file.summary()
-                )
-            });
-            Err(ParseError::Clap(e, note))
-        }
-    }
-}
-
-/// Whether the config file applies to this command line: not with `--no-config`, nor for
-/// output the file must not change (completions, the manual, help, the version).
-fn wants_config(args: &[OsString]) -> bool {
-    let Ok(m) = Cli::command()
-        .ignore_errors(true)
-        .try_get_matches_from(args)
-    else {
-        // --help, --version
-        return false;
-    };
-    let given = |id: &str| m.value_source(id) == Some(ValueSource::CommandLine);
-    !(given("no_config") || given("gen_completions") || given("gen_man"))
-}
-
-/// Refuses a config file that holds an argument clap does not take, a pattern or a path, `--`,
-/// or a command (`-x`, `-X` would swallow the command line): the message names its line.
-fn check_config(file: &ConfigFile, program: &OsString) -> Result<(), ParseError> {
-    let refuse =
-        |index: usize, why: String| Err(ParseError::Config(format!("{}: {why}", file.at(index))));
-    if let Some(i) = file.args.iter().position(|a| a == "--") {
-        return refuse(i, "'--' has no place in a config file".into());
-    }
-    let prefix = |k: usize| {
-        Cli::command().try_get_matches_from(
-            std::iter::once(program.clone()).chain(file.args[..k].iter().cloned()),
-        )
-    };
-    // A `requires` that the command line may still meet (--json-fields wants --json) is no
-    // fault of the file's.
-    let transient = |e: &clap::Error| e.kind() == clap::error::ErrorKind::MissingRequiredArgument;
-    let fits = |r: &Result<ArgMatches, clap::Error>| r.as_ref().map_or_else(transient, |_| true);
-    let n = file.args.len();
-    match prefix(n) {
-        Err(e) if !transient(&e) => {
-            // The argument after the longest run of lines that parses (an option may take its
-            // value from the next line: `-j` then `64`).
-            let mut at = (0..n).rev().find(|&k| fits(&prefix(k))).unwrap_or(0);
-            // A value clap refuses is blamed on its own line when it has one (`--color`, then
-            // `sometimes`).
-            if let Some(ContextValue::String(value)) = e.get(ContextKind::InvalidValue) {
-                if file
-                    .args
-                    .get(at + 1)
-                    .is_some_and(|a| a.as_bytes() == value.as_bytes())
-                {
-                    at += 1;
-                }
-            }
-            refuse(at, clap_reason(&e))
-        }
-        Err(_) => Ok(()),
-        Ok(m) => {
-            // A first positional argument is the pattern, so a path never comes alone.
-            for (id, what) in [
-                ("pattern", "a pattern or a path"),
-                ("exec", "-x/--exec"),
-                ("exec_batch", "-X/--exec-batch"),
-            ] {
-                if m.value_source(id) == Some(ValueSource::CommandLine) {
-                    // The first line that brings it in (clap's indices count attached values
-                    // apart, so they are no positions in the file).
-                    let has = |k: usize| {
-                        prefix(k)
-                            .is_ok_and(|m| m.value_source(id) == Some(ValueSource::CommandLine))
-                    };
-                    let mut at = (1..=n).find(|&k| has(k)).unwrap_or(n) - 1;
-                    if id.starts_with("exec") {
-                        // A command's word: blame the -x that took it.
-                        while at > 0 && !file.args[at].as_bytes().starts_with(b"-") {
-                            at -= 1;
-                        }
-                    }
-                    return refuse(
-                        at,
-                        format!("{what} has no place in a config file (only options do)"),
-                    );
-                }
-            }
-            Ok(())
-        }
-    }
-}
-
-/// The first line of a clap error, without its "error: ".
-fn clap_reason(e: &clap::Error) -> String {
-    let text = e.render().to_string();
-    let first = text.lines().next().unwrap_or("");
-    first.strip_prefix("error: ").unwrap_or(first).to_owned()
 }
 
 /// Writes the manual page (roff) generated from the command line: `doc/ffind.1`.

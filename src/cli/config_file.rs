@@ -18,6 +18,11 @@ use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
+use clap::error::{ContextKind, ContextValue};
+use clap::parser::ValueSource;
+use clap::{ArgMatches, CommandFactory};
+
+use super::args::Cli;
 use crate::fs::escape::shell_quote;
 use crate::fs::read_small_file;
 use crate::report::describe;
@@ -111,6 +116,82 @@ impl ConfigFile {
             .collect::<Vec<_>>()
             .join(" ")
     }
+}
+
+/// Refuses a config file that holds an argument clap does not take, a pattern or a path, `--`,
+/// or a command (`-x`, `-X` would swallow the command line): the message names its line.
+/// `program` is the command line's first word, for clap.
+pub fn check(file: &ConfigFile, program: &OsString) -> Result<(), String> {
+    let refuse = |index: usize, why: String| Err(format!("{}: {why}", file.at(index)));
+    if let Some(i) = file.args.iter().position(|a| a == "--") {
+        return refuse(i, "'--' has no place in a config file".into());
+    }
+    let prefix = |k: usize| {
+        Cli::command().try_get_matches_from(
+            std::iter::once(program.clone()).chain(file.args[..k].iter().cloned()),
+        )
+    };
+    // A `requires` that the command line may still meet (--json-fields wants --json) is no
+    // fault of the file's.
+    let transient = |e: &clap::Error| e.kind() == clap::error::ErrorKind::MissingRequiredArgument;
+    let fits = |r: &Result<ArgMatches, clap::Error>| r.as_ref().map_or_else(transient, |_| true);
+    let n = file.args.len();
+    match prefix(n) {
+        Err(e) if !transient(&e) => {
+            // The argument after the longest run of lines that parses (an option may take its
+            // value from the next line: `-j` then `64`).
+            let mut at = (0..n).rev().find(|&k| fits(&prefix(k))).unwrap_or(0);
+            // A value clap refuses is blamed on its own line when it has one (`--color`, then
+            // `sometimes`).
+            if let Some(ContextValue::String(value)) = e.get(ContextKind::InvalidValue) {
+                if file
+                    .args
+                    .get(at + 1)
+                    .is_some_and(|a| a.as_bytes() == value.as_bytes())
+                {
+                    at += 1;
+                }
+            }
+            refuse(at, clap_reason(&e))
+        }
+        Err(_) => Ok(()),
+        Ok(m) => {
+            // A first positional argument is the pattern, so a path never comes alone.
+            for (id, what) in [
+                ("pattern", "a pattern or a path"),
+                ("exec", "-x/--exec"),
+                ("exec_batch", "-X/--exec-batch"),
+            ] {
+                if m.value_source(id) == Some(ValueSource::CommandLine) {
+                    // The first line that brings it in (clap's indices count attached values
+                    // apart, so they are no positions in the file).
+                    let has = |k: usize| {
+                        prefix(k)
+                            .is_ok_and(|m| m.value_source(id) == Some(ValueSource::CommandLine))
+                    };
+                    let mut at = (1..=n).find(|&k| has(k)).unwrap_or(n) - 1;
+                    if id.starts_with("exec") {
+                        // A command's word: blame the -x that took it.
+                        while at > 0 && !file.args[at].as_bytes().starts_with(b"-") {
+                            at -= 1;
+                        }
+                    }
+                    return refuse(
+                        at,
+                        format!("{what} has no place in a config file (only options do)"),
+                    );
+                }
+            }
+            Ok(())
+        }
+    }
+}
+
+/// The first line of a clap error, without its "error: ".
+fn clap_reason(e: &clap::Error) -> String {
+    let text = e.render().to_string();
+    let first = text.lines().next().unwrap_or("");
+    first.strip_prefix("error: ").unwrap_or(first).to_owned()
 }
 
 #[cfg(test)]
