@@ -4,7 +4,7 @@
 //! [`visit`] whether to print it and whether to descend; printing goes through the one
 //! [`Printer`] and problems through the [`Reporter`]. So all methods print the same set of
 //! entries for the same command line; they differ only in how directories are read and
-//! scheduled. `serial`, `queue` and `rayon` read directories with [`dir`] (raw `getdents64`);
+//! scheduled. `serial`, `queue` and `rayon` read directories with [`crate::fs`] (raw `getdents64`);
 //! `walkdir`, `jwalk` and `ignore` use those crates, for comparison.
 
 pub mod beneath;

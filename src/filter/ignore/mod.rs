@@ -1,11 +1,14 @@
-//! Ignore rules: the per-directory stack of `.gitignore`, `.ignore` and `.fdignore` matchers.
+//! Ignore rules: the per-directory stack of `.gitignore`, `.ignore`, `.fdignore` and
+//! `.ffindignore` files, `.git/info/exclude` and the global git excludes, and the verdict they
+//! give an entry.
 //!
-//! The matchers are the `ignore` crate's (git's semantics: negation, anchoring, `**`,
-//! directory-only patterns); the precedence between files is the one the `ignore` crate (and so
-//! fd) applies: custom (`.fdignore`, `.ffindignore`) over `.ignore` over `.gitignore` over
-//! `.git/info/exclude` over the global git excludes over `--ignore-file`, and within each kind
-//! the deepest directory first. `.gitignore` rules apply only inside a git work tree (unless
-//! `--no-require-git`) and stop at the repository's root.
+//! Each file is compiled into [`Rules`] (git's semantics: negation, anchoring, `**`,
+//! directory-only patterns; `filter/rules/`); the precedence between files is the one the
+//! `ignore` crate (and so fd) applies: custom (`.fdignore`, `.ffindignore`) over `.ignore` over
+//! `.gitignore` over `.git/info/exclude` over the global git excludes over `--ignore-file`, and
+//! within each kind the deepest directory first. `.gitignore` rules apply only inside a git
+//! work tree (unless `--no-require-git`) and stop at the repository's root; the global
+//! excludes are matched from the root of the repository that holds the entry, as git does.
 //!
 //! A node is made only for a directory that holds an ignore file or a `.git`; every other
 //! directory shares its parent's node, so the stack costs nothing where there are no rules. The
@@ -14,30 +17,27 @@
 //! whether a rule on paths can match there ([`IgnoreNode::paths_may_match`]), so that most
 //! entries are judged by one look instead of one per file.
 //!
-//! Every ignore file is read the same way ([`read_small_file`] in `fs/dir.rs`, through
-//! [`Dir::read_file_at`] or by path): only a regular file, opened without blocking, at most
-//! [`IGNORE_FILE_LIMIT`] bytes. Anything else (a FIFO, a device, a link to `/dev/zero`, planted
-//! in the tree or in a directory above it such as `/tmp`) is reported once and skipped, so it
-//! can neither hang the walk nor exhaust memory (issue 9); the exit code is then 1, since the
-//! results may differ from what the file meant.
+//! How the files are read, and what is said when one cannot be (a FIFO, a device, a link to
+//! `/dev/zero`, planted in the tree or above it: reported once and skipped, exit code 1), is
+//! `files.rs`.
 
-use std::collections::{BTreeSet, HashMap};
-use std::io;
+use std::collections::HashMap;
 use std::os::unix::ffi::OsStrExt;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use crate::filter::rules::{Decision, Rules, Screen};
-use crate::fs::path::join_into;
 use crate::fs::read_small_file;
 #[cfg(doc)]
 use crate::fs::Dir;
-use crate::report::{describe, Reporter};
+use crate::report::Reporter;
+use files::{gitdir_of, read_linked_exclude};
+pub use files::{
+    global_matcher, matcher_from_file, read_reported, FilesByPath, IgnoreFiles, Unread,
+    IGNORE_FILE_LIMIT,
+};
 
-/// The largest ignore file read: 16 MiB. Real ones are a few KiB (the Linux tree's largest is
-/// under 4 KiB); git itself refuses pattern files over 100 MB. The cap bounds the memory a
-/// hostile file (a link to `/dev/zero`) can take.
-pub const IGNORE_FILE_LIMIT: u64 = 16 << 20;
+mod files;
 
 /// The custom ignore file names, lowest precedence first.
 const CUSTOM_FILES: [&str; 2] = [".fdignore", ".ffindignore"];
@@ -65,27 +65,6 @@ pub struct IgnoreOptions {
     /// Global ignore files that are there but could not be read, and why: reported once when
     /// the walk starts ([`IgnoreOptions::report_unread`]).
     pub unread: Vec<(PathBuf, String)>,
-}
-
-/// The ignore files one directory holds, as the walker found them.
-pub trait IgnoreFiles {
-    /// Whether an entry with this name exists in the directory (may answer "maybe": true).
-    fn has(&self, name: &str) -> bool;
-    /// The directory's path, usable with `std::fs`.
-    fn path(&self) -> PathBuf;
-    /// The contents of the file at this path relative to the directory (or absolute), or why
-    /// there are none.
-    fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread>;
-}
-
-/// Why an ignore file's contents are not at hand.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Unread {
-    /// Nothing of that name (or a directory): nothing to say.
-    Absent,
-    /// Something is there that could not be read: said on stderr already, or not for this
-    /// directory to say (see [`FilesByPath`]).
-    Failed,
 }
 
 /// One directory's rules, linked to its nearest ancestor that has rules.
@@ -264,76 +243,6 @@ pub enum Verdict {
     Ignore,
     /// A `!` rule brings it back (even a hidden entry, as in fd).
     Whitelist,
-}
-
-/// Compiles a whole ignore file on disk (for `--ignore-file` and global files), as the tree's
-/// own files are; `Ok(None)` when it holds no rules. A pipe is read (`--ignore-file <(...)`)
-/// when `accept_pipe`.
-pub fn matcher_from_file(path: &Path, accept_pipe: bool) -> io::Result<Option<Rules>> {
-    let bytes = read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, accept_pipe)?;
-    Ok(Rules::parse(&[&bytes]))
-}
-
-/// Whether a failed read means the file is simply not there (or is a directory): never worth
-/// a message.
-fn is_absent(e: &io::Error) -> bool {
-    matches!(
-        e.raw_os_error(),
-        Some(libc::ENOENT | libc::ENOTDIR | libc::EISDIR)
-    )
-}
-
-/// What is said about an ignore file that is there but was not read.
-fn unread_message(e: &io::Error) -> String {
-    match e.kind() {
-        io::ErrorKind::InvalidInput | io::ErrorKind::FileTooLarge => {
-            format!("{}, ignored", describe(e))
-        }
-        _ => describe(e),
-    }
-}
-
-/// A global ignore file (ffind's own, git's `core.excludesFile`): its matcher, or nothing,
-/// remembering in `unread` why a file that is there could not be read.
-pub fn global_matcher(path: &Path, unread: &mut Vec<(PathBuf, String)>) -> Option<Rules> {
-    match matcher_from_file(path, false) {
-        Ok(m) => m,
-        Err(e) if is_absent(&e) => None,
-        Err(e) => {
-            unread.push((path.to_path_buf(), unread_message(&e)));
-            None
-        }
-    }
-}
-
-/// The outcome of reading the ignore file `rel` of the directory shown as `dir_shown`: its
-/// contents, or why not, after saying on stderr why a file that is there was not read.
-pub fn read_reported(
-    result: io::Result<Vec<u8>>,
-    dir_shown: &[u8],
-    rel: &str,
-    report: &Reporter,
-) -> Result<Vec<u8>, Unread> {
-    match result {
-        Ok(bytes) => Ok(bytes),
-        // Absent (`.git/info/exclude` often is), or a directory of that name.
-        Err(e) if is_absent(&e) => Err(Unread::Absent),
-        Err(e) => {
-            report.message(&shown_path(dir_shown, rel), &unread_message(&e));
-            Err(Unread::Failed)
-        }
-    }
-}
-
-/// How messages show the file `rel` of the directory shown as `dir_shown`: below it, or, for
-/// an absolute path (a `gitdir:` link's), as it is.
-fn shown_path(dir_shown: &[u8], rel: &str) -> Vec<u8> {
-    if rel.starts_with('/') {
-        return rel.as_bytes().to_vec();
-    }
-    let mut path = Vec::new();
-    join_into(&mut path, dir_shown, rel.as_bytes());
-    path
 }
 
 impl IgnoreOptions {
@@ -534,119 +443,6 @@ impl IgnoreOptions {
             Some(false) => Verdict::Ignore,
             Some(true) => Verdict::Whitelist,
         }
-    }
-}
-
-/// The git directory a `.git` file names ("gitdir: PATH"), as written.
-fn gitdir_of(link: &[u8]) -> Option<String> {
-    let link = std::str::from_utf8(link).ok()?;
-    let gitdir = link.lines().find_map(|l| l.strip_prefix("gitdir:"))?;
-    Some(gitdir.trim().to_owned())
-}
-
-/// `info/exclude` of the git directory a `.git` *file* points to ("gitdir: PATH", as in
-/// worktrees and submodules), through its `commondir` for a worktree. PATH may be relative to
-/// the directory holding `.git`, which is what [`IgnoreFiles::read`] resolves against.
-/// A git directory that cannot be used (a name too long, a directory nobody may search) is
-/// said once, by the first of its files that cannot be read.
-fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
-    let gitdir = gitdir_of(&files.read(".git").ok()?)?;
-    let common = match files.read(&format!("{gitdir}/commondir")) {
-        Err(Unread::Failed) => return None,
-        Err(Unread::Absent) => gitdir,
-        Ok(c) => {
-            let c = String::from_utf8(c).ok()?;
-            let c = c.trim();
-            if c.starts_with('/') {
-                c.to_owned()
-            } else {
-                format!("{gitdir}/{c}")
-            }
-        }
-    };
-    files.read(&format!("{common}/info/exclude")).ok()
-}
-
-/// Whether the directory `dir` lists an entry named `name` (a plain name), when it can be
-/// listed: only asked of directories that cannot be searched, so rarely.
-fn listed(dir: &Path, name: &str) -> bool {
-    !name.contains('/')
-        && std::fs::read_dir(dir).is_ok_and(|entries| {
-            entries
-                .filter_map(Result::ok)
-                .any(|e| e.file_name().as_bytes() == name.as_bytes())
-        })
-}
-
-/// Whether `path` is reported for the first time (by [`FilesByPath`]).
-fn first_report(path: &[u8]) -> bool {
-    static REPORTED: Mutex<BTreeSet<Vec<u8>>> = Mutex::new(BTreeSet::new());
-    REPORTED
-        .lock()
-        .unwrap_or_else(|e| e.into_inner())
-        .insert(path.to_vec())
-}
-
-/// Ignore files read by path (for roots' ancestors and the walker-crate methods).
-pub struct FilesByPath<'a> {
-    /// The directory, as a path usable with `std::fs`.
-    pub dir: &'a Path,
-    /// The directory as messages show it (its display path, or its absolute path above a
-    /// search root).
-    pub shown: &'a [u8],
-    /// Where an ignore file that is there but cannot be read is reported.
-    pub report: &'a Reporter,
-    /// A directory above a search path: read again for every search path below it, but what
-    /// is wrong with its files is said once.
-    pub above_root: bool,
-}
-
-impl IgnoreFiles for FilesByPath<'_> {
-    fn has(&self, name: &str) -> bool {
-        name != ".git" || self.dir.join(".git").symlink_metadata().is_ok()
-    }
-
-    fn path(&self) -> PathBuf {
-        self.dir.to_path_buf()
-    }
-
-    fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
-        let path = self.dir.join(rel);
-        let result = match read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false) {
-            // Unlike a listing, a path cannot tell whether the file is there at all: in a
-            // directory we may list but not search (r--), its listing says, as it does for the
-            // own-reader methods; in one we may not list either, nothing can be said of it
-            // (the walk reports the directory itself). What lies further (a `gitdir:` link's
-            // files) is judged by the entry of this directory it goes through.
-            Err(e)
-                if !is_absent(&e) && !rel.starts_with('/') && {
-                    let first = rel.split('/').next().unwrap_or(rel);
-                    self.dir.join(first).symlink_metadata().is_err() && !listed(self.dir, first)
-                } =>
-            {
-                return Err(Unread::Failed)
-            }
-            // One we may search but not list (--x): its files can be tried by path, but none
-            // of its entries can be judged, so what its files hold does not matter; the walk
-            // reports the directory itself, as the own-reader methods (which never get to its
-            // files) do. Above a search path they do matter: the root's entries are judged.
-            Err(e)
-                if !is_absent(&e) && !self.above_root && std::fs::read_dir(self.dir).is_err() =>
-            {
-                return Err(Unread::Failed)
-            }
-            // The directories above a search path are read once per search path: say what
-            // is wrong with one of their files once.
-            Err(e)
-                if !is_absent(&e)
-                    && self.above_root
-                    && !first_report(&shown_path(self.shown, rel)) =>
-            {
-                return Err(Unread::Failed)
-            }
-            other => other,
-        };
-        read_reported(result, self.shown, rel, self.report)
     }
 }
 
