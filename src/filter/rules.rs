@@ -682,7 +682,11 @@ impl Rules {
             // A leading UTF-8 byte-order mark is not part of the first rule (git and fd drop it).
             let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
             let text = String::from_utf8_lossy(bytes);
-            for line in text.lines() {
+            // git splits on LF and drops one CR before it, and before the end of a file whose
+            // last line has no LF; a CR anywhere else is part of the rule. (`str::lines` kept
+            // the CR at the very end: `x1\r\nx2\r` did not ignore `x2`, issue 18.)
+            for line in text.split('\n') {
+                let line = line.strip_suffix('\r').unwrap_or(line);
                 let Some(l) = parse_line(line) else { continue };
                 let index = rules.whitelist.len() as i32;
                 if rules.add_fast(index, &l) {
@@ -1447,6 +1451,28 @@ x/**y
             "by the head's first byte"
         );
         assert_eq!(r.name_globs.other.len(), 2);
+    }
+
+    #[test]
+    fn a_carriage_return_ends_a_rule_before_a_line_feed_or_the_end_of_the_file() {
+        // As git reads them (issue 18); the integration tests check them against git itself.
+        for (text, name, decided) in [
+            (&b"x1\r\nx2\r"[..], &b"x2"[..], Some(false)),
+            (b"x1\r\nx2\r", b"x2\r", None),
+            (b"x\r\r\n", b"x\r", Some(false)),
+            (b"a\rb", b"a\rb", Some(false)),
+            (b"x  \r", b"x", Some(false)),
+            (b"x\\ \r", b"x ", Some(false)),
+            (b"x\r  ", b"x\r", Some(false)),
+            (b"\xEF\xBB\xBFx\r", b"x", Some(false)),
+        ] {
+            let decision = Rules::parse(&[text]).and_then(|r| r.matched(name, name, false));
+            assert_eq!(decision, decided, "rules {text:?} name {name:?}");
+        }
+        assert!(
+            Rules::parse(&[b"\r"]).is_none(),
+            "a lone CR is an empty line"
+        );
     }
 
     #[test]

@@ -349,3 +349,82 @@ fn crlf_line_endings_match_as_in_git() {
     }
     assert_each_method(&t, &[], &["foo\r", "keep"], 0, "");
 }
+
+/// The untracked files git does not ignore in the tree (`git ls-files -o --exclude-standard`),
+/// hidden ones left out as ffind leaves them out; `None` without git.
+fn kept_by_git(t: &Tree) -> Option<Vec<String>> {
+    let out = Command::new("git")
+        .args(["ls-files", "-z", "-o", "--exclude-standard"])
+        .current_dir(t.root())
+        .env("HOME", t.home())
+        .env("GIT_CONFIG_NOSYSTEM", "1")
+        .output()
+        .ok()
+        .filter(|o| o.status.success())?;
+    let mut kept: Vec<String> = out
+        .stdout
+        .split(|&b| b == 0)
+        .filter(|p| !p.is_empty() && !p.split(|&b| b == b'/').any(|c| c.starts_with(b".")))
+        .map(|p| String::from_utf8(p.to_vec()).unwrap())
+        .collect();
+    kept.sort();
+    Some(kept)
+}
+
+#[test]
+fn a_carriage_return_ends_a_rule_before_a_line_feed_or_the_end_of_the_file() {
+    // git (2.47) splits an ignore file on LF and drops one CR before it, and before the end of
+    // a file whose last line has no LF (issue 18: `x1\r\nx2\r` ignores x2). A CR anywhere else
+    // is part of the rule; spaces before a dropped CR are trimmed, an escaped one is kept; a
+    // byte-order mark goes first.
+    let cases: [(&str, &str, &[&str]); 9] = [
+        ("a", "x1\r\nx2\r", &["x1", "x2", "x2\r"]),
+        ("b", "x\r  ", &["x", "x\r", "x\r  "]),
+        ("c", "x  \r", &["x", "x  "]),
+        ("d", "x\\ \r", &["x", "x "]),
+        ("e", "x\r\r\n", &["x", "x\r"]),
+        ("f", "a\rb\n", &["a", "a\rb", "b"]),
+        ("g", "\u{feff}x\r", &["x", "\u{feff}x"]),
+        ("h", "\r", &["\r", "x"]),
+        ("i", "#x\r\n!#y\r", &["#x", "x", "#y"]),
+    ];
+    let t = Tree::new();
+    for (dir, rules, files) in cases {
+        t.write(format!("{dir}/.gitignore"), rules);
+        for f in files {
+            t.files(&[&format!("{dir}/{f}")]);
+        }
+    }
+    let kept = [
+        "a/x2\r",
+        "b/x",
+        "b/x\r  ",
+        "c/x  ",
+        "d/x",
+        "e/x",
+        "f/a",
+        "f/b",
+        "g/\u{feff}x",
+        "h/\r",
+        "h/x",
+        "i/#x",
+        "i/x",
+        "i/#y",
+    ];
+    if t.git_init(".") {
+        let mut want: Vec<String> = kept.iter().map(|s| s.to_string()).collect();
+        want.sort();
+        assert_eq!(kept_by_git(&t), Some(want), "git disagrees with the test");
+    } else {
+        eprintln!("git is missing: the rules are checked against ffind alone");
+        t.dirs(&[".git"]);
+    }
+    assert_each_method(&t, &["-t", "f"], &kept, 0, "");
+}
+
+#[test]
+fn a_carriage_return_at_the_end_of_an_ignore_file_option_ends_its_last_rule() {
+    let t = Tree::new();
+    t.files(&["x1", "x2", "x2\r"]).write("list", "x1\r\nx2\r");
+    assert_each_method(&t, &["--ignore-file", "list"], &["list", "x2\r"], 0, "");
+}
