@@ -590,6 +590,9 @@ fn trim_trailing_unescaped_spaces(line: &str) -> &str {
 /// between letters or digits). `/` comes out as `Byte(b'/')`. `None` otherwise.
 fn tokens(glob: &str) -> Option<Vec<Tok>> {
     let b = glob.as_bytes();
+    // Looked for once, at the first `**`: at each in turn, a line of them took time quadratic
+    // in its length.
+    let mut escapes = None;
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
@@ -604,7 +607,7 @@ fn tokens(glob: &str) -> Option<Vec<Tok>> {
                 // stand before it): anything else is left to globset.
                 let whole =
                     (i == 0 || b[i - 1] == b'/') && matches!(b.get(i + 2), None | Some(b'/'));
-                if !whole || b.contains(&b'\\') {
+                if !whole || *escapes.get_or_insert_with(|| b.contains(&b'\\')) {
                     return None;
                 }
                 out.push(Tok::Deep);
@@ -865,7 +868,8 @@ pub struct Screen {
     /// literal byte.
     first_dots: [u8; 256],
     /// The wildcard rules filed under a name's first byte whose head starts with more literal
-    /// bytes (`patches-*`, `cscope.*`, `sphinx_*/`): those bytes, and the fewest dots.
+    /// bytes (`patches-*`, `cscope.*`, `sphinx_*/`): those bytes, and the fewest dots. At
+    /// most [`Screen::HEADS`]; the rules of any further head are counted in `first_dots`.
     heads: Vec<(Box<[u8]>, u8)>,
     /// The first bytes in `heads`.
     head_first: [u64; 4],
@@ -887,10 +891,13 @@ struct Bloom {
 impl Bloom {
     const BITS: usize = 4096;
 
+    /// The top bits of the Fx state, which depend on every byte: without the fold of
+    /// `finish`, which the hash tables need and a look into the screen, made for nearly every
+    /// entry, need not pay.
     fn slot(key: &[u8]) -> usize {
         let mut h = FxHasher::default();
         h.write(key);
-        (h.finish() >> 52) as usize % Self::BITS
+        (h.0 >> 52) as usize % Self::BITS
     }
 
     fn add(&mut self, key: &[u8]) {
@@ -936,7 +943,14 @@ fn capped_dots(n: usize) -> u8 {
 }
 
 impl Screen {
-    /// Adds the name rules of one file.
+    /// The most literal heads a screen keeps apart: a chain of the Linux tree's files has a
+    /// handful. Unbounded, 70,000 rules `aaaaaN*` took 12 s to merge, each head looked up in
+    /// the list of those before it (issue 18), and a name beginning with `a` was compared
+    /// with each of them.
+    const HEADS: usize = 32;
+
+    /// Adds the name rules of one file: O(its rules), and the screen stays of bounded size,
+    /// as every directory with an ignore file copies its parent's.
     pub fn add(&mut self, rules: &Rules) {
         for key in rules.names.map.keys() {
             self.names.add(key);
@@ -954,14 +968,16 @@ impl Screen {
         for (b, list) in &globs.by_first.lists {
             for w in list {
                 // Filed by its first byte, a head is all literal (`NameGlobs::add`).
+                // Past the first few heads, a rule is screened by its first byte alone.
                 match &*w.head.lit {
-                    head @ [first, _, ..] => {
-                        set_byte(&mut self.head_first, *first);
-                        match self.heads.iter_mut().find(|(h, _)| **h == *head) {
-                            Some((_, d)) => lower(d, w),
-                            None => self.heads.push((head.into(), capped_dots(w.dots))),
+                    head @ [_, _, ..] => match self.heads.iter().position(|(h, _)| **h == *head) {
+                        Some(at) => lower(&mut self.heads[at].1, w),
+                        None if self.heads.len() < Self::HEADS => {
+                            set_byte(&mut self.head_first, *b);
+                            self.heads.push((head.into(), capped_dots(w.dots)));
                         }
-                    }
+                        None => lower(&mut self.first_dots[usize::from(*b)], w),
+                    },
                     _ => lower(&mut self.first_dots[usize::from(*b)], w),
                 }
             }
@@ -1035,6 +1051,10 @@ pub struct FxHasher(u64);
 
 const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
 
+/// An odd constant with no pattern (the fractional part of the golden ratio) for
+/// [`FxHasher::finish`].
+const FOLD_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
+
 impl FxHasher {
     fn add(&mut self, word: u64) {
         self.0 = (self.0.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
@@ -1059,8 +1079,14 @@ impl Hasher for FxHasher {
         self.add(n as u64);
     }
 
+    /// The state folded by one wide multiply. Fx's multiply carries a byte only towards the
+    /// high bits, and a hash table picks its bucket by the low ones: keys alike at the start
+    /// (`a1` ... `a70000`, or `ext1` ... from `*.ext1` ...) fell in a few buckets, and a file of
+    /// 70,000 such rules took seconds to compile (issue 18). The high half of the product
+    /// depends on every bit.
     fn finish(&self) -> u64 {
-        self.0
+        let wide = u128::from(self.0) * u128::from(FOLD_SEED);
+        wide as u64 ^ (wide >> 64) as u64
     }
 }
 
@@ -1068,6 +1094,8 @@ impl Hasher for FxHasher {
 mod tests {
     use super::*;
     use ignore::gitignore::GitignoreBuilder;
+    use std::collections::HashSet;
+    use std::hash::BuildHasher;
     use std::os::unix::ffi::OsStrExt;
 
     /// What `Gitignore` says, the reference.
@@ -1473,6 +1501,58 @@ x/**y
             Rules::parse(&[b"\r"]).is_none(),
             "a lone CR is an empty line"
         );
+    }
+
+    #[test]
+    fn a_screen_keeps_a_bounded_number_of_heads_apart() {
+        // 20,000 rules with literal heads: each was looked up in the list of all those before
+        // it, quadratic (70,000 took 12 s in a release build, issue 18), and the list was
+        // copied into every directory's screen below. Past the bound, a rule is screened by
+        // its first byte, still letting through every name it may match.
+        let text: String = (0..20_000).map(|i| format!("aaaaa{i}*\n")).collect();
+        let rules = Rules::parse(&[text.as_bytes()]).unwrap();
+        let mut screen = Screen::default();
+        screen.add(&rules);
+        screen.add(&Rules::parse(&[b"cscope.*\npatches-*\n"]).unwrap());
+        assert!(
+            screen.heads.len() <= Screen::HEADS,
+            "{}",
+            screen.heads.len()
+        );
+        for name in [
+            "aaaaa19999.c",
+            "aaaaa5",
+            "aaaaa0x",
+            "cscope.out",
+            "patches-1",
+        ] {
+            assert!(screen.may_match(name.as_bytes()), "{name} turned away");
+        }
+        for name in ["b.c", "cscope", "main.rs"] {
+            assert!(!screen.may_match(name.as_bytes()), "{name} let through");
+        }
+    }
+
+    #[test]
+    fn keys_alike_at_the_start_spread_over_a_tables_buckets() {
+        // A hash table picks a key's bucket by the low bits of its hash. Fx's multiply left
+        // them to the key's first bytes: `a1` ... `a65536` (rules `/aN`, `!aN`, `*.extN`) fell
+        // in a few dozen buckets of 65,536, and inserting 70,000 took seconds (issue 18).
+        // Random hashes fill about 63% of them.
+        let hasher = BuildHasherDefault::<FxHasher>::default();
+        for prefix in ["a", "ext", "aaaaa", "drivers/net/ethernet/x"] {
+            let buckets: HashSet<u64> = (0..1u64 << 16)
+                .map(|i| {
+                    let key: Box<[u8]> = format!("{prefix}{i}").into_bytes().into();
+                    hasher.hash_one(&key) & 0xffff
+                })
+                .collect();
+            assert!(
+                buckets.len() > 35_000,
+                "{prefix}N: {} buckets",
+                buckets.len()
+            );
+        }
     }
 
     #[test]
