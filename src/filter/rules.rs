@@ -449,34 +449,100 @@ impl WildPath {
     }
 }
 
-/// Whether the components in `rel` (joined by `/`; `None` when none are left) match `parts`.
-fn match_parts(parts: &[Part], rel: Option<&[u8]>) -> bool {
-    let next = |r: &[u8]| r.iter().position(|&b| b == b'/').map(|i| i + 1);
-    let Some((first, rest)) = parts.split_first() else {
+/// Path components joined by `/`; `None` when there are none.
+type Components<'a> = Option<&'a [u8]>;
+
+/// Whether the components in `rel` match `parts`.
+///
+/// Between two `**` the parts take a fixed number of components, so, as for the segments
+/// between stars in [`Wild::matches`], the leftmost place for each such run is always right:
+/// no backtracking, at most (components x parts) comparisons. Trying every place for every
+/// `**` in turn took time exponential in their number (`**/a/**/a/**/a/**/a/**/b` on a deep
+/// path, issue 18).
+fn match_parts(mut parts: &[Part], mut rel: Components<'_>) -> bool {
+    // Up to the first `**`, part by part.
+    while let Some((Part::One(w), rest)) = parts.split_first() {
+        let Some((comp, after)) = rel.map(first_component) else {
+            return false;
+        };
+        if !component_matches(w, comp) {
+            return false;
+        }
+        (parts, rel) = (rest, after);
+    }
+    let Some((_deep, parts)) = parts.split_first() else {
         return rel.is_none();
     };
-    match first {
-        Part::One(w) => {
-            let Some(r) = rel else { return false };
-            let (comp, after) = match next(r) {
-                Some(i) => (&r[..i - 1], Some(&r[i..])),
-                None => (r, None),
-            };
-            w.matches(comp) && match_parts(rest, after)
-        }
-        Part::Deep => {
-            let mut cur = rel;
-            loop {
-                if match_parts(rest, cur) {
-                    return true;
-                }
-                match cur {
-                    None => return false,
-                    Some(r) => cur = next(r).map(|i| &r[i..]),
-                }
+    let mut runs = parts.split(|p| matches!(p, Part::Deep));
+    let last = runs.next_back().unwrap_or_default();
+    let Some((mut middle, end)) = split_last(rel, last.len()) else {
+        return false;
+    };
+    if match_run(last, end) != Some(None) {
+        return false;
+    }
+    for run in runs {
+        loop {
+            if let Some(after) = match_run(run, middle) {
+                middle = after;
+                break;
+            }
+            match middle {
+                Some(m) => middle = first_component(m).1,
+                None => return false,
             }
         }
     }
+    true
+}
+
+/// Whether the component `comp` matches `w`.
+#[inline]
+fn component_matches(w: &Wild, comp: &[u8]) -> bool {
+    #[cfg(test)]
+    tests::COMPONENTS_COMPARED.set(tests::COMPONENTS_COMPARED.get() + 1);
+    w.matches(comp)
+}
+
+/// The first component of `rel`, and the components after it.
+fn first_component(rel: &[u8]) -> (&[u8], Option<&[u8]>) {
+    match rel.iter().position(|&b| b == b'/') {
+        Some(i) => (&rel[..i], Some(&rel[i + 1..])),
+        None => (rel, None),
+    }
+}
+
+/// Whether a run of parts without `**` matches the first components of `rel`: the components
+/// left after them.
+fn match_run<'a>(run: &[Part], mut rel: Components<'a>) -> Option<Components<'a>> {
+    for part in run {
+        let Part::One(w) = part else {
+            unreachable!("runs are split at **")
+        };
+        let (comp, after) = first_component(rel?);
+        if !component_matches(w, comp) {
+            return None;
+        }
+        rel = after;
+    }
+    Some(rel)
+}
+
+/// `rel` cut before its last `n` components: (the components before, the last `n`); `None`
+/// when it has fewer.
+fn split_last(rel: Components<'_>, n: usize) -> Option<(Components<'_>, Components<'_>)> {
+    if n == 0 {
+        return Some((rel, None));
+    }
+    let r = rel?;
+    let mut cut = r.len();
+    for _ in 1..n {
+        cut = r[..cut].iter().rposition(|&b| b == b'/')?;
+    }
+    Some(match r[..cut].iter().rposition(|&b| b == b'/') {
+        Some(i) => (Some(&r[..i]), Some(&r[i + 1..])),
+        None => (None, Some(r)),
+    })
 }
 
 /// Rules left to globset, with their indices and directory-only flags.
@@ -1094,9 +1160,15 @@ impl Hasher for FxHasher {
 mod tests {
     use super::*;
     use ignore::gitignore::GitignoreBuilder;
+    use std::cell::Cell;
     use std::collections::HashSet;
     use std::hash::BuildHasher;
     use std::os::unix::ffi::OsStrExt;
+
+    thread_local! {
+        /// How many path components this thread's rules on paths compared with a pattern.
+        pub static COMPONENTS_COMPARED: Cell<u64> = const { Cell::new(0) };
+    }
 
     /// What `Gitignore` says, the reference.
     fn reference(text: &str, rel: &[u8], is_dir: bool) -> Decision {
@@ -1551,6 +1623,40 @@ x/**y
                 buckets.len() > 35_000,
                 "{prefix}N: {} buckets",
                 buckets.len()
+            );
+        }
+    }
+
+    #[test]
+    fn many_double_stars_match_a_deep_path_without_backtracking() {
+        // Each `**` was tried at every depth in turn: about C(depth, stars) tries, exponential
+        // in the number of `**` (issue 18). Between two `**` the parts take a fixed number of
+        // components, so the leftmost place for each run of them is the right one.
+        let rule = "**/a/**/a/**/a/**/a/**/a/**/a/**/b";
+        let rules = Rules::parse(&[rule.as_bytes()]).unwrap();
+        assert_eq!(rules.path_globs.len(), 1, "a fast rule on paths");
+        let parts = rules.path_globs[0].parts.len();
+        let deep = vec!["a"; 40].join("/");
+        for (rel, decided) in [
+            (format!("{deep}/c"), None),
+            (format!("{deep}/b"), Some(false)),
+            (format!("b/{deep}"), None),
+            ("a/a/a/a/a/a/b".to_owned(), Some(false)),
+            ("a/a/a/a/a/b".to_owned(), None),
+        ] {
+            COMPONENTS_COMPARED.set(0);
+            let name = rel.rsplit('/').next().unwrap();
+            assert_eq!(
+                rules.matched(rel.as_bytes(), name.as_bytes(), false),
+                decided,
+                "{rel}"
+            );
+            assert_eq!(decided, reference(rule, rel.as_bytes(), false), "{rel}");
+            let components = rel.split('/').count();
+            assert!(
+                COMPONENTS_COMPARED.get() <= (components * parts) as u64,
+                "{rel}: {} comparisons",
+                COMPONENTS_COMPARED.get()
             );
         }
     }
