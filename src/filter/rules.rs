@@ -28,7 +28,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Candidate, Glob, GlobBuilder, GlobSet};
 
 /// The rule that decided an entry: `true` when it is a `!` rule (the entry is brought back).
 pub type Decision = Option<bool>;
@@ -161,8 +161,9 @@ enum Tok {
     Byte(u8),
     /// `?`: any one byte (no `/` ever reaches a component).
     Any,
-    /// `[...]`: one byte of the set.
-    Class(Box<[bool; 256]>),
+    /// `[...]`: one byte of the set (a 256-bit set: 32 bytes, where a `[bool; 256]` took 256
+    /// for each class of a rule).
+    Class(Box<[u64; 4]>),
     /// `*`: any run of bytes.
     Star,
     /// `**` as a whole path component: any number of components.
@@ -175,7 +176,7 @@ impl Tok {
         match self {
             Tok::Byte(c) => *c == b,
             Tok::Any => true,
-            Tok::Class(set) => set[b as usize],
+            Tok::Class(set) => has_byte(set, b),
             Tok::Star | Tok::Deep => unreachable!("stars split segments"),
         }
     }
@@ -313,11 +314,14 @@ impl Wild {
 }
 
 /// Wildcard patterns on the name, indexed so that a name meets only those that may match it:
-/// by the last byte of a literal tail (`*~`, `*.mod.c`), else by the first byte of a literal
-/// head (`.*`, `cscope.*`), else in a list of their own (`*.o.*`).
+/// by the last byte of a literal tail (`*~`, `*.mod.c`), or each byte of a small class ending
+/// it (`*.tab.[ch]`), else by the first byte of a literal head (`.*`, `cscope.*`), else in a
+/// list of their own (`*.o.*`).
 #[derive(Debug, Default)]
 struct NameGlobs {
     by_last: Buckets,
+    /// The patterns ending in a small class copied into `by_last`.
+    copied: usize,
     by_first: Buckets,
     other: Vec<Wild>,
 }
@@ -365,6 +369,12 @@ fn first_match(list: &[Wild], name: &[u8], dots: usize, is_dir: bool, best: i32)
 }
 
 impl NameGlobs {
+    /// Patterns ending in a small class copied under each of its bytes, per file: real files
+    /// have a few (the Linux tree's top one, `*.tab.[ch]`). Past them, such a pattern is
+    /// filed once, as one with no literal tail: a copy under each byte for every one made the
+    /// compiled rules of a hostile file hundreds of times its size (issue 18).
+    const COPIED: usize = 64;
+
     fn add(&mut self, w: Wild) {
         let literal_first = |seg: &Seg| match (&seg.toks, seg.lit.first()) {
             (None, Some(&b)) => Some(b),
@@ -375,12 +385,14 @@ impl NameGlobs {
             Some((None, Some(&b))) => vec![b],
             Some((Some(toks), _)) => match toks.last() {
                 Some(Tok::Byte(b)) => vec![*b],
-                Some(Tok::Class(set)) => (0..=255u8).filter(|&b| set[b as usize]).collect(),
+                Some(Tok::Class(set)) => (0..=255u8).filter(|&b| has_byte(set, b)).collect(),
                 _ => Vec::new(),
             },
             _ => Vec::new(),
         };
-        if (1..=8).contains(&tail_last.len()) {
+        let class = tail_last.len() > 1;
+        if (1..=8).contains(&tail_last.len()) && (!class || self.copied < Self::COPIED) {
+            self.copied += usize::from(class);
             for b in tail_last {
                 self.by_last.add(b, w.clone());
             }
@@ -545,11 +557,80 @@ fn split_last(rel: Components<'_>, n: usize) -> Option<(Components<'_>, Componen
     })
 }
 
-/// Rules left to globset, with their indices and directory-only flags.
+/// Rules left to globset, in sets of at most [`ResidualBuilder::SET_RULES`], lowest rules
+/// first.
+///
+/// One set of all of them took about 6 KiB per rule to build, and past some 20,000 rules it
+/// did not build at all (globset's regex size limit), which dropped every one of them. A set
+/// of 256 builds; it keeps about 1.6 KiB per rule, and its regex's caches a few KiB more for
+/// each thread that matches with it.
 #[derive(Debug)]
 struct Residual {
+    sets: Vec<ResidualSet>,
+}
+
+/// One set of [`Residual`], with the indices and directory-only flags of its rules.
+#[derive(Debug)]
+struct ResidualSet {
     set: GlobSet,
     rules: Vec<(i32, bool)>,
+}
+
+/// [`Residual`] as [`Rules::parse`] fills it.
+#[derive(Default)]
+struct ResidualBuilder {
+    sets: Vec<ResidualSet>,
+    /// The set being filled, its rules and the length of their globs.
+    pending: Vec<Glob>,
+    rules: Vec<(i32, bool)>,
+    bytes: usize,
+    /// Rules taken so far.
+    taken: usize,
+}
+
+impl ResidualBuilder {
+    /// Rules per set.
+    const SET_RULES: usize = 256;
+    /// Bytes of globs per set: well under what globset's regex size limit lets through.
+    const SET_BYTES: usize = 64 << 10;
+    /// Rules per ignore file (some 30 MiB with the caches of a few threads). Real files have
+    /// a few such rules, if any (none in the Linux tree); the rest of a file with more is
+    /// skipped, so that a planted one (millions fit in 16 MiB) cannot make ffind take
+    /// gigabytes (issue 18).
+    const MAX_RULES: usize = 1 << 12;
+
+    fn full(&self) -> bool {
+        self.taken >= Self::MAX_RULES
+    }
+
+    fn add(&mut self, glob: Glob, len: usize, index: i32, dir_only: bool) {
+        if self.rules.len() >= Self::SET_RULES || self.bytes + len > Self::SET_BYTES {
+            self.build();
+        }
+        self.pending.push(glob);
+        self.rules.push((index, dir_only));
+        self.bytes += len;
+        self.taken += 1;
+    }
+
+    /// Builds the pending set. One that does not build drops its rules, as a `Gitignore` that
+    /// does not build drops the file's.
+    fn build(&mut self) {
+        let rules = std::mem::take(&mut self.rules);
+        let pending = std::mem::take(&mut self.pending);
+        self.bytes = 0;
+        if rules.is_empty() {
+            return;
+        }
+        if let Ok(set) = GlobSet::new(&pending) {
+            self.sets.push(ResidualSet { set, rules });
+        }
+    }
+
+    fn finish(mut self) -> Option<Residual> {
+        self.build();
+        (!self.sets.is_empty()).then_some(Residual { sets: self.sets })
+    }
 }
 
 /// One parsed line, as `GitignoreBuilder::add_line` parses it.
@@ -688,7 +769,7 @@ fn tokens(glob: &str) -> Option<Vec<Tok>> {
                 i += 1;
             }
             b'[' => {
-                let mut set = Box::new([false; 256]);
+                let mut set = Box::new([0u64; 4]);
                 let plain = |c: u8| c.is_ascii_alphanumeric() || c == b'.' || c == b'_';
                 let mut j = i + 1;
                 let mut members = 0;
@@ -709,11 +790,11 @@ fn tokens(glob: &str) -> Option<Vec<Tok>> {
                             return None;
                         }
                         for x in c..=end {
-                            set[x as usize] = true;
+                            set_byte(&mut set, x);
                         }
                         j += 3;
                     } else {
-                        set[c as usize] = true;
+                        set_byte(&mut set, c);
                         j += 1;
                     }
                     members += 1;
@@ -745,8 +826,7 @@ impl Rules {
     /// hold no rule.
     pub fn parse(contents: &[&[u8]]) -> Option<Rules> {
         let mut rules = Rules::default();
-        let mut residual = GlobSetBuilder::new();
-        let mut residual_rules = Vec::new();
+        let mut residual = ResidualBuilder::default();
         for bytes in contents {
             // A leading UTF-8 byte-order mark is not part of the first rule (git and fd drop it).
             let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
@@ -762,8 +842,12 @@ impl Rules {
                     rules.whitelist.push(l.whitelist);
                     continue;
                 }
+                if residual.full() {
+                    continue;
+                }
                 // As the crate builds it; a glob that does not build is skipped, as git does.
-                let Ok(glob) = GlobBuilder::new(&l.actual())
+                let actual = l.actual();
+                let Ok(glob) = GlobBuilder::new(&actual)
                     .literal_separator(true)
                     .case_insensitive(false)
                     .backslash_escape(true)
@@ -772,23 +856,14 @@ impl Rules {
                 else {
                     continue;
                 };
-                residual.add(glob);
-                residual_rules.push((index, l.dir_only));
+                residual.add(glob, actual.len(), index, l.dir_only);
                 rules.whitelist.push(l.whitelist);
             }
         }
         if rules.whitelist.is_empty() {
             return None;
         }
-        if !residual_rules.is_empty() {
-            // A set that does not build drops its rules, as a `Gitignore` that does not build.
-            if let Ok(set) = residual.build() {
-                rules.residual = Some(Residual {
-                    set,
-                    rules: residual_rules,
-                });
-            }
-        }
+        rules.residual = residual.finish();
         rules.name_globs.finish();
         rules.path_globs.reverse();
         Some(rules)
@@ -1096,14 +1171,20 @@ impl Residual {
     fn matched(&self, rel: &[u8], is_dir: bool) -> i32 {
         use std::os::unix::ffi::OsStrExt;
         let path = std::path::Path::new(std::ffi::OsStr::from_bytes(rel));
+        let candidate = Candidate::new(path);
         let mut hits = Vec::new();
-        self.set
-            .matches_candidate_into(&Candidate::new(path), &mut hits);
-        hits.iter()
-            .rev()
-            .map(|&i| self.rules[i])
-            .find(|&(_, dir_only)| is_dir || !dir_only)
-            .map_or(-1, |(index, _)| index)
+        for s in self.sets.iter().rev() {
+            s.set.matches_candidate_into(&candidate, &mut hits);
+            let best = hits
+                .iter()
+                .rev()
+                .map(|&i| s.rules[i])
+                .find(|&(_, dir_only)| is_dir || !dir_only);
+            if let Some((index, _)) = best {
+                return index;
+            }
+        }
+        -1
     }
 }
 
@@ -1537,7 +1618,7 @@ x/**y
 [!a]
 "])
         .unwrap();
-        assert_eq!(r.residual.map(|r| r.rules.len()), Some(3));
+        assert_eq!(r.residual.map(|r| r.sets[0].rules.len()), Some(3));
         let r =
             Rules::parse(&[b"*.lex.c\n*~\ncscope.*\n*.o.*\n.*\n*.tab.[ch]\n*.[0-9]\n"]).unwrap();
         assert_eq!(
@@ -1551,6 +1632,20 @@ x/**y
             "by the head's first byte"
         );
         assert_eq!(r.name_globs.other.len(), 2);
+        let many: String = (0..100).map(|i| format!("*{i}[ab]\n")).collect();
+        let r = Rules::parse(&[many.as_bytes()]).unwrap();
+        assert_eq!(
+            r.name_globs.other.len(),
+            100 - NameGlobs::COPIED,
+            "past the first few, once, as a pattern without a literal tail"
+        );
+        for (name, decided) in [("x3a", Some(false)), ("x99b", Some(false)), ("x99c", None)] {
+            assert_eq!(r.matched(name.as_bytes(), name.as_bytes(), false), decided);
+            assert!(
+                screened_in(&r, name.as_bytes()) || decided.is_none(),
+                "{name}"
+            );
+        }
     }
 
     #[test]
@@ -1659,6 +1754,43 @@ x/**y
                 COMPONENTS_COMPARED.get()
             );
         }
+    }
+
+    #[test]
+    fn rules_left_to_globset_fill_sets_of_a_few_hundred_and_the_last_still_wins() {
+        // One set of 20,000 such rules or more did not build, which dropped them all; one
+        // of a few hundred builds. The later rule wins across sets and classes.
+        let mut text: String = (0..600).map(|i| format!("{{x,y}}{i}\n")).collect();
+        text.push_str("!x5\n!{x,y}7\n");
+        let rules = Rules::parse(&[text.as_bytes()]).unwrap();
+        assert_eq!(rules.residual.as_ref().map(|r| r.sets.len()), Some(3));
+        for name in ["x0", "y599", "x300", "x5", "y5", "x7", "y7", "x600", "z1"] {
+            assert_eq!(
+                rules.matched(name.as_bytes(), name.as_bytes(), false),
+                reference(&text, name.as_bytes(), false),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_gives_globset_a_bounded_number_of_rules() {
+        // Each costs globset some KiB, and more for each thread that matches with it: past
+        // the bound, the rest of such rules are skipped (issue 18), the fast ones still apply.
+        let max = ResidualBuilder::MAX_RULES;
+        let mut text: String = (0..max + 10).map(|i| format!("[!a]{i}\n")).collect();
+        text.push_str("z*\n");
+        let rules = Rules::parse(&[text.as_bytes()]).unwrap();
+        let sets = &rules.residual.as_ref().unwrap().sets;
+        assert_eq!(sets.iter().map(|s| s.rules.len()).sum::<usize>(), max);
+        assert!(sets
+            .iter()
+            .all(|s| s.rules.len() <= ResidualBuilder::SET_RULES));
+        let decided = |name: &str| rules.matched(name.as_bytes(), name.as_bytes(), false);
+        assert_eq!(decided("b0"), Some(false));
+        assert_eq!(decided(&format!("b{}", max - 1)), Some(false));
+        assert_eq!(decided(&format!("b{max}")), None, "past the bound");
+        assert_eq!(decided("zz"), Some(false));
     }
 
     #[test]

@@ -468,3 +468,24 @@ fn an_ignore_file_of_many_rules_is_read_in_linear_time() {
         assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
     }
 }
+
+#[test]
+fn the_rules_of_an_ignore_file_take_memory_in_proportion_to_it() {
+    // Issue 18: what ffind builds from an ignore file must stay within a small multiple of
+    // the file, which is at most 16 MiB. A rule ending in a class of 8 bytes
+    // (`*17[abcdefgh]`) was copied under each of them, with a 256-byte table per copy: 30,000
+    // such rules (0.5 MB) took 128 MB. Each run here may use 64 MiB of data (`ulimit -d`), five times
+    // what one takes now.
+    let rules: String = (0..30_000).map(|i| format!("*{i}[abcdefgh]\n")).collect();
+    let t = Tree::new();
+    t.dirs(&[".git"])
+        .files(&["keep", "x17h", "x29999h", "x29999i"])
+        .write(".gitignore", &rules);
+    for method in METHODS {
+        let run = t.run_script(&format!(
+            "ulimit -d 65536 && exec \"$FFIND\" --method {method}"
+        ));
+        assert_listing(&run, &[method], &["keep", "x29999i"]);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{method}");
+    }
+}
