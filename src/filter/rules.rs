@@ -14,9 +14,12 @@
 //! - a literal path (`/vmlinux`, `doc/out`): a hash set of paths relative to the file's directory;
 //! - a path of such wildcard components, and of `**` standing for any number of components
 //!   (`/arch/*/include/generated/`, `lib/**/*.js`): matched component by component;
-//! - everything else (`{a,b}`, negated or non-ASCII classes, `**` inside a component, ...): one
-//!   `globset::GlobSet` built exactly as the `ignore` crate builds it, run only when such rules
-//!   exist.
+//! - everything else (`{a,b}`, negated or non-ASCII classes, `**` inside a component, ...):
+//!   `globset::GlobSet`s built exactly as the `ignore` crate builds its one, of 256 rules each
+//!   and at most 4,096 rules a file (the rest are skipped), run only when such rules exist.
+//!
+//! Compiling takes time linear in the file, and what it builds is a small multiple of it
+//! (issue 18: a file planted above the search path is read by every search).
 //!
 //! In front of the files of a directory's chain, a [`Screen`] merges their rules on names and
 //! [`Rules::paths_may_match_in`] asks once per directory whether a rule on paths can apply:
@@ -994,8 +997,8 @@ const NO_GLOB: u8 = u8::MAX;
 /// none, and are then spared the look into every file of the chain. The answer "maybe" is
 /// always safe (the files are then asked one by one); "no" is given only when no name rule of
 /// any file can match. Rules on paths are screened per directory instead
-/// ([`Rules::paths_may_match_in`]). Fixed-size tables, so that a directory with an ignore
-/// file copies its parent's screen without allocating.
+/// ([`Rules::paths_may_match_in`]). Tables of bounded size (at most [`Screen::HEADS`] literal
+/// heads), so that a directory with an ignore file copies its parent's screen at a fixed cost.
 #[derive(Debug, Clone)]
 pub struct Screen {
     /// Every literal name.
