@@ -14,9 +14,12 @@
 //! - a literal path (`/vmlinux`, `doc/out`): a hash set of paths relative to the file's directory;
 //! - a path of such wildcard components, and of `**` standing for any number of components
 //!   (`/arch/*/include/generated/`, `lib/**/*.js`): matched component by component;
-//! - everything else (`{a,b}`, negated or non-ASCII classes, `**` inside a component, ...): one
-//!   `globset::GlobSet` built exactly as the `ignore` crate builds it, run only when such rules
-//!   exist.
+//! - everything else (`{a,b}`, negated or non-ASCII classes, `**` inside a component, ...):
+//!   `globset::GlobSet`s built exactly as the `ignore` crate builds its one, of 256 rules each
+//!   and at most 4,096 rules a file (the rest are skipped), run only when such rules exist.
+//!
+//! Compiling takes time linear in the file, and what it builds is a small multiple of it
+//! (issue 18: a file planted above the search path is read by every search).
 //!
 //! In front of the files of a directory's chain, a [`Screen`] merges their rules on names and
 //! [`Rules::paths_may_match_in`] asks once per directory whether a rule on paths can apply:
@@ -28,7 +31,7 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use globset::{Candidate, GlobBuilder, GlobSet, GlobSetBuilder};
+use globset::{Candidate, Glob, GlobBuilder, GlobSet};
 
 /// The rule that decided an entry: `true` when it is a `!` rule (the entry is brought back).
 pub type Decision = Option<bool>;
@@ -161,8 +164,9 @@ enum Tok {
     Byte(u8),
     /// `?`: any one byte (no `/` ever reaches a component).
     Any,
-    /// `[...]`: one byte of the set.
-    Class(Box<[bool; 256]>),
+    /// `[...]`: one byte of the set (a 256-bit set: 32 bytes, where a `[bool; 256]` took 256
+    /// for each class of a rule).
+    Class(Box<[u64; 4]>),
     /// `*`: any run of bytes.
     Star,
     /// `**` as a whole path component: any number of components.
@@ -175,7 +179,7 @@ impl Tok {
         match self {
             Tok::Byte(c) => *c == b,
             Tok::Any => true,
-            Tok::Class(set) => set[b as usize],
+            Tok::Class(set) => has_byte(set, b),
             Tok::Star | Tok::Deep => unreachable!("stars split segments"),
         }
     }
@@ -313,11 +317,14 @@ impl Wild {
 }
 
 /// Wildcard patterns on the name, indexed so that a name meets only those that may match it:
-/// by the last byte of a literal tail (`*~`, `*.mod.c`), else by the first byte of a literal
-/// head (`.*`, `cscope.*`), else in a list of their own (`*.o.*`).
+/// by the last byte of a literal tail (`*~`, `*.mod.c`), or each byte of a small class ending
+/// it (`*.tab.[ch]`), else by the first byte of a literal head (`.*`, `cscope.*`), else in a
+/// list of their own (`*.o.*`).
 #[derive(Debug, Default)]
 struct NameGlobs {
     by_last: Buckets,
+    /// The patterns ending in a small class copied into `by_last`.
+    copied: usize,
     by_first: Buckets,
     other: Vec<Wild>,
 }
@@ -365,6 +372,12 @@ fn first_match(list: &[Wild], name: &[u8], dots: usize, is_dir: bool, best: i32)
 }
 
 impl NameGlobs {
+    /// Patterns ending in a small class copied under each of its bytes, per file: real files
+    /// have a few (the Linux tree's top one, `*.tab.[ch]`). Past them, such a pattern is
+    /// filed once, as one with no literal tail: a copy under each byte for every one made the
+    /// compiled rules of a hostile file hundreds of times its size (issue 18).
+    const COPIED: usize = 64;
+
     fn add(&mut self, w: Wild) {
         let literal_first = |seg: &Seg| match (&seg.toks, seg.lit.first()) {
             (None, Some(&b)) => Some(b),
@@ -375,12 +388,14 @@ impl NameGlobs {
             Some((None, Some(&b))) => vec![b],
             Some((Some(toks), _)) => match toks.last() {
                 Some(Tok::Byte(b)) => vec![*b],
-                Some(Tok::Class(set)) => (0..=255u8).filter(|&b| set[b as usize]).collect(),
+                Some(Tok::Class(set)) => (0..=255u8).filter(|&b| has_byte(set, b)).collect(),
                 _ => Vec::new(),
             },
             _ => Vec::new(),
         };
-        if (1..=8).contains(&tail_last.len()) {
+        let class = tail_last.len() > 1;
+        if (1..=8).contains(&tail_last.len()) && (!class || self.copied < Self::COPIED) {
+            self.copied += usize::from(class);
             for b in tail_last {
                 self.by_last.add(b, w.clone());
             }
@@ -449,41 +464,176 @@ impl WildPath {
     }
 }
 
-/// Whether the components in `rel` (joined by `/`; `None` when none are left) match `parts`.
-fn match_parts(parts: &[Part], rel: Option<&[u8]>) -> bool {
-    let next = |r: &[u8]| r.iter().position(|&b| b == b'/').map(|i| i + 1);
-    let Some((first, rest)) = parts.split_first() else {
+/// Path components joined by `/`; `None` when there are none.
+type Components<'a> = Option<&'a [u8]>;
+
+/// Whether the components in `rel` match `parts`.
+///
+/// Between two `**` the parts take a fixed number of components, so, as for the segments
+/// between stars in [`Wild::matches`], the leftmost place for each such run is always right:
+/// no backtracking, at most (components x parts) comparisons. Trying every place for every
+/// `**` in turn took time exponential in their number (`**/a/**/a/**/a/**/a/**/b` on a deep
+/// path, issue 18).
+fn match_parts(mut parts: &[Part], mut rel: Components<'_>) -> bool {
+    // Up to the first `**`, part by part.
+    while let Some((Part::One(w), rest)) = parts.split_first() {
+        let Some((comp, after)) = rel.map(first_component) else {
+            return false;
+        };
+        if !component_matches(w, comp) {
+            return false;
+        }
+        (parts, rel) = (rest, after);
+    }
+    let Some((_deep, parts)) = parts.split_first() else {
         return rel.is_none();
     };
-    match first {
-        Part::One(w) => {
-            let Some(r) = rel else { return false };
-            let (comp, after) = match next(r) {
-                Some(i) => (&r[..i - 1], Some(&r[i..])),
-                None => (r, None),
-            };
-            w.matches(comp) && match_parts(rest, after)
-        }
-        Part::Deep => {
-            let mut cur = rel;
-            loop {
-                if match_parts(rest, cur) {
-                    return true;
-                }
-                match cur {
-                    None => return false,
-                    Some(r) => cur = next(r).map(|i| &r[i..]),
-                }
+    let mut runs = parts.split(|p| matches!(p, Part::Deep));
+    let last = runs.next_back().unwrap_or_default();
+    let Some((mut middle, end)) = split_last(rel, last.len()) else {
+        return false;
+    };
+    if match_run(last, end) != Some(None) {
+        return false;
+    }
+    for run in runs {
+        loop {
+            if let Some(after) = match_run(run, middle) {
+                middle = after;
+                break;
+            }
+            match middle {
+                Some(m) => middle = first_component(m).1,
+                None => return false,
             }
         }
     }
+    true
 }
 
-/// Rules left to globset, with their indices and directory-only flags.
+/// Whether the component `comp` matches `w`.
+#[inline]
+fn component_matches(w: &Wild, comp: &[u8]) -> bool {
+    #[cfg(test)]
+    tests::COMPONENTS_COMPARED.set(tests::COMPONENTS_COMPARED.get() + 1);
+    w.matches(comp)
+}
+
+/// The first component of `rel`, and the components after it.
+fn first_component(rel: &[u8]) -> (&[u8], Option<&[u8]>) {
+    match rel.iter().position(|&b| b == b'/') {
+        Some(i) => (&rel[..i], Some(&rel[i + 1..])),
+        None => (rel, None),
+    }
+}
+
+/// Whether a run of parts without `**` matches the first components of `rel`: the components
+/// left after them.
+fn match_run<'a>(run: &[Part], mut rel: Components<'a>) -> Option<Components<'a>> {
+    for part in run {
+        let Part::One(w) = part else {
+            unreachable!("runs are split at **")
+        };
+        let (comp, after) = first_component(rel?);
+        if !component_matches(w, comp) {
+            return None;
+        }
+        rel = after;
+    }
+    Some(rel)
+}
+
+/// `rel` cut before its last `n` components: (the components before, the last `n`); `None`
+/// when it has fewer.
+fn split_last(rel: Components<'_>, n: usize) -> Option<(Components<'_>, Components<'_>)> {
+    if n == 0 {
+        return Some((rel, None));
+    }
+    let r = rel?;
+    let mut cut = r.len();
+    for _ in 1..n {
+        cut = r[..cut].iter().rposition(|&b| b == b'/')?;
+    }
+    Some(match r[..cut].iter().rposition(|&b| b == b'/') {
+        Some(i) => (Some(&r[..i]), Some(&r[i + 1..])),
+        None => (None, Some(r)),
+    })
+}
+
+/// Rules left to globset, in sets of at most [`ResidualBuilder::SET_RULES`], lowest rules
+/// first.
+///
+/// One set of all of them took about 6 KiB per rule to build, and past some 20,000 rules it
+/// did not build at all (globset's regex size limit), which dropped every one of them. A set
+/// of 256 builds; it keeps about 1.6 KiB per rule, and its regex's caches a few KiB more for
+/// each thread that matches with it.
 #[derive(Debug)]
 struct Residual {
+    sets: Vec<ResidualSet>,
+}
+
+/// One set of [`Residual`], with the indices and directory-only flags of its rules.
+#[derive(Debug)]
+struct ResidualSet {
     set: GlobSet,
     rules: Vec<(i32, bool)>,
+}
+
+/// [`Residual`] as [`Rules::parse`] fills it.
+#[derive(Default)]
+struct ResidualBuilder {
+    sets: Vec<ResidualSet>,
+    /// The set being filled, its rules and the length of their globs.
+    pending: Vec<Glob>,
+    rules: Vec<(i32, bool)>,
+    bytes: usize,
+    /// Rules taken so far.
+    taken: usize,
+}
+
+impl ResidualBuilder {
+    /// Rules per set.
+    const SET_RULES: usize = 256;
+    /// Bytes of globs per set: well under what globset's regex size limit lets through.
+    const SET_BYTES: usize = 64 << 10;
+    /// Rules per ignore file (some 30 MiB with the caches of a few threads). Real files have
+    /// a few such rules, if any (none in the Linux tree); the rest of a file with more is
+    /// skipped, so that a planted one (millions fit in 16 MiB) cannot make ffind take
+    /// gigabytes (issue 18).
+    const MAX_RULES: usize = 1 << 12;
+
+    fn full(&self) -> bool {
+        self.taken >= Self::MAX_RULES
+    }
+
+    fn add(&mut self, glob: Glob, len: usize, index: i32, dir_only: bool) {
+        if self.rules.len() >= Self::SET_RULES || self.bytes + len > Self::SET_BYTES {
+            self.build();
+        }
+        self.pending.push(glob);
+        self.rules.push((index, dir_only));
+        self.bytes += len;
+        self.taken += 1;
+    }
+
+    /// Builds the pending set. One that does not build drops its rules, as a `Gitignore` that
+    /// does not build drops the file's.
+    fn build(&mut self) {
+        let rules = std::mem::take(&mut self.rules);
+        let pending = std::mem::take(&mut self.pending);
+        self.bytes = 0;
+        if rules.is_empty() {
+            return;
+        }
+        if let Ok(set) = GlobSet::new(&pending) {
+            self.sets.push(ResidualSet { set, rules });
+        }
+    }
+
+    fn finish(mut self) -> Option<Residual> {
+        self.build();
+        (!self.sets.is_empty()).then_some(Residual { sets: self.sets })
+    }
 }
 
 /// One parsed line, as `GitignoreBuilder::add_line` parses it.
@@ -590,6 +740,9 @@ fn trim_trailing_unescaped_spaces(line: &str) -> &str {
 /// between letters or digits). `/` comes out as `Byte(b'/')`. `None` otherwise.
 fn tokens(glob: &str) -> Option<Vec<Tok>> {
     let b = glob.as_bytes();
+    // Looked for once, at the first `**`: at each in turn, a line of them took time quadratic
+    // in its length.
+    let mut escapes = None;
     let mut out = Vec::with_capacity(b.len());
     let mut i = 0;
     while i < b.len() {
@@ -604,7 +757,7 @@ fn tokens(glob: &str) -> Option<Vec<Tok>> {
                 // stand before it): anything else is left to globset.
                 let whole =
                     (i == 0 || b[i - 1] == b'/') && matches!(b.get(i + 2), None | Some(b'/'));
-                if !whole || b.contains(&b'\\') {
+                if !whole || *escapes.get_or_insert_with(|| b.contains(&b'\\')) {
                     return None;
                 }
                 out.push(Tok::Deep);
@@ -619,7 +772,7 @@ fn tokens(glob: &str) -> Option<Vec<Tok>> {
                 i += 1;
             }
             b'[' => {
-                let mut set = Box::new([false; 256]);
+                let mut set = Box::new([0u64; 4]);
                 let plain = |c: u8| c.is_ascii_alphanumeric() || c == b'.' || c == b'_';
                 let mut j = i + 1;
                 let mut members = 0;
@@ -640,11 +793,11 @@ fn tokens(glob: &str) -> Option<Vec<Tok>> {
                             return None;
                         }
                         for x in c..=end {
-                            set[x as usize] = true;
+                            set_byte(&mut set, x);
                         }
                         j += 3;
                     } else {
-                        set[c as usize] = true;
+                        set_byte(&mut set, c);
                         j += 1;
                     }
                     members += 1;
@@ -676,21 +829,28 @@ impl Rules {
     /// hold no rule.
     pub fn parse(contents: &[&[u8]]) -> Option<Rules> {
         let mut rules = Rules::default();
-        let mut residual = GlobSetBuilder::new();
-        let mut residual_rules = Vec::new();
+        let mut residual = ResidualBuilder::default();
         for bytes in contents {
             // A leading UTF-8 byte-order mark is not part of the first rule (git and fd drop it).
             let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
             let text = String::from_utf8_lossy(bytes);
-            for line in text.lines() {
+            // git splits on LF and drops one CR before it, and before the end of a file whose
+            // last line has no LF; a CR anywhere else is part of the rule. (`str::lines` kept
+            // the CR at the very end: `x1\r\nx2\r` did not ignore `x2`, issue 18.)
+            for line in text.split('\n') {
+                let line = line.strip_suffix('\r').unwrap_or(line);
                 let Some(l) = parse_line(line) else { continue };
                 let index = rules.whitelist.len() as i32;
                 if rules.add_fast(index, &l) {
                     rules.whitelist.push(l.whitelist);
                     continue;
                 }
+                if residual.full() {
+                    continue;
+                }
                 // As the crate builds it; a glob that does not build is skipped, as git does.
-                let Ok(glob) = GlobBuilder::new(&l.actual())
+                let actual = l.actual();
+                let Ok(glob) = GlobBuilder::new(&actual)
                     .literal_separator(true)
                     .case_insensitive(false)
                     .backslash_escape(true)
@@ -699,23 +859,14 @@ impl Rules {
                 else {
                     continue;
                 };
-                residual.add(glob);
-                residual_rules.push((index, l.dir_only));
+                residual.add(glob, actual.len(), index, l.dir_only);
                 rules.whitelist.push(l.whitelist);
             }
         }
         if rules.whitelist.is_empty() {
             return None;
         }
-        if !residual_rules.is_empty() {
-            // A set that does not build drops its rules, as a `Gitignore` that does not build.
-            if let Ok(set) = residual.build() {
-                rules.residual = Some(Residual {
-                    set,
-                    rules: residual_rules,
-                });
-            }
-        }
+        rules.residual = residual.finish();
         rules.name_globs.finish();
         rules.path_globs.reverse();
         Some(rules)
@@ -846,8 +997,8 @@ const NO_GLOB: u8 = u8::MAX;
 /// none, and are then spared the look into every file of the chain. The answer "maybe" is
 /// always safe (the files are then asked one by one); "no" is given only when no name rule of
 /// any file can match. Rules on paths are screened per directory instead
-/// ([`Rules::paths_may_match_in`]). Fixed-size tables, so that a directory with an ignore
-/// file copies its parent's screen without allocating.
+/// ([`Rules::paths_may_match_in`]). Tables of bounded size (at most [`Screen::HEADS`] literal
+/// heads), so that a directory with an ignore file copies its parent's screen at a fixed cost.
 #[derive(Debug, Clone)]
 pub struct Screen {
     /// Every literal name.
@@ -861,7 +1012,8 @@ pub struct Screen {
     /// literal byte.
     first_dots: [u8; 256],
     /// The wildcard rules filed under a name's first byte whose head starts with more literal
-    /// bytes (`patches-*`, `cscope.*`, `sphinx_*/`): those bytes, and the fewest dots.
+    /// bytes (`patches-*`, `cscope.*`, `sphinx_*/`): those bytes, and the fewest dots. At
+    /// most [`Screen::HEADS`]; the rules of any further head are counted in `first_dots`.
     heads: Vec<(Box<[u8]>, u8)>,
     /// The first bytes in `heads`.
     head_first: [u64; 4],
@@ -883,10 +1035,13 @@ struct Bloom {
 impl Bloom {
     const BITS: usize = 4096;
 
+    /// The top bits of the Fx state, which depend on every byte: without the fold of
+    /// `finish`, which the hash tables need and a look into the screen, made for nearly every
+    /// entry, need not pay.
     fn slot(key: &[u8]) -> usize {
         let mut h = FxHasher::default();
         h.write(key);
-        (h.finish() >> 52) as usize % Self::BITS
+        (h.0 >> 52) as usize % Self::BITS
     }
 
     fn add(&mut self, key: &[u8]) {
@@ -932,7 +1087,14 @@ fn capped_dots(n: usize) -> u8 {
 }
 
 impl Screen {
-    /// Adds the name rules of one file.
+    /// The most literal heads a screen keeps apart: a chain of the Linux tree's files has a
+    /// handful. Unbounded, 70,000 rules `aaaaaN*` took 12 s to merge, each head looked up in
+    /// the list of those before it (issue 18), and a name beginning with `a` was compared
+    /// with each of them.
+    const HEADS: usize = 32;
+
+    /// Adds the name rules of one file: O(its rules), and the screen stays of bounded size,
+    /// as every directory with an ignore file copies its parent's.
     pub fn add(&mut self, rules: &Rules) {
         for key in rules.names.map.keys() {
             self.names.add(key);
@@ -950,14 +1112,16 @@ impl Screen {
         for (b, list) in &globs.by_first.lists {
             for w in list {
                 // Filed by its first byte, a head is all literal (`NameGlobs::add`).
+                // Past the first few heads, a rule is screened by its first byte alone.
                 match &*w.head.lit {
-                    head @ [first, _, ..] => {
-                        set_byte(&mut self.head_first, *first);
-                        match self.heads.iter_mut().find(|(h, _)| **h == *head) {
-                            Some((_, d)) => lower(d, w),
-                            None => self.heads.push((head.into(), capped_dots(w.dots))),
+                    head @ [_, _, ..] => match self.heads.iter().position(|(h, _)| **h == *head) {
+                        Some(at) => lower(&mut self.heads[at].1, w),
+                        None if self.heads.len() < Self::HEADS => {
+                            set_byte(&mut self.head_first, *b);
+                            self.heads.push((head.into(), capped_dots(w.dots)));
                         }
-                    }
+                        None => lower(&mut self.first_dots[usize::from(*b)], w),
+                    },
                     _ => lower(&mut self.first_dots[usize::from(*b)], w),
                 }
             }
@@ -1010,14 +1174,20 @@ impl Residual {
     fn matched(&self, rel: &[u8], is_dir: bool) -> i32 {
         use std::os::unix::ffi::OsStrExt;
         let path = std::path::Path::new(std::ffi::OsStr::from_bytes(rel));
+        let candidate = Candidate::new(path);
         let mut hits = Vec::new();
-        self.set
-            .matches_candidate_into(&Candidate::new(path), &mut hits);
-        hits.iter()
-            .rev()
-            .map(|&i| self.rules[i])
-            .find(|&(_, dir_only)| is_dir || !dir_only)
-            .map_or(-1, |(index, _)| index)
+        for s in self.sets.iter().rev() {
+            s.set.matches_candidate_into(&candidate, &mut hits);
+            let best = hits
+                .iter()
+                .rev()
+                .map(|&i| s.rules[i])
+                .find(|&(_, dir_only)| is_dir || !dir_only);
+            if let Some((index, _)) = best {
+                return index;
+            }
+        }
+        -1
     }
 }
 
@@ -1030,6 +1200,10 @@ type FastMap<V> = HashMap<Box<[u8]>, V, BuildHasherDefault<FxHasher>>;
 pub struct FxHasher(u64);
 
 const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
+
+/// An odd constant with no pattern (the fractional part of the golden ratio) for
+/// [`FxHasher::finish`].
+const FOLD_SEED: u64 = 0x9e37_79b9_7f4a_7c15;
 
 impl FxHasher {
     fn add(&mut self, word: u64) {
@@ -1055,8 +1229,14 @@ impl Hasher for FxHasher {
         self.add(n as u64);
     }
 
+    /// The state folded by one wide multiply. Fx's multiply carries a byte only towards the
+    /// high bits, and a hash table picks its bucket by the low ones: keys alike at the start
+    /// (`a1` ... `a70000`, or `ext1` ... from `*.ext1` ...) fell in a few buckets, and a file of
+    /// 70,000 such rules took seconds to compile (issue 18). The high half of the product
+    /// depends on every bit.
     fn finish(&self) -> u64 {
-        self.0
+        let wide = u128::from(self.0) * u128::from(FOLD_SEED);
+        wide as u64 ^ (wide >> 64) as u64
     }
 }
 
@@ -1064,7 +1244,15 @@ impl Hasher for FxHasher {
 mod tests {
     use super::*;
     use ignore::gitignore::GitignoreBuilder;
+    use std::cell::Cell;
+    use std::collections::HashSet;
+    use std::hash::BuildHasher;
     use std::os::unix::ffi::OsStrExt;
+
+    thread_local! {
+        /// How many path components this thread's rules on paths compared with a pattern.
+        pub static COMPONENTS_COMPARED: Cell<u64> = const { Cell::new(0) };
+    }
 
     /// What `Gitignore` says, the reference.
     fn reference(text: &str, rel: &[u8], is_dir: bool) -> Decision {
@@ -1433,7 +1621,7 @@ x/**y
 [!a]
 "])
         .unwrap();
-        assert_eq!(r.residual.map(|r| r.rules.len()), Some(3));
+        assert_eq!(r.residual.map(|r| r.sets[0].rules.len()), Some(3));
         let r =
             Rules::parse(&[b"*.lex.c\n*~\ncscope.*\n*.o.*\n.*\n*.tab.[ch]\n*.[0-9]\n"]).unwrap();
         assert_eq!(
@@ -1447,6 +1635,165 @@ x/**y
             "by the head's first byte"
         );
         assert_eq!(r.name_globs.other.len(), 2);
+        let many: String = (0..100).map(|i| format!("*{i}[ab]\n")).collect();
+        let r = Rules::parse(&[many.as_bytes()]).unwrap();
+        assert_eq!(
+            r.name_globs.other.len(),
+            100 - NameGlobs::COPIED,
+            "past the first few, once, as a pattern without a literal tail"
+        );
+        for (name, decided) in [("x3a", Some(false)), ("x99b", Some(false)), ("x99c", None)] {
+            assert_eq!(r.matched(name.as_bytes(), name.as_bytes(), false), decided);
+            assert!(
+                screened_in(&r, name.as_bytes()) || decided.is_none(),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_carriage_return_ends_a_rule_before_a_line_feed_or_the_end_of_the_file() {
+        // As git reads them (issue 18); the integration tests check them against git itself.
+        for (text, name, decided) in [
+            (&b"x1\r\nx2\r"[..], &b"x2"[..], Some(false)),
+            (b"x1\r\nx2\r", b"x2\r", None),
+            (b"x\r\r\n", b"x\r", Some(false)),
+            (b"a\rb", b"a\rb", Some(false)),
+            (b"x  \r", b"x", Some(false)),
+            (b"x\\ \r", b"x ", Some(false)),
+            (b"x\r  ", b"x\r", Some(false)),
+            (b"\xEF\xBB\xBFx\r", b"x", Some(false)),
+        ] {
+            let decision = Rules::parse(&[text]).and_then(|r| r.matched(name, name, false));
+            assert_eq!(decision, decided, "rules {text:?} name {name:?}");
+        }
+        assert!(
+            Rules::parse(&[b"\r"]).is_none(),
+            "a lone CR is an empty line"
+        );
+    }
+
+    #[test]
+    fn a_screen_keeps_a_bounded_number_of_heads_apart() {
+        // 20,000 rules with literal heads: each was looked up in the list of all those before
+        // it, quadratic (70,000 took 12 s in a release build, issue 18), and the list was
+        // copied into every directory's screen below. Past the bound, a rule is screened by
+        // its first byte, still letting through every name it may match.
+        let text: String = (0..20_000).map(|i| format!("aaaaa{i}*\n")).collect();
+        let rules = Rules::parse(&[text.as_bytes()]).unwrap();
+        let mut screen = Screen::default();
+        screen.add(&rules);
+        screen.add(&Rules::parse(&[b"cscope.*\npatches-*\n"]).unwrap());
+        assert!(
+            screen.heads.len() <= Screen::HEADS,
+            "{}",
+            screen.heads.len()
+        );
+        for name in [
+            "aaaaa19999.c",
+            "aaaaa5",
+            "aaaaa0x",
+            "cscope.out",
+            "patches-1",
+        ] {
+            assert!(screen.may_match(name.as_bytes()), "{name} turned away");
+        }
+        for name in ["b.c", "cscope", "main.rs"] {
+            assert!(!screen.may_match(name.as_bytes()), "{name} let through");
+        }
+    }
+
+    #[test]
+    fn keys_alike_at_the_start_spread_over_a_tables_buckets() {
+        // A hash table picks a key's bucket by the low bits of its hash. Fx's multiply left
+        // them to the key's first bytes: `a1` ... `a65536` (rules `/aN`, `!aN`, `*.extN`) fell
+        // in a few dozen buckets of 65,536, and inserting 70,000 took seconds (issue 18).
+        // Random hashes fill about 63% of them.
+        let hasher = BuildHasherDefault::<FxHasher>::default();
+        for prefix in ["a", "ext", "aaaaa", "drivers/net/ethernet/x"] {
+            let buckets: HashSet<u64> = (0..1u64 << 16)
+                .map(|i| {
+                    let key: Box<[u8]> = format!("{prefix}{i}").into_bytes().into();
+                    hasher.hash_one(&key) & 0xffff
+                })
+                .collect();
+            assert!(
+                buckets.len() > 35_000,
+                "{prefix}N: {} buckets",
+                buckets.len()
+            );
+        }
+    }
+
+    #[test]
+    fn many_double_stars_match_a_deep_path_without_backtracking() {
+        // Each `**` was tried at every depth in turn: about C(depth, stars) tries, exponential
+        // in the number of `**` (issue 18). Between two `**` the parts take a fixed number of
+        // components, so the leftmost place for each run of them is the right one.
+        let rule = "**/a/**/a/**/a/**/a/**/a/**/a/**/b";
+        let rules = Rules::parse(&[rule.as_bytes()]).unwrap();
+        assert_eq!(rules.path_globs.len(), 1, "a fast rule on paths");
+        let parts = rules.path_globs[0].parts.len();
+        let deep = vec!["a"; 40].join("/");
+        for (rel, decided) in [
+            (format!("{deep}/c"), None),
+            (format!("{deep}/b"), Some(false)),
+            (format!("b/{deep}"), None),
+            ("a/a/a/a/a/a/b".to_owned(), Some(false)),
+            ("a/a/a/a/a/b".to_owned(), None),
+        ] {
+            COMPONENTS_COMPARED.set(0);
+            let name = rel.rsplit('/').next().unwrap();
+            assert_eq!(
+                rules.matched(rel.as_bytes(), name.as_bytes(), false),
+                decided,
+                "{rel}"
+            );
+            assert_eq!(decided, reference(rule, rel.as_bytes(), false), "{rel}");
+            let components = rel.split('/').count();
+            assert!(
+                COMPONENTS_COMPARED.get() <= (components * parts) as u64,
+                "{rel}: {} comparisons",
+                COMPONENTS_COMPARED.get()
+            );
+        }
+    }
+
+    #[test]
+    fn rules_left_to_globset_fill_sets_of_a_few_hundred_and_the_last_still_wins() {
+        // One set of 20,000 such rules or more did not build, which dropped them all; one
+        // of a few hundred builds. The later rule wins across sets and classes.
+        let mut text: String = (0..600).map(|i| format!("{{x,y}}{i}\n")).collect();
+        text.push_str("!x5\n!{x,y}7\n");
+        let rules = Rules::parse(&[text.as_bytes()]).unwrap();
+        assert_eq!(rules.residual.as_ref().map(|r| r.sets.len()), Some(3));
+        for name in ["x0", "y599", "x300", "x5", "y5", "x7", "y7", "x600", "z1"] {
+            assert_eq!(
+                rules.matched(name.as_bytes(), name.as_bytes(), false),
+                reference(&text, name.as_bytes(), false),
+                "{name}"
+            );
+        }
+    }
+
+    #[test]
+    fn a_file_gives_globset_a_bounded_number_of_rules() {
+        // Each costs globset some KiB, and more for each thread that matches with it: past
+        // the bound, the rest of such rules are skipped (issue 18), the fast ones still apply.
+        let max = ResidualBuilder::MAX_RULES;
+        let mut text: String = (0..max + 10).map(|i| format!("[!a]{i}\n")).collect();
+        text.push_str("z*\n");
+        let rules = Rules::parse(&[text.as_bytes()]).unwrap();
+        let sets = &rules.residual.as_ref().unwrap().sets;
+        assert_eq!(sets.iter().map(|s| s.rules.len()).sum::<usize>(), max);
+        assert!(sets
+            .iter()
+            .all(|s| s.rules.len() <= ResidualBuilder::SET_RULES));
+        let decided = |name: &str| rules.matched(name.as_bytes(), name.as_bytes(), false);
+        assert_eq!(decided("b0"), Some(false));
+        assert_eq!(decided(&format!("b{}", max - 1)), Some(false));
+        assert_eq!(decided(&format!("b{max}")), None, "past the bound");
+        assert_eq!(decided("zz"), Some(false));
     }
 
     #[test]
