@@ -26,7 +26,8 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
-use crate::filter::rules::{Decision, Rules, Screen};
+use crate::filter::rules::screen::Screen;
+use crate::filter::rules::{Decision, Rules};
 use crate::fs::read_small_file;
 #[cfg(doc)]
 use crate::fs::Dir;

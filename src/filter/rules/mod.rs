@@ -1,0 +1,236 @@
+//! One ignore file's rules, compiled for speed: the common rules cost a hash lookup or a
+//! comparison of a few bytes per entry, not a glob run.
+//!
+//! The semantics are the `ignore` crate's `Gitignore` (git's, as fd applies them), line for line:
+//! the same parsing of each line (comments, trailing spaces, `!`, `\!`, `\#`, a leading `/`, a
+//! trailing `/` for directories only, a `**/` prefix for patterns without a slash), and the last
+//! matching rule wins (a `!` rule brings an entry back). Each rule is put in the cheapest class
+//! that gives the same answer as its glob:
+//!
+//! - a literal name (`Makefile.local`, `build/`): a hash set of names;
+//! - `*.EXT` with a plain extension: a hash set of extensions (the part after the name's last dot);
+//! - any other pattern on the name alone made of literals, `*`, `?` and plain ASCII classes
+//!   (`.*`, `*.o.*`, `*.tab.[ch]`, `patches-*`): a small wildcard matcher on the name's bytes;
+//! - a literal path (`/vmlinux`, `doc/out`): a hash set of paths relative to the file's directory;
+//! - a path of such wildcard components, and of `**` standing for any number of components
+//!   (`/arch/*/include/generated/`, `lib/**/*.js`): matched component by component;
+//! - everything else (`{a,b}`, negated or non-ASCII classes, `**` inside a component, ...):
+//!   `globset::GlobSet`s built exactly as the `ignore` crate builds its one, of 256 rules each
+//!   and at most 4,096 rules a file (the rest are skipped), run only when such rules exist.
+//!
+//! Compiling takes time linear in the file, and what it builds is a small multiple of it
+//! (issue 18: a file planted above the search path is read by every search).
+//!
+//! In front of the files of a directory's chain, a [`Screen`](screen::Screen) merges their
+//! rules on names and [`Rules::paths_may_match_in`] asks once per directory whether a rule on
+//! paths can apply: an entry that neither lets through is not asked of the files at all.
+//!
+//! The files: `syntax.rs` reads git's rule syntax; `keys.rs` (hash sets), `wild.rs`
+//! (wildcards on names and paths) and `residual.rs` (globset) are the compiled classes;
+//! `screen.rs` the screen; this file compiles a file into them and asks them in order.
+//! `tests.rs` compares every class against `Gitignore` on tricky rules and paths, and checks
+//! that the screens never turn away an entry a rule decides.
+
+use globset::GlobBuilder;
+
+use keys::{FastMap, Keys};
+use residual::{Residual, ResidualBuilder};
+use syntax::{literal, parse_line, tokens, Line, Tok};
+use wild::{match_parts, NameGlobs, Part, Wild, WildPath};
+
+mod keys;
+mod residual;
+pub mod screen;
+mod syntax;
+#[cfg(test)]
+mod tests;
+mod wild;
+
+/// The rule that decided an entry: `true` when it is a `!` rule (the entry is brought back).
+pub type Decision = Option<bool>;
+
+/// An ignore file (or several of one kind in one directory, in order), compiled.
+#[derive(Debug, Default)]
+pub struct Rules {
+    /// Whether rule `i` is a `!` rule.
+    whitelist: Vec<bool>,
+    /// Literal names.
+    names: Keys,
+    /// `*.EXT`, by EXT (no dot in it).
+    exts: Keys,
+    /// Wildcard patterns on the name.
+    name_globs: NameGlobs,
+    /// Literal paths relative to the file's directory.
+    paths: Keys,
+    /// The directories (relative to the file's, "" for itself) those paths lie in.
+    path_dirs: FastMap<()>,
+    /// Wildcard paths, by component, highest rule first.
+    path_globs: Vec<WildPath>,
+    /// The rest, as the `ignore` crate would match them.
+    residual: Option<Residual>,
+}
+
+impl Rules {
+    /// Compiles the lines of ignore files, in order (the later rule wins). `None` when they
+    /// hold no rule.
+    pub fn parse(contents: &[&[u8]]) -> Option<Rules> {
+        let mut rules = Rules::default();
+        let mut residual = ResidualBuilder::default();
+        for bytes in contents {
+            // A leading UTF-8 byte-order mark is not part of the first rule (git and fd drop it).
+            let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+            let text = String::from_utf8_lossy(bytes);
+            // git splits on LF and drops one CR before it, and before the end of a file whose
+            // last line has no LF; a CR anywhere else is part of the rule. (`str::lines` kept
+            // the CR at the very end: `x1\r\nx2\r` did not ignore `x2`, issue 18.)
+            for line in text.split('\n') {
+                let line = line.strip_suffix('\r').unwrap_or(line);
+                let Some(l) = parse_line(line) else { continue };
+                let index = rules.whitelist.len() as i32;
+                if rules.add_fast(index, &l) {
+                    rules.whitelist.push(l.whitelist);
+                    continue;
+                }
+                if residual.full() {
+                    continue;
+                }
+                // As the crate builds it; a glob that does not build is skipped, as git does.
+                let actual = l.actual();
+                let Ok(glob) = GlobBuilder::new(&actual)
+                    .literal_separator(true)
+                    .case_insensitive(false)
+                    .backslash_escape(true)
+                    .allow_unclosed_class(true)
+                    .build()
+                else {
+                    continue;
+                };
+                residual.add(glob, actual.len(), index, l.dir_only);
+                rules.whitelist.push(l.whitelist);
+            }
+        }
+        if rules.whitelist.is_empty() {
+            return None;
+        }
+        rules.residual = residual.finish();
+        rules.name_globs.finish();
+        rules.path_globs.reverse();
+        Some(rules)
+    }
+
+    /// Files a rule in a fast class, if one gives the same answer as its glob.
+    fn add_fast(&mut self, index: i32, l: &Line<'_>) -> bool {
+        let dir_only = l.dir_only;
+        let Some(toks) = tokens(&l.glob) else {
+            return false;
+        };
+        if l.any_depth {
+            // `**/NAME`: no slash, and no `**` (`tokens` takes it only as a whole component).
+            self.add_name(index, dir_only, &toks);
+            return true;
+        }
+        let comps: Vec<&[Tok]> = toks.split(|t| *t == Tok::Byte(b'/')).collect();
+        let deep = |c: &[Tok]| c.contains(&Tok::Deep);
+        if let [[Tok::Deep], name] = comps.as_slice() {
+            if !deep(name) {
+                self.add_name(index, dir_only, name);
+                return true;
+            }
+        }
+        if !deep(&toks) {
+            if let Some(lit) = literal(&toks) {
+                let dir = lit.iter().rposition(|&b| b == b'/').unwrap_or(0);
+                self.path_dirs.insert(lit[..dir].into(), ());
+                self.paths.add(lit, index, dir_only);
+                return true;
+            }
+        }
+        let mut parts = Vec::with_capacity(comps.len());
+        for c in comps {
+            match c {
+                [Tok::Deep] if !matches!(parts.last(), Some(Part::Deep)) => parts.push(Part::Deep),
+                c if deep(c) => return false,
+                c => parts.push(Part::One(Wild::new(index, dir_only, c))),
+            }
+        }
+        if matches!(parts.last(), None | Some(Part::Deep)) {
+            return false;
+        }
+        self.path_globs.push(WildPath {
+            index,
+            dir_only,
+            parts,
+        });
+        true
+    }
+
+    /// Files a rule on the name alone (`**/NAME`).
+    fn add_name(&mut self, index: i32, dir_only: bool, toks: &[Tok]) {
+        if let Some(lit) = literal(toks) {
+            self.names.add(lit, index, dir_only);
+        } else if let [Tok::Star, Tok::Byte(b'.'), ext @ ..] = toks {
+            match literal(ext) {
+                Some(ext) if !ext.is_empty() && !ext.contains(&b'.') => {
+                    self.exts.add(ext, index, dir_only)
+                }
+                _ => self.name_globs.add(Wild::new(index, dir_only, toks)),
+            }
+        } else {
+            self.name_globs.add(Wild::new(index, dir_only, toks));
+        }
+    }
+
+    /// The rule deciding a path: `rel` relative to the file's directory, `name` its last
+    /// component. `Some(true)` for a `!` rule, `Some(false)` for an ignoring one.
+    pub fn matched(&self, rel: &[u8], name: &[u8], is_dir: bool) -> Decision {
+        self.matched_in(rel, name, is_dir, true)
+    }
+
+    /// [`Rules::matched`] in a directory where, unless `paths`, no rule on paths can match
+    /// (as [`Rules::paths_may_match_in`] found): only the rules on names are asked.
+    pub fn matched_in(&self, rel: &[u8], name: &[u8], is_dir: bool, paths: bool) -> Decision {
+        let mut best = self.names.get(name, is_dir);
+        if self.exts.len() > 0 {
+            if let Some(dot) = name.iter().rposition(|&c| c == b'.') {
+                best = best.max(self.exts.get(&name[dot + 1..], is_dir));
+            }
+        }
+        best = best.max(self.name_globs.matched(name, is_dir, best));
+        if paths {
+            best = best.max(self.paths.get(rel, is_dir));
+            for p in &self.path_globs {
+                if p.index <= best {
+                    break;
+                }
+                if (is_dir || !p.dir_only) && p.matches(rel) {
+                    best = p.index;
+                    break;
+                }
+            }
+        }
+        if let Some(r) = &self.residual {
+            best = best.max(r.matched(rel, is_dir));
+        }
+        (best >= 0).then(|| self.whitelist[best as usize])
+    }
+}
+
+impl Rules {
+    /// Whether a rule on paths (a literal or wildcard path, or a rule left to globset) may
+    /// match an entry of the directory `dir`, given relative to the file's directory ("" for
+    /// that directory itself, no trailing `/`). False lets the walk screen every entry there
+    /// by its name alone ([`Screen`](screen::Screen)).
+    pub fn paths_may_match_in(&self, dir: &[u8]) -> bool {
+        self.residual.is_some()
+            || self.path_dirs.contains_key(dir)
+            || self.path_globs.iter().any(|p| {
+                let parents = &p.parts[..p.parts.len() - 1];
+                match_parts(parents, (!dir.is_empty()).then_some(dir))
+            })
+    }
+
+    /// Whether any rule here is on paths rather than on the name alone.
+    pub fn has_path_rules(&self) -> bool {
+        self.residual.is_some() || self.paths.len() > 0 || !self.path_globs.is_empty()
+    }
+}
