@@ -34,10 +34,6 @@ use proptest::test_runner::Config;
 
 use crate::fixture::{bin, clean_env, have, Tree};
 
-/// A lone CR as the very last byte of an ignore file. OFF: ffind keeps it in the last rule
-/// where git drops it (rules.rs, fixed on another branch).
-const CR_AT_END_OF_FILE: bool = false;
-
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 const CONCURRENCY: [&str; 2] = ["1", "3"];
 
@@ -72,7 +68,7 @@ struct Ignore {
     bom: bool,
     /// Random bits for the mixed line ends.
     bits: u32,
-    /// The last line has no line end (or, with CR_AT_END_OF_FILE, a lone CR).
+    /// The last line has no line end, or only a lone CR (which git drops, as ffind does).
     open_end: bool,
 }
 
@@ -93,7 +89,7 @@ impl Ignore {
             let bit = |k: u32| self.bits >> ((i as u32 * 2 + k) % 32) & 1 == 1;
             let last = i + 1 == self.rules.len();
             if last && self.open_end {
-                if CR_AT_END_OF_FILE && bit(0) {
+                if bit(0) {
                     out.push(b'\r');
                 }
                 break;
