@@ -313,7 +313,7 @@ git_default() {
       "$floor -p -j2 $d")
     group default-null "$label" "$dir" "floor -p -j2 $label" -N -- "${cmds[@]}"
     group default-pipe "$label" "$dir" "floor -p -j2 $label" -N --output=pipe -- "${cmds[@]}"
-    # The same commands interleaved (the README's table): on a VM whose speed drifts, the
+    # The same commands interleaved (docs/PERFORMANCE.md's table): on a VM whose speed drifts, the
     # ratios hyperfine's back-to-back runs give move by more than the gaps they measure.
     local base=$out/$stamp-$label-default-interleaved
     say "$label: default-interleaved (${#cmds[@]} commands, $runs rounds)"

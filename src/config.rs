@@ -475,11 +475,11 @@ fn default_concurrency(roots: &[Root], cpus: usize) -> usize {
     }
 }
 
-/// The default concurrency on network and FUSE file systems (benches/README.md has the
+/// The default concurrency on network and FUSE file systems (docs/PERFORMANCE.md has the
 /// sweep on a FUSE mount behind the number).
 pub const SLOW_FS_CONCURRENCY: usize = 64;
 
-/// What `auto` grows to when reads block on the disk (benches/README.md has the cold-cache
+/// What `auto` grows to when reads block on the disk (docs/PERFORMANCE.md has the cold-cache
 /// measurements behind the number).
 pub const BLOCKING_CONCURRENCY: usize = 64;
 

@@ -12,7 +12,7 @@
 //! `Walk::max_workers` once it sees reads block on the disk: two directory reads that took
 //! longer than [`SLOW_READ`] while the worker's block-input count (`getrusage`'s `ru_inblock`)
 //! went up. A warm cache never pays for threads it does not need; a cold one gets the reads in
-//! flight that make it fast (benches/README.md, section `cold`).
+//! flight that make it fast (docs/PERFORMANCE.md, cold cache; `benches/run.sh cold`).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};

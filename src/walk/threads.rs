@@ -22,7 +22,7 @@ pub const STACK_SIZE: usize = 512 * 1024;
 /// jwalk 18 s, against 0.5 s for `queue`. Measured (debug build, 2 busy CPUs, median of 3) on
 /// 200,000 files in one directory: ignore 1.1 s at `-j 64`, 10.1 s at 256; rayon 0.72 s at 64,
 /// 1.9 s at 256; on the Linux tree all three are at their best at 64. On a slow file system
-/// `queue` gains nothing past 64 either (README: 534 ms at 64). `queue` parks idle workers and
+/// `queue` gains nothing past 64 either (docs/PERFORMANCE.md: 534 ms at 64). `queue` parks idle workers and
 /// keeps its `-j`.
 pub const STEALING_MAX: usize = 64;
 

@@ -16,8 +16,8 @@
 //!   ffind applies below a `.git`: the comparison expands each `sub/` that way.
 //! - Every `.git` made here is a real repository. A `.git` that is not one (an empty `.git`
 //!   directory, a `.git` file naming nothing) still makes a repository root for ffind, as for
-//!   fd, where git treats the directory as an ordinary one: not generated (README, "Differences
-//!   from fd").
+//!   fd, where git treats the directory as an ordinary one: not generated (docs/DIFFERENCES.md,
+//!   "Where ffind's ignore rules differ from git's").
 //!
 //! Fast by default (GIT_REFEREE_CASES, else PROPTEST_CASES, else 16); `just fuzz-git 2000` runs
 //! more. Failures are kept, shrunk, in tests/proptest-regressions/git_referee.txt.

@@ -1,5 +1,5 @@
 //! A small reference walk for the property tests: std::fs, recursive, sorted, one thread,
-//! written from ffind's documented semantics (README, `--help`) and not from its code.
+//! written from ffind's documented semantics (docs/USAGE.md, `--help`) and not from its code.
 //!
 //! Only single ignore files are matched by the `ignore` crate's `GitignoreBuilder` (git's
 //! pattern language); which file wins, where a repository stops the rules of the one around it,
