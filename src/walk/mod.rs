@@ -15,6 +15,7 @@ pub mod visit;
 
 mod ignore;
 mod jwalk;
+mod levels;
 mod queue;
 mod rayon;
 mod serial;

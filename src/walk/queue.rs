@@ -1,7 +1,7 @@
 //! `--method queue`: a work queue of directories served by `--concurrency` workers.
 //!
 //! Each worker keeps its own LIFO deque (depth first: few directories in flight, parents'
-//! descriptors released early) and steals from the others when it runs dry
+//! descriptors released early; `--order breadth` reads level by level instead, `levels.rs`) and steals from the others when it runs dry
 //! (crossbeam-deque). A directory is the unit of work; files never enter the queue. Idle
 //! workers park on a condition variable instead of polling; the walk ends when the count of
 //! unfinished directories reaches zero, an atomic that is the only shared write per directory.
@@ -21,6 +21,7 @@ use std::time::{Duration, Instant};
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
+use crate::config::WalkOrder;
 use crate::walk::scan::{DirJob, Scanner};
 use crate::walk::Walk;
 
@@ -45,13 +46,13 @@ struct Shared {
 
 /// A directory read slower than this is checked for blocking on the disk (a warm read of a
 /// typical directory takes a few microseconds).
-const SLOW_READ: Duration = Duration::from_micros(200);
+pub(super) const SLOW_READ: Duration = Duration::from_micros(200);
 
 /// Blocked reads after which the walk grows to `Walk::max_workers`.
-const BLOCKED_READS: usize = 2;
+pub(super) const BLOCKED_READS: usize = 2;
 
 /// The calling thread's block input operations so far (`getrusage(RUSAGE_THREAD)`).
-fn blocks_read() -> i64 {
+pub(super) fn blocks_read() -> i64 {
     let mut ru = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: getrusage writes a `struct rusage` into the pointer it is given.
     let ok = unsafe { libc::getrusage(libc::RUSAGE_THREAD, ru.as_mut_ptr()) } == 0;
@@ -137,8 +138,12 @@ impl Shared {
     }
 }
 
-/// Walks every root with `walk.workers` workers: the calling thread and `workers - 1` more.
+/// Walks every root with `walk.workers` workers: the calling thread and `workers - 1` more;
+/// level by level with `--order breadth` ([`crate::walk::levels`]).
 pub fn walk(walk: &Walk<'_>) {
+    if walk.config.order == WalkOrder::Breadth {
+        return crate::walk::levels::walk(walk);
+    }
     let threads = walk.workers.max(1);
     let most = walk.max_workers.max(threads);
     let mut workers: Vec<Worker<DirJob>> = (0..most).map(|_| Worker::new_lifo()).collect();
