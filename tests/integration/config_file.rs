@@ -157,6 +157,9 @@ fn patterns_paths_and_commands_are_refused() {
         (b"-H\n.\n/tmp\n", 2, "a pattern or a path"),
         (b"-e\nrs\n-x\necho\n", 3, "-x/--exec"),
         (b"--exec-batch=ls\n", 1, "-X/--exec-batch"),
+        // Beside an option whose requirement the command line may still meet.
+        (b"--json-fields=size\n\\.rs$\n", 2, "a pattern or a path"),
+        (b"--batch-size=2\n-H\n.\n", 3, "a pattern or a path"),
     ] {
         write_default(&t, text);
         assert_refused(
