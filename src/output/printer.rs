@@ -18,6 +18,7 @@ use crate::filter::Meta;
 use crate::fs::Kind;
 use crate::output::sort::{Gathered, Keys, Order};
 use crate::output::style::Style;
+use crate::template::reads_as_option;
 
 /// Bytes a batch gathers before it is written.
 pub const BATCH_BYTES: usize = 64 * 1024;
@@ -171,7 +172,7 @@ impl Printer {
             && !self.quiet
             && self.style.is_none()
             && self.sorted.is_none()
-            && !(self.dash_guard && path.first() == Some(&b'-'));
+            && !(self.dash_guard && reads_as_option(path));
         if !plain {
             return self.push_any(batch, path, kind, meta);
         }
@@ -200,7 +201,7 @@ impl Printer {
         batch.matched = true;
         if !self.quiet {
             let start = batch.buf.len();
-            let guard = self.dash_guard && path.first() == Some(&b'-');
+            let guard = self.dash_guard && reads_as_option(path);
             match self.style {
                 Some(style) => push_styled(batch, style, path, guard, kind, meta),
                 None => {
