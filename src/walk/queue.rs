@@ -1,10 +1,11 @@
 //! `--method queue`: a work queue of directories served by `--concurrency` workers.
 //!
 //! Each worker keeps its own LIFO deque (depth first: few directories in flight, parents'
-//! descriptors released early; `--order breadth` reads level by level instead, `levels.rs`) and steals from the others when it runs dry
-//! (crossbeam-deque). A directory is the unit of work; files never enter the queue. Idle
-//! workers park on a condition variable instead of polling; the walk ends when the count of
-//! unfinished directories reaches zero, an atomic that is the only shared write per directory.
+//! descriptors released early; `--order breadth` reads level by level instead, `levels.rs`)
+//! and steals from the others when it runs dry (crossbeam-deque). A directory is the unit of
+//! work; files never enter the queue. Idle workers park on a condition variable instead of
+//! polling; the walk ends when the count of unfinished directories reaches zero, an atomic
+//! that is the only shared write per directory.
 //! Concurrency may be far above the core count: on slow (FUSE, network) file systems more
 //! reads in flight is what makes a walk fast.
 //!
