@@ -25,8 +25,8 @@ use std::time::Instant;
 use crossbeam_deque::{Injector, Steal};
 
 use crate::output::printer::Batch;
-use crate::walk::queue::{blocks_read, BLOCKED_READS, SLOW_READ};
 use crate::walk::scan::{DirJob, Scanner};
+use crate::walk::threads::{blocks_read, BLOCKED_READS, SLOW_READ};
 use crate::walk::Walk;
 
 /// Who reads the level, under one lock.

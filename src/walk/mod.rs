@@ -101,6 +101,7 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
     match config.method {
         Method::Serial => serial::walk(&walk),
         Method::Walkdir => walkdir::walk(&walk),
+        Method::Queue if config.order == WalkOrder::Breadth => levels::walk(&walk),
         Method::Queue => queue::walk(&walk),
         Method::Rayon => rayon::walk(&walk),
         Method::Jwalk => jwalk::walk(&walk),

@@ -18,12 +18,12 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::thread::Scope;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
-use crate::config::WalkOrder;
 use crate::walk::scan::{DirJob, Scanner};
+use crate::walk::threads::{blocks_read, BLOCKED_READS, SLOW_READ};
 use crate::walk::Walk;
 
 /// What all workers share.
@@ -43,26 +43,6 @@ struct Shared {
     may_grow: AtomicBool,
     /// Directory reads seen blocking on the disk.
     blocked: AtomicUsize,
-}
-
-/// A directory read slower than this is checked for blocking on the disk (a warm read of a
-/// typical directory takes a few microseconds).
-pub(super) const SLOW_READ: Duration = Duration::from_micros(200);
-
-/// Blocked reads after which the walk grows to `Walk::max_workers`.
-pub(super) const BLOCKED_READS: usize = 2;
-
-/// The calling thread's block input operations so far (`getrusage(RUSAGE_THREAD)`).
-pub(super) fn blocks_read() -> i64 {
-    let mut ru = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a `struct rusage` into the pointer it is given.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_THREAD, ru.as_mut_ptr()) } == 0;
-    if ok {
-        // SAFETY: initialized (zeroed, then written by the kernel).
-        unsafe { ru.assume_init() }.ru_inblock
-    } else {
-        0
-    }
 }
 
 impl Shared {
@@ -139,12 +119,9 @@ impl Shared {
     }
 }
 
-/// Walks every root with `walk.workers` workers: the calling thread and `workers - 1` more;
-/// level by level with `--order breadth` ([`crate::walk::levels`]).
+/// Walks every root with `walk.workers` workers: the calling thread and `workers - 1` more
+/// (depth first; `--order breadth` is [`crate::walk::levels`]).
 pub fn walk(walk: &Walk<'_>) {
-    if walk.config.order == WalkOrder::Breadth {
-        return crate::walk::levels::walk(walk);
-    }
     let threads = walk.workers.max(1);
     let most = walk.max_workers.max(threads);
     let mut workers: Vec<Worker<DirJob>> = (0..most).map(|_| Worker::new_lifo()).collect();
