@@ -18,6 +18,10 @@
 #          crates  the walker-crate methods (walkdir, jwalk, ignore) at -j 2, 8, 64: time and
 #                  max RSS (their beneath check once listed a directory once per thread)
 #          sort    the cost of --sort path and --sort depth against the plain listing, and their memory
+#          order   --order breadth against the default order (depth), bfs (breadth first) and
+#                  fd: time to the 1st, 50th and 1,000th line and to the end (benches/stream.py,
+#                  interleaved), and max RSS, also with a reader that sleeps; on each tree with
+#                  -u, and on monorepo and million under the default filtering
 #          slow    on a FUSE mount that sleeps per operation (benches/slowfs.sh); never by default
 #          deep-lowfd  the 3,000-level `deep` corpus under `ulimit -n 64` (and 16): every method
 #                  against the unlimited run, fd and bfs (parents cannot all stay open there)
@@ -74,16 +78,16 @@ sections=()
 for arg in "$@"; do
   case "$arg" in
     linux | big | flat) trees+=("$arg") ;;
-    side | git | j1 | memory | first | sweep | crates | sort | slow | huge | cold | deep-lowfd) sections+=("$arg") ;;
+    side | git | j1 | memory | first | sweep | crates | sort | order | slow | huge | cold | deep-lowfd) sections+=("$arg") ;;
     -h | --help) usage 0 ;;
     *) echo "benches/run.sh: unknown tree or section '$arg'" >&2 && usage ;;
   esac
 done
 [ ${#trees[@]} -gt 0 ] || trees=(linux big flat)
-[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep crates sort huge deep-lowfd)
+[ ${#sections[@]} -gt 0 ] || sections=(side git j1 memory first sweep crates sort order huge deep-lowfd)
 wants() { [[ " ${sections[*]} " == *" $1 "* ]]; }
 per_tree=0
-for s in side j1 memory first sweep crates sort; do
+for s in side j1 memory first sweep crates sort order; do
   if wants "$s"; then per_tree=1; fi
 done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive number, not '$runs'"
@@ -113,7 +117,7 @@ for tool in "$fd" "$floor"; do [ -x "$tool" ] || die "peers.sh did not provide $
 for tool in hyperfine bfs find python3; do
   command -v "$tool" >/dev/null || die "$tool is missing (hyperfine and bfs: apt-get install hyperfine bfs)"
 done
-if { wants memory || wants crates || wants sort; } && [ ! -x /usr/bin/time ]; then
+if { wants memory || wants crates || wants sort || wants order; } && [ ! -x /usr/bin/time ]; then
   say "installing GNU time (/usr/bin/time) for max RSS"
   { apt-get install -y -qq time >/dev/null 2>&1 || { apt-get update -qq && apt-get install -y -qq time >/dev/null; }; } ||
     die "/usr/bin/time is missing and could not be installed: apt-get install time"
@@ -146,12 +150,12 @@ if { wants git || wants cold; } && [ ! -d "$corpora/linux-git" ]; then
   mv "$corpora/linux-git.tmp" "$corpora/linux-git"
 fi
 
-if wants git && [ ! -d "$corpora/monorepo" ]; then
+if { wants git || wants order; } && [ ! -d "$corpora/monorepo" ]; then
   say "corpora: monorepo (benches/monorepo.py: many .gitignore files)"
   rm -rf "$corpora/monorepo.tmp"
   python3 "$here/monorepo.py" "$corpora/monorepo.tmp" && mv "$corpora/monorepo.tmp" "$corpora/monorepo"
 fi
-if wants huge && [ ! -d "$corpora/million" ]; then
+if { wants huge || wants order; } && [ ! -d "$corpora/million" ]; then
   say "corpora: million (benches/million.py: one directory of $million entries; a minute or two)"
   rm -rf "$corpora/million.tmp"
   python3 "$here/million.py" "$corpora/million.tmp" "$million" && mv "$corpora/million.tmp" "$corpora/million"
@@ -530,6 +534,64 @@ sort_cost() {
   section_summary "$label: --sort memory" "$(cat "$tmp/sort-mem.tsv")"
 }
 
+# --order breadth (nearest first, streaming) against the default order, bfs's (breadth first)
+# and fd: how soon the 1st, 50th (fzf's first screenful) and 1,000th lines reach a reader and
+# when the output ends (stream.py, interleaved), then max RSS to /dev/null and into a reader that
+# sleeps: breadth first holds a level's directories, never the results.
+order_cost() {
+  local label=$1 dir=$2
+  shift 2
+  local base=$out/$stamp-$label-order table c name kib lines
+  find "$dir" >/dev/null
+  say "$label: order (stream.py, $runs rounds after $warmup; then max RSS)"
+  load=$(loadavg)
+  table=$(python3 "$here/stream.py" "$runs" "$warmup" "$@") || die "stream.py failed for $label"
+  table=$(short "$table")
+  rss_rows "$@"
+  for c in "$@"; do
+    name=$(short "$c")
+    lines=$(eval "/usr/bin/time -f %M -o $tmp/rss $c" | (sleep "$reader_sleep" && wc -l)) || die "failed: $name"
+    kib=$(tail -1 "$tmp/rss")
+    printf '%s\t%s\t%s\n' "$name | (sleep $reader_sleep; wc -l)" "$lines" "$kib" >>"$tmp/mem.tsv"
+  done
+  local memory
+  memory=$(python3 "$here/report.py" memory "$tmp/mem.tsv" "$base-memory.json")
+  {
+    conditions "--order breadth against depth, bfs and fd: $label" "$label" "$dir" \
+      "benches/stream.py: $runs rounds after $warmup, every command once per round in a new random order, its output read as fast as it comes; medians of the time until the 1st, 50th and 1,000th line reached the reader and until the output ended (each includes ~1 ms of process start). Max RSS: GNU time \`/usr/bin/time -f %M\`, 3 runs to /dev/null, then 1 into a reader that sleeps ${reader_sleep}s"
+    echo "## Time to the Nth result"
+    echo
+    echo "$table"
+    echo
+    echo "## Max RSS"
+    echo
+    echo "$memory"
+  } >"$base.md"
+  section_summary "$label: --order breadth" "$table
+
+$memory"
+}
+
+order_trees() {
+  local label=$1 dir=$2 d
+  d=$(q "$dir")
+  order_cost "$label" "$dir" "$ffind -u . $d" "$ffind -u --order breadth . $d" \
+    "$ffind -u --order breadth --method serial . $d" "$ffind -u --order breadth --method rayon . $d" \
+    "bfs $d" "$fd -u . $d"
+}
+
+# The default filtering, where fzf users search: the monorepo's .gitignore files, and the
+# million entries of one directory (its own .gitignore read first).
+order_filtered() {
+  local label dir d
+  for label in monorepo million; do
+    dir=$corpora/$label
+    d=$(q "$dir")
+    order_cost "$label" "$dir" "$ffind . $d" "$ffind --order breadth . $d" \
+      "$ffind -u . $d" "$ffind -u --order breadth . $d" "bfs $d" "$fd . $d"
+  done
+}
+
 sweep() {
   local label=$1 dir=$2 ref_json
   ref_json=$(floor_ref "$label" "$dir")
@@ -591,7 +653,8 @@ slow() {
   printf -- '- Sections: %s' "${sections[*]}"
   if [ $per_tree = 1 ]; then printf '; trees: %s' "${trees[*]}"; fi
   if wants git; then printf '; linux-git, monorepo'; fi
-  if wants huge; then printf '; million'; fi
+  if wants order && ! wants git; then printf '; monorepo'; fi
+  if wants huge || wants order; then printf '; million'; fi
   if wants deep-lowfd; then printf '; deep (ulimit -n %s)' "$lowfd"; fi
   if wants slow; then printf '; slowfs-%s (%s µs per operation)' "$slow_tree" "$slow_delay"; fi
   printf '\n'
@@ -613,8 +676,10 @@ if [ $per_tree = 1 ]; then
     if wants sweep; then sweep "$tree" "$dir"; fi
     if wants crates; then crates "$tree" "$dir"; fi
     if wants sort; then sort_cost "$tree" "$dir"; fi
+    if wants order; then order_trees "$tree" "$dir"; fi
   done
 fi
+if wants order; then order_filtered; fi
 if wants git; then git_default; fi
 if wants huge; then huge; fi
 if wants cold; then cold; fi

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use anyhow::{anyhow, bail, Result};
 use ignore::overrides::{Override, OverrideBuilder};
 
-use crate::cli::{Cli, MethodArg, SortArg};
+use crate::cli::{Cli, MethodArg, OrderArg, SortArg};
 use crate::exec::ExecSpec;
 use crate::filter::ignore::{
     global_matcher, matcher_from_file, note_skipped, IgnoreOptions, PerRepoExcludes,
@@ -75,6 +75,23 @@ impl Method {
     pub fn is_parallel(self) -> bool {
         !matches!(self, Method::Serial | Method::Walkdir)
     }
+
+    /// Whether this method can walk breadth first (`--order breadth`): those that schedule
+    /// directories themselves. The walker crates walk depth first only (walkdir and jwalk have
+    /// no other order; the ignore crate's workers keep LIFO deques, on purpose).
+    pub fn walks_breadth_first(self) -> bool {
+        matches!(self, Method::Serial | Method::Queue | Method::Rayon)
+    }
+}
+
+/// The order a walk reads directories in, and so the order results stream in (`--order`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum WalkOrder {
+    /// Each method's own: mostly depth first, each worker down its own subtree.
+    Depth,
+    /// Level by level: every entry at depth d below its search root is printed before any at
+    /// depth d + 1 (the directories of one level read in parallel).
+    Breadth,
 }
 
 /// One search path.
@@ -144,6 +161,9 @@ pub struct Config {
     pub dash_guard: bool,
     /// `--sort`: print the results in this order once the walk ends.
     pub sort: Option<Order>,
+    /// `--order`: the order directories are read in (always `Depth` with `--sort`, which
+    /// decides the printed order itself).
+    pub order: WalkOrder,
     /// `--ignore-contain`: skip directories holding an entry of one of these names.
     pub ignore_contain: Vec<CString>,
     /// `-x`/`-X`: the commands results are given to instead of being printed.
@@ -488,6 +508,25 @@ pub const SLOW_FS_CONCURRENCY: usize = 64;
 /// measurements behind the number).
 pub const BLOCKING_CONCURRENCY: usize = 64;
 
+/// The walk order `--order` asks for, checked against the method: with `--sort` the walk
+/// order is moot (the results are sorted once the walk ends), so it is the cheapest, depth.
+fn resolve_order(cli: &Cli, method: Method) -> Result<WalkOrder> {
+    let sorted = matches!(cli.sort, Some(SortArg::Path | SortArg::Depth));
+    match cli.order {
+        Some(OrderArg::Breadth) if !sorted => {
+            if !method.walks_breadth_first() {
+                bail!(
+                    "--order breadth: the {} method walks depth first only; use --method auto, \
+                     serial, queue or rayon (or --order depth)",
+                    method.name()
+                );
+            }
+            Ok(WalkOrder::Breadth)
+        }
+        _ => Ok(WalkOrder::Depth),
+    }
+}
+
 /// The method `auto` stands for, and the concurrency used when none is given.
 fn resolve_method(arg: MethodArg) -> Method {
     match arg {
@@ -535,9 +574,10 @@ impl Config {
         } else {
             concurrency
         };
+        let method = resolve_method(cli.method);
         Ok(Config {
             roots,
-            method: resolve_method(cli.method),
+            method,
             concurrency,
             concurrency_max,
             hidden: cli.hidden,
@@ -560,6 +600,7 @@ impl Config {
                 Some(SortArg::Depth) => Some(Order::Depth),
                 Some(SortArg::None) | None => None,
             },
+            order: resolve_order(cli, method)?,
             ignore_contain: resolve_ignore_contain(cli)?,
             exec: ExecSpec::resolve(
                 &cli.exec,

@@ -1,5 +1,5 @@
 //! The command line, as clap sees it: the [`Cli`] struct, whose doc comments are the `--help`
-//! text, the values of `--sort` and `--method`, and clap's parse with `-u` folded in.
+//! text, the values of `--sort`, `--order` and `--method`, and clap's parse with `-u` folded in.
 //!
 //! Nothing here is interpreted: `config.rs` turns a parsed [`Cli`] into the one resolved
 //! [`crate::config::Config`] the rest of the program reads.
@@ -338,6 +338,20 @@ pub struct Cli {
     #[arg(long, value_name = "ORDER", value_enum)]
     pub sort: Option<SortArg>,
 
+    /// The order results stream in: depth (the default: each directory's subtree as the
+    /// workers reach it, mostly depth first) or breadth (nearest first: every entry at one
+    /// depth below its search path before any deeper one).
+    ///
+    /// With breadth the directories of one level are read in parallel and their output is
+    /// written before the next level is read, so that a file next to you comes before
+    /// thousands of deep ones (for fzf: FZF_DEFAULT_COMMAND='ffind --order breadth'), and
+    /// --max-results N gives N of the nearest. Memory grows with the directories waiting at
+    /// the next level, not with the results. With several search paths, depth counts below
+    /// each entry's own. The walkdir, jwalk and ignore methods walk depth first only: breadth
+    /// there is a usage error. --sort decides the order itself (--order is then ignored).
+    #[arg(long, value_name = "ORDER", value_enum)]
+    pub order: Option<OrderArg>,
+
     /// Stop after this many results. Overridden by -1.
     #[arg(long, value_name = "COUNT", overrides_with = "max_one_result")]
     pub max_results: Option<usize>,
@@ -502,6 +516,15 @@ pub enum SortArg {
     Depth,
     /// As found (the default).
     None,
+}
+
+/// The `--order` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum OrderArg {
+    /// As the workers reach them, mostly depth first (the default).
+    Depth,
+    /// Nearest first: depth by depth below the search path.
+    Breadth,
 }
 
 /// The `--method` values.

@@ -11,7 +11,7 @@ use clap::error::{ContextKind, ContextValue};
 use clap::parser::ValueSource;
 use clap::CommandFactory;
 
-pub use args::{manual, parse, Cli, MethodArg, SortArg};
+pub use args::{manual, parse, Cli, MethodArg, OrderArg, SortArg};
 use config_file::ConfigFile;
 
 use crate::exit::Outcome;

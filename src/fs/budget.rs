@@ -44,6 +44,31 @@ pub fn raise_fd_limit() -> usize {
     usize::try_from(soft).unwrap_or(usize::MAX)
 }
 
+/// Makes the process's table of descriptors hold `n` of them (at most the soft limit) from now
+/// on. The kernel doubles the table as descriptors are opened, and while threads share it each
+/// doubling waits for an RCU grace period (milliseconds, more on a loaded machine): a walk
+/// that will keep hundreds of directories open grows it once, before its threads start, where
+/// a lone thread pays no such wait.
+pub fn grow_fd_table(n: usize) {
+    let Some(highest) = n.checked_sub(1) else {
+        return;
+    };
+    let highest = libc::c_int::try_from(highest).unwrap_or(libc::c_int::MAX);
+    // SAFETY: a NUL-terminated path; every descriptor opened here is closed here.
+    unsafe {
+        let fd = libc::open(c"/".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+        if fd < 0 {
+            return;
+        }
+        // The lowest free descriptor at or above `highest`: the table grows to hold it.
+        let high = libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, highest);
+        if high >= 0 {
+            libc::close(high);
+        }
+        libc::close(fd);
+    }
+}
+
 /// Sets the number of descriptors walks may keep open (what the limit leaves beside the
 /// workers' own and the reserve: `walk::run`).
 pub fn set_fd_budget(n: usize) {

@@ -27,8 +27,8 @@ pub mod path;
 pub mod xdg;
 
 pub use budget::{
-    fd_budget, fd_slots_left, give_fd_slot, raise_fd_limit, set_fd_budget, take_fd_slot, DirInUse,
-    DirSlot, Evicted,
+    fd_budget, fd_slots_left, give_fd_slot, grow_fd_table, raise_fd_limit, set_fd_budget,
+    take_fd_slot, DirInUse, DirSlot, Evicted,
 };
 pub use dir::{is_slow_filesystem, read_small_file, stat_path, Dir};
 pub use kind::{Kind, Stat};

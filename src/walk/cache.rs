@@ -20,13 +20,22 @@
 //!   when it lost its descriptor): in a depth-first walk, the remaining subdirectories then
 //!   open as if its descriptor had never been taken.
 //! - Otherwise a node that lost its descriptor is reopened from its nearest ancestor still
-//!   held, one component at a time with `O_NOFOLLOW` (links are followed only where the walk
-//!   followed one, under `-L`), so a directory swapped for a link is never entered; or, when
-//!   fewer steps, up from the directory its worker reopened last, through `..` (checked the
-//!   same way).
+//!   held, by a path that follows no link (`openat2` with `RESOLVE_NO_SYMLINKS`, up to 3,000
+//!   bytes at a time; one component at a time with `O_NOFOLLOW` on kernels without it), links
+//!   followed only where the walk followed one (under `-L`, one component at a time), so a
+//!   directory swapped for a link is never entered; or, when fewer steps, up from the
+//!   directory its worker reopened last, through `..` (checked the same way).
 //!
-//! The tests count the `openat` calls of a 300-level tree under `ulimit -n 64` for every
-//! method (`tests/integration/syscalls.rs`): a few per directory, whatever the depth.
+//! A breadth-first walk (`--order breadth`) keeps a whole level's parents waiting for their
+//! subdirectories: under a low limit most cannot stay open, and nothing near them can either
+//! (in a forest of chains, no ancestor of one is another's). Each is then reopened from far
+//! up, in one call for its whole path where a walk one component at a time would cost one
+//! per level (80 chains 10 deep under `ulimit -n 64`: 5,521 calls that way, under 3 per
+//! directory now).
+//!
+//! The tests count the `openat` and `openat2` calls of a 300-level tree, and of that forest
+//! breadth first, under `ulimit -n 64` for every method (`tests/integration/syscalls.rs`): a
+//! few per directory, whatever the depth.
 
 use std::collections::BinaryHeap;
 use std::ffi::CStr;
@@ -217,15 +226,28 @@ impl CachedDir {
             }
         }
         let mut name = Vec::new();
-        while let Some(node) = closed.pop() {
+        while let Some(mut node) = closed.pop() {
             let opened = match (&base, &node.parent) {
+                // Reached through a link (-L): followed, as the walk did.
+                (Some(above), Some(parent)) if node.via_link => {
+                    above.open_child(c_name(&mut name, path, parent, node)?, true)?
+                }
                 (Some(above), Some(parent)) => {
-                    name.clear();
-                    name.extend_from_slice(&path[parent.child_base..node.child_base - 1]);
-                    name.push(0);
-                    let name = CStr::from_bytes_with_nul(&name)
-                        .map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))?;
-                    above.open_child(name, node.via_link)?
+                    // Down as far as no link is to be followed on the way, in one openat2
+                    // that follows none (a wide level of a breadth-first walk, whose parents
+                    // could not all stay open, reopens each in one call, not one per level).
+                    let (first, start) = (node, parent.child_base);
+                    while let Some(below) = closed.last() {
+                        if below.via_link || below.child_base - start > JUMP_BYTES {
+                            break;
+                        }
+                        node = closed.pop().expect("looked at");
+                    }
+                    if Arc::ptr_eq(node, first) {
+                        above.open_child(c_name(&mut name, path, parent, node)?, false)?
+                    } else {
+                        above.open_beneath(&path[start..node.child_base - 1])?
+                    }
                 }
                 // A search root, by the path it was given (following a link, as at the start).
                 _ => Dir::open_path(&path[..node.child_base])?,
@@ -337,10 +359,32 @@ impl CachedDir {
     }
 }
 
+/// The most bytes of path one reopening opens at once: within `PATH_MAX` (4,096).
+const JUMP_BYTES: usize = 3_000;
+
+/// `node`'s name (below `parent`) from `path`, a descendant's display path, as a C string in
+/// `buf`.
+fn c_name<'b>(
+    buf: &'b mut Vec<u8>,
+    path: &[u8],
+    parent: &CachedDir,
+    node: &CachedDir,
+) -> io::Result<&'b CStr> {
+    buf.clear();
+    buf.extend_from_slice(&path[parent.child_base..node.child_base - 1]);
+    buf.push(0);
+    CStr::from_bytes_with_nul(buf).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
+}
+
 /// Looks up the chain from `node`, the parent of a directory let go of: how many steps up
 /// the first directory is that holds its descriptor, or lost it while a subdirectory still
 /// waits for it, and which of the two. Those below it have lost theirs (and are let go of
 /// with the one dropped, when it held the last reference to them).
+///
+/// It looks no further than the first directory that something else still refers to: the
+/// drop stops there, and so would a descriptor carried up. (Breadth first, the directories
+/// above a leaf are mostly neither held nor waited for, and a look up to the search root from
+/// every leaf made the 3,000-level tree with a side directory at each level quadratic.)
 fn look_up(mut node: &Arc<CachedDir>) -> (usize, bool) {
     let mut steps = 0;
     loop {
@@ -349,6 +393,9 @@ fn look_up(mut node: &Arc<CachedDir>) -> (usize, bool) {
         }
         if node.waiting.load(Ordering::Acquire) > 0 {
             return (steps, true);
+        }
+        if Arc::strong_count(node) > 1 {
+            return (steps, false);
         }
         match &node.parent {
             Some(up) => node = up,
@@ -547,6 +594,28 @@ mod tests {
         assert!(!p.slot.is_held());
         drop(p);
         dir::set_fd_budget(0);
+    }
+
+    #[test]
+    fn a_look_up_the_chain_stops_where_the_drop_would() {
+        // A chain of directories all read and let go of, none waited for, each still referred
+        // to (as breadth first, by their other subdirectories' nodes): a leaf let go of looks
+        // no further than its parent, where a look up to the root would make a deep walk
+        // quadratic.
+        let mut chain = vec![CachedDir::new(None, 0, true)];
+        for _ in 0..100 {
+            let below = CachedDir::new(Some(chain[chain.len() - 1].clone()), 0, false);
+            chain.push(below);
+        }
+        assert_eq!(look_up(&chain[99]), (0, false));
+        // Referred to by their children alone, they would be let go of with the leaf: the look
+        // goes on up to one that is waited for.
+        let top = chain[0].clone();
+        top.waiting.store(1, Ordering::Release);
+        let leaf = chain.pop().unwrap();
+        drop(chain);
+        assert_eq!(look_up(leaf.parent.as_ref().unwrap()), (99, true));
+        top.waiting.store(0, Ordering::Release);
     }
 
     #[test]

@@ -15,12 +15,13 @@ pub mod visit;
 
 mod ignore;
 mod jwalk;
+mod levels;
 mod queue;
 mod rayon;
 mod serial;
 mod walkdir;
 
-use crate::config::{Config, Method};
+use crate::config::{Config, Method, WalkOrder};
 use crate::output::printer::Printer;
 use crate::report::Reporter;
 
@@ -52,6 +53,9 @@ const FDS_PER_WORKER: usize = 2;
 /// Descriptors kept for everything else: stdio, the allocator, the runtime.
 const FDS_RESERVED: usize = 8;
 
+/// The table of descriptors a breadth-first walk starts with (the kernel doubles it past that).
+const BREADTH_FD_TABLE: usize = 4096;
+
 /// Walks every root with the configured method.
 pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
     let soft = crate::fs::raise_fd_limit();
@@ -70,6 +74,13 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
         .concurrency_max
         .clamp(workers, affordable.max(workers));
     crate::fs::set_fd_budget(spare.saturating_sub(FDS_PER_WORKER * max_workers));
+    if config.order == WalkOrder::Breadth {
+        // A level's parents stay open for their subdirectories (hundreds on the Linux tree,
+        // 3,417 at once on `big`): the table of descriptors grows to that now, while this is
+        // the only thread, not by doublings that each wait for an RCU grace period once the
+        // workers run (Linux tree, 2 workers: 69 ms, 55 ms now; depth first 52 ms).
+        crate::fs::grow_fd_table(soft.min(BREADTH_FD_TABLE));
+    }
     let walk = Walk {
         config,
         printer,
@@ -90,6 +101,7 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
     match config.method {
         Method::Serial => serial::walk(&walk),
         Method::Walkdir => walkdir::walk(&walk),
+        Method::Queue if config.order == WalkOrder::Breadth => levels::walk(&walk),
         Method::Queue => queue::walk(&walk),
         Method::Rayon => rayon::walk(&walk),
         Method::Jwalk => jwalk::walk(&walk),

@@ -1,10 +1,11 @@
 //! `--method queue`: a work queue of directories served by `--concurrency` workers.
 //!
 //! Each worker keeps its own LIFO deque (depth first: few directories in flight, parents'
-//! descriptors released early) and steals from the others when it runs dry
-//! (crossbeam-deque). A directory is the unit of work; files never enter the queue. Idle
-//! workers park on a condition variable instead of polling; the walk ends when the count of
-//! unfinished directories reaches zero, an atomic that is the only shared write per directory.
+//! descriptors released early; `--order breadth` reads level by level instead, `levels.rs`)
+//! and steals from the others when it runs dry (crossbeam-deque). A directory is the unit of
+//! work; files never enter the queue. Idle workers park on a condition variable instead of
+//! polling; the walk ends when the count of unfinished directories reaches zero, an atomic
+//! that is the only shared write per directory.
 //! Concurrency may be far above the core count: on slow (FUSE, network) file systems more
 //! reads in flight is what makes a walk fast.
 //!
@@ -17,11 +18,12 @@
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex};
 use std::thread::Scope;
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
 use crate::walk::scan::{DirJob, Scanner};
+use crate::walk::threads::{blocks_read, BLOCKED_READS, SLOW_READ};
 use crate::walk::Walk;
 
 /// What all workers share.
@@ -41,26 +43,6 @@ struct Shared {
     may_grow: AtomicBool,
     /// Directory reads seen blocking on the disk.
     blocked: AtomicUsize,
-}
-
-/// A directory read slower than this is checked for blocking on the disk (a warm read of a
-/// typical directory takes a few microseconds).
-const SLOW_READ: Duration = Duration::from_micros(200);
-
-/// Blocked reads after which the walk grows to `Walk::max_workers`.
-const BLOCKED_READS: usize = 2;
-
-/// The calling thread's block input operations so far (`getrusage(RUSAGE_THREAD)`).
-fn blocks_read() -> i64 {
-    let mut ru = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a `struct rusage` into the pointer it is given.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_THREAD, ru.as_mut_ptr()) } == 0;
-    if ok {
-        // SAFETY: initialized (zeroed, then written by the kernel).
-        unsafe { ru.assume_init() }.ru_inblock
-    } else {
-        0
-    }
 }
 
 impl Shared {
@@ -137,7 +119,8 @@ impl Shared {
     }
 }
 
-/// Walks every root with `walk.workers` workers: the calling thread and `workers - 1` more.
+/// Walks every root with `walk.workers` workers: the calling thread and `workers - 1` more
+/// (depth first; `--order breadth` is [`crate::walk::levels`]).
 pub fn walk(walk: &Walk<'_>) {
     let threads = walk.workers.max(1);
     let most = walk.max_workers.max(threads);

@@ -6,6 +6,7 @@
 //! once and finishes with the threads it got, down to the calling thread alone.
 
 use std::sync::{Arc, Mutex};
+use std::time::Duration;
 
 use crate::walk::Walk;
 
@@ -14,6 +15,28 @@ use crate::walk::Walk;
 /// instead of Rust's 2 MiB: `-j 32` then reserves 16 MiB of address space, not 64, and runs
 /// under `ulimit -v 100000` (tests/integration/threads.rs).
 pub const STACK_SIZE: usize = 512 * 1024;
+
+// When `auto` grows its workers (queue.rs, levels.rs): reads that block on the disk.
+
+/// A directory read slower than this is checked for blocking on the disk (a warm read of a
+/// typical directory takes a few microseconds).
+pub const SLOW_READ: Duration = Duration::from_micros(200);
+
+/// Blocked reads after which the walk grows to `Walk::max_workers`.
+pub const BLOCKED_READS: usize = 2;
+
+/// The calling thread's block input operations so far (`getrusage(RUSAGE_THREAD)`).
+pub fn blocks_read() -> i64 {
+    let mut ru = std::mem::MaybeUninit::<libc::rusage>::zeroed();
+    // SAFETY: getrusage writes a `struct rusage` into the pointer it is given.
+    let ok = unsafe { libc::getrusage(libc::RUSAGE_THREAD, ru.as_mut_ptr()) } == 0;
+    if ok {
+        // SAFETY: initialized (zeroed, then written by the kernel).
+        unsafe { ru.assume_init() }.ru_inblock
+    } else {
+        0
+    }
+}
 
 /// The most threads `rayon`, `jwalk` and `ignore` are given, whatever `-j` says. Their
 /// schedulers have idle threads look for work (rayon's steal-and-sleep cycle; the ignore

@@ -18,6 +18,7 @@ mod ignore_files;
 mod layers;
 mod metadata;
 mod methods_agree;
+mod order;
 mod output;
 mod parity;
 mod parsers;

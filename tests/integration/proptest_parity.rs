@@ -1,6 +1,7 @@
 //! Property test: random trees and random command lines; every method at concurrency 1, 3
 //! and 16 must print exactly what the reference walk (reference.rs) prints, with the same exit
-//! code. Fast by default (PROPTEST_CASES, default 32); `just fuzz-parity` runs thousands.
+//! code; and so must every method that takes `--order breadth`, in an order whose depths
+//! never decrease. Fast by default (PROPTEST_CASES, default 32); `just fuzz-parity` runs thousands.
 //!
 //! The generator features that still meet known bugs fixed elsewhere are behind the consts
 //! below: switch one on (and run `just fuzz-parity`) once its fix is merged.
@@ -56,6 +57,8 @@ const UNREADABLE_DIRS: bool = true;
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 const CONCURRENCY: [&str; 3] = ["1", "3", "16"];
+/// The methods that take `--order breadth` (the others refuse it: tests/integration/order.rs).
+const BREADTH_METHODS: [&str; 3] = ["serial", "queue", "rayon"];
 
 /// A name from a small pool, so that rules and patterns hit; a few hostile ones.
 #[derive(Clone, Copy)]
@@ -547,7 +550,20 @@ fn show(records: &[Vec<u8>]) -> String {
         .collect()
 }
 
-/// Builds the tree, runs every method at every concurrency, compares with the reference.
+/// The depth of each record (as printed with `-0`) below the search root shown as `root`
+/// ("." or an absolute path), in the order printed: its components past the root's.
+pub fn depths(stdout: &[u8], root: &[u8]) -> Vec<usize> {
+    let slashes = |p: &[u8]| p.iter().filter(|&&c| c == b'/').count();
+    let base = slashes(root);
+    stdout
+        .split(|&c| c == 0)
+        .filter(|r| !r.is_empty())
+        .map(|r| slashes(r.strip_suffix(b"/").unwrap_or(r)).saturating_sub(base))
+        .collect()
+}
+
+/// Builds the tree, runs every method at every concurrency, compares with the reference; and
+/// under `--order breadth`, checks that depths never decrease.
 fn check(nodes: &[Node], mut cmd: Cmd) -> Result<(), TestCaseError> {
     let t = Tree::new();
     // Nobody must reach the tree when ffind runs as nobody.
@@ -577,11 +593,32 @@ fn check(nodes: &[Node], mut cmd: Cmd) -> Result<(), TestCaseError> {
     };
     let want: Expected = reference::expected(&root, &cmd, &ids(0o000), &ids(0o444));
     let args = cmd.args(&root);
-    for m in METHODS {
+    let shown_root = match cmd.path {
+        SearchPath::Absolute => root.as_os_str().as_bytes().to_vec(),
+        SearchPath::Implicit | SearchPath::Dot => b".".to_vec(),
+    };
+    let orders = [None, Some("breadth")];
+    let runs = METHODS
+        .iter()
+        .flat_map(|m| orders.iter().map(move |o| (*m, *o)));
+    for (m, order) in runs.filter(|(m, o)| o.is_none() || BREADTH_METHODS.contains(m)) {
         for j in CONCURRENCY {
             let mut full: Vec<String> = ["--method", m, "-j", j, "-0"].map(String::from).to_vec();
+            if let Some(order) = order {
+                full.extend(["--order".to_string(), order.to_string()]);
+            }
             full.extend(args.iter().cloned());
             let r = run(&t, &full);
+            if order.is_some() {
+                let depths = depths(&r.stdout, &shown_root);
+                prop_assert!(
+                    depths.is_sorted(),
+                    "ffind {}: depths decrease: {:?}\n{}",
+                    full.join(" "),
+                    depths,
+                    r.stdout.escape_ascii()
+                );
+            }
             let complete = r.stdout.is_empty() || r.stdout.ends_with(b"\0");
             let mut got = r.sorted_by(0);
             let n = got.len();

@@ -211,8 +211,11 @@ fn a_deep_tree_under_a_low_descriptor_limit_opens_each_directory_a_few_times() {
     // parents cannot all stay open; reopening each directory from the search root would cost
     // one openat per component past PATH_MAX, tens of thousands in all.
     let dirs = deep_chain(&t.root().join("deep"), 300);
-    for m in ["auto", "serial", "queue", "rayon"] {
-        let args = ["-u", "--method", m, ".", "deep"];
+    let runs = ["depth", "breadth"]
+        .iter()
+        .flat_map(|o| ["auto", "serial", "queue", "rayon"].map(|m| (m, *o)));
+    for (m, order) in runs {
+        let args = ["-u", "--method", m, "--order", order, ".", "deep"];
         let calls = count_syscalls_limited(&t, &args, Some(64));
         let opens = ["openat", "openat2"]
             .iter()
@@ -221,14 +224,14 @@ fn a_deep_tree_under_a_low_descriptor_limit_opens_each_directory_a_few_times() {
         // Each directory once, some reopened or restored once more, and start-up's few dozen.
         assert!(
             opens <= 3 * dirs as u64 + 60,
-            "{m}: {opens} openat/openat2 calls for {dirs} directories under ulimit -n 64"
+            "{m} {order}: {opens} openat/openat2 calls for {dirs} directories under ulimit -n 64"
         );
         // Nothing lost, nothing twice.
         let normal = t.run(&args);
         assert_eq!(normal.sorted().len(), 3 * 300, "{m}");
         for limit in [64, 16] {
             let run = t.run_script(&format!(
-                "ulimit -n {limit} && exec \"$FFIND\" -u --method {m} . deep"
+                "ulimit -n {limit} && exec \"$FFIND\" -u --method {m} --order {order} . deep"
             ));
             assert_eq!(run.code, 0, "{m} ulimit -n {limit}: {}", run.stderr);
             assert_eq!(
@@ -238,5 +241,46 @@ fn a_deep_tree_under_a_low_descriptor_limit_opens_each_directory_a_few_times() {
             );
             assert_eq!(run.sorted(), normal.sorted(), "{m} ulimit -n {limit}");
         }
+    }
+}
+
+#[test]
+fn a_wide_level_under_a_low_descriptor_limit_reopens_each_parent_in_one_call() {
+    if !have("strace") {
+        eprintln!("strace not installed: syscall counts not checked");
+        return;
+    }
+    // 80 chains 10 levels deep: breadth first, a level's 80 parents wait for their children
+    // at once, more than `ulimit -n 64` leaves descriptors for. A parent that could not stay
+    // open is reopened from the search root: one openat2 for its whole path, not one openat
+    // per level above it (about 4,000 in all here).
+    let t = Tree::new();
+    let mut files = Vec::new();
+    for chain in 0..80 {
+        let mut dir = format!("c{chain:02}");
+        for level in 0..10 {
+            dir.push_str(&format!("/l{level}"));
+        }
+        files.push(format!("{dir}/f"));
+    }
+    t.files(&files.iter().map(String::as_str).collect::<Vec<_>>());
+    let dirs = 1 + 80 * 11;
+    let normal = t.run(&["-u"]);
+    for m in ["auto", "serial", "queue", "rayon"] {
+        let args = ["-u", "--method", m, "--order", "breadth"];
+        let calls = count_syscalls_limited(&t, &args, Some(64));
+        let opens = ["openat", "openat2"]
+            .iter()
+            .map(|s| calls.get(*s).copied().unwrap_or(0))
+            .sum::<u64>();
+        assert!(
+            opens <= 3 * dirs as u64 + 60,
+            "{m}: {opens} openat/openat2 calls for {dirs} directories under ulimit -n 64"
+        );
+        let run = t.run_script(&format!(
+            "ulimit -n 64 && exec \"$FFIND\" -u --method {m} --order breadth"
+        ));
+        assert_eq!(run.code, 0, "{m}: {}", run.stderr);
+        assert_eq!(run.sorted(), normal.sorted(), "{m}");
     }
 }
