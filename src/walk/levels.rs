@@ -171,12 +171,7 @@ pub fn walk(walk: &Walk<'_>) {
         opened: Condvar::new(),
         may_grow: AtomicBool::new(walk.max_workers > threads),
     };
-    let roots: Vec<DirJob> = walk
-        .config
-        .roots
-        .iter()
-        .filter_map(|root| Some(DirJob::root(root, walk.root_state(root)?)))
-        .collect();
+    let roots: Vec<DirJob> = DirJob::roots(walk).collect();
     if roots.is_empty() {
         return;
     }

@@ -78,12 +78,7 @@ fn breadth_first(walk: &Walk<'_>, pool: &::rayon::ThreadPool) {
     };
     pool.install(|| {
         let here = ::rayon::current_thread_index().unwrap_or(0);
-        let mut level: Vec<DirJob> = walk
-            .config
-            .roots
-            .iter()
-            .filter_map(|root| Some(DirJob::root(root, walk.root_state(root)?)))
-            .collect();
+        let mut level: Vec<DirJob> = DirJob::roots(walk).collect();
         while !level.is_empty() && !walk.printer.stopped() {
             if let [_] = &level[..] {
                 let job = level.pop().expect("one job");

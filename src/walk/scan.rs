@@ -87,6 +87,15 @@ impl DirJob {
             state,
         }
     }
+
+    /// The jobs for every search root that can be entered (those that cannot are said by
+    /// [`Walk::root_state`]), in command-line order.
+    pub fn roots<'w>(walk: &'w Walk<'_>) -> impl Iterator<Item = DirJob> + 'w {
+        walk.config
+            .roots
+            .iter()
+            .filter_map(|root| Some(DirJob::root(root, walk.root_state(root)?)))
+    }
 }
 
 /// Per-worker buffers for reading directories: reused across every directory a worker reads.

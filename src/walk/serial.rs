@@ -38,12 +38,7 @@ pub fn walk(walk: &Walk<'_>) {
 /// another from their parent's descriptor).
 fn breadth_first(walk: &Walk<'_>) {
     let mut scanner = Scanner::new();
-    let mut queue: VecDeque<DirJob> = walk
-        .config
-        .roots
-        .iter()
-        .filter_map(|root| Some(DirJob::root(root, walk.root_state(root)?)))
-        .collect();
+    let mut queue: VecDeque<DirJob> = DirJob::roots(walk).collect();
     while let Some(job) = queue.pop_front() {
         if walk.printer.stopped() {
             break;
