@@ -264,6 +264,11 @@ impl Tree {
     /// copy of the binary inside the tree's temporary directory (the build directory may not
     /// be reachable by nobody). `None` when not root or setpriv is missing: the caller skips.
     fn unprivileged(&self) -> Option<(Command, PathBuf)> {
+        self.unprivileged_as(65534)
+    }
+
+    /// [`Tree::unprivileged`] as user and group `id`, which need not exist in /etc/passwd.
+    fn unprivileged_as(&self, id: u32) -> Option<(Command, PathBuf)> {
         if !is_root() || !have("setpriv") {
             return None;
         }
@@ -273,8 +278,12 @@ impl Tree {
         }
         fs::set_permissions(self.tmp.path(), fs::Permissions::from_mode(0o755)).unwrap();
         let mut c = Command::new("setpriv");
-        c.args(["--reuid=65534", "--regid=65534", "--clear-groups"])
-            .current_dir(self.root());
+        c.args([
+            &format!("--reuid={id}"),
+            &format!("--regid={id}"),
+            "--clear-groups",
+        ])
+        .current_dir(self.root());
         clean_env(&mut c, &self.home());
         c.env("FFIND", &copy).stdin(Stdio::null());
         Some((c, copy))
@@ -288,7 +297,13 @@ impl Tree {
 
     /// Runs a `bash -c` script as nobody, `$FFIND` naming the binary's copy.
     pub fn run_unprivileged_script(&self, script: &str) -> Option<Run> {
-        let (mut c, _) = self.unprivileged()?;
+        self.run_script_as(65534, script)
+    }
+
+    /// Runs a `bash -c` script as user and group `id` (see [`Tree::unprivileged_as`]): a user
+    /// no other test runs as, where a per-user limit (`ulimit -u`) must count this run alone.
+    pub fn run_script_as(&self, id: u32, script: &str) -> Option<Run> {
+        let (mut c, _) = self.unprivileged_as(id)?;
         Some(Run::from(c.args(["bash", "-c", script]).output().unwrap()))
     }
 }

@@ -31,6 +31,9 @@ fn assert_complete(what: &str, run: &crate::fixture::Run, normal: &[String], war
     }
 }
 
+/// A user id no other test runs as (`ulimit -u` counts every process of the user).
+const THREADS_TEST_UID: u32 = 61_234;
+
 #[test]
 fn every_method_finishes_when_threads_cannot_start() {
     if !crate::fixture::is_root() || !have("setpriv") || !have("bash") {
@@ -40,11 +43,13 @@ fn every_method_finishes_when_threads_cannot_start() {
     let normal = t.run(&["-u"]).sorted();
     for m in METHODS {
         for limit in [4, 6] {
-            // Threads count against nobody's process limit: most of 64 cannot start.
+            // Threads count against the user's process limit: most of 64 cannot start. A user
+            // of this test's own (nobody's processes of tests running beside it would count).
             let run = t
-                .run_unprivileged_script(&format!(
-                    "ulimit -u {limit} && exec \"$FFIND\" -u --method {m} -j 64"
-                ))
+                .run_script_as(
+                    THREADS_TEST_UID,
+                    &format!("ulimit -u {limit} && exec \"$FFIND\" -u --method {m} -j 64"),
+                )
                 .unwrap();
             assert_complete(&format!("{m} ulimit -u {limit}"), &run, &normal, true);
         }
