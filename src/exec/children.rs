@@ -15,6 +15,11 @@
 //! is passed on to that command only. (After a Ctrl-C at a terminal such a command gets the
 //! signal twice, which programs take as one.)
 //!
+//! Job control: a Ctrl-Z at the terminal stops its foreground group, ffind's, and so not the
+//! commands in groups of their own. ffind passes SIGTSTP on to those groups, then stops itself
+//! (the default action it replaced); the SIGCONT that continues it (`fg`, `bg`, `kill -CONT`)
+//! is passed on to them too. A stopped job thus holds no command running behind it.
+//!
 //! A child's pid leaves the list as it is reaped, under the list's lock, after `waitid` with
 //! `WNOWAIT` has seen it exit: a signal never reaches a reused pid (nor a reused group: a
 //! group's id is its first process's pid), and a child has been reaped by the time ffind exits
@@ -30,7 +35,7 @@ use nix::errno::Errno;
 use nix::sys::signal::{kill, killpg, Signal};
 use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
-use signal_hook::consts::{SIGHUP, SIGINT, SIGTERM};
+use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
 use crate::exit::Outcome;
@@ -93,6 +98,8 @@ struct State {
     /// Children being started: not listed yet, but the signal must wait for them too.
     starting: usize,
     signal: Option<i32>,
+    /// ffind was stopped (SIGTSTP) and not continued yet: a command that starts now stops too.
+    stopped: bool,
 }
 
 impl Children {
@@ -136,6 +143,8 @@ impl Children {
         state.running.push(running);
         if let Some(sig) = state.signal {
             running.send(sig);
+        } else if state.stopped && group == Group::Own {
+            let _ = killpg(Pid::from_raw(running.pid as i32), Signal::SIGTSTP);
         }
         Ok(Some(child))
     }
@@ -178,6 +187,16 @@ impl Children {
         }
     }
 
+    /// Passes a stop (SIGTSTP) or a continue (SIGCONT) on to the commands in groups of their
+    /// own (see the module's doc); those in ffind's group got it from the terminal with ffind.
+    fn pass_on_job_control(&self, sig: Signal) {
+        let mut state = self.lock();
+        state.stopped = sig == Signal::SIGTSTP;
+        for running in state.running.iter().filter(|r| r.group == Group::Own) {
+            let _ = killpg(Pid::from_raw(running.pid as i32), sig);
+        }
+    }
+
     /// Waits up to `timeout` for the last child to end; true when none is left.
     fn wait_all(&self, timeout: Duration) -> bool {
         let state = self.lock();
@@ -188,8 +207,23 @@ impl Children {
         state.running.is_empty() && state.starting == 0
     }
 
-    /// Watches SIGINT, SIGTERM and SIGHUP on a thread of its own (see the module's doc).
+    /// Watches SIGINT, SIGTERM and SIGHUP on a thread of its own, SIGTSTP and SIGCONT on
+    /// another (see the module's doc).
     pub fn watch_signals(&'static self) -> io::Result<()> {
+        let mut jobs = Signals::new([SIGTSTP, SIGCONT])?;
+        std::thread::Builder::new()
+            .name("ffind-jobs".into())
+            .spawn(move || {
+                for sig in jobs.forever() {
+                    if sig == SIGTSTP {
+                        self.pass_on_job_control(Signal::SIGTSTP);
+                        // Stops the whole process here, until a SIGCONT.
+                        let _ = signal_hook::low_level::emulate_default_handler(SIGTSTP);
+                    } else {
+                        self.pass_on_job_control(Signal::SIGCONT);
+                    }
+                }
+            })?;
         let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
         std::thread::Builder::new()
             .name("ffind-signals".into())

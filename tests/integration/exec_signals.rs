@@ -310,3 +310,51 @@ fn commands_sharing_a_terminal_stay_in_its_foreground() {
         assert_eq!(out.replace("\r\n", "\n"), "ok ./a\n", "{line}");
     }
 }
+
+/// The state letter of `pid` in /proc (`T` stopped), if it is there.
+fn state(pid: i32) -> Option<char> {
+    let stat = fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+    stat.rsplit(')').next()?.trim_start().chars().next()
+}
+
+/// Waits until every process of `pids` is (`stopped`) or is not in state `T`.
+fn wait_for_state(pids: &[i32], stopped: bool, what: &str) {
+    let start = Instant::now();
+    while pids.iter().any(|&p| (state(p) == Some('T')) != stopped) {
+        assert!(
+            start.elapsed() < BOUND,
+            "{what}: {:?} not {}",
+            pids.iter().map(|&p| (p, state(p))).collect::<Vec<_>>(),
+            if stopped { "stopped" } else { "running" }
+        );
+        std::thread::sleep(Duration::from_millis(10));
+    }
+}
+
+#[test]
+fn a_stop_reaches_the_commands_in_groups_of_their_own_and_a_continue_too() {
+    // Ctrl-Z at a terminal sends SIGTSTP to its foreground group, ffind's; commands in groups
+    // of their own (-j 4, or no terminal) are not in it. ffind passes the stop on before it
+    // stops, and the continue (fg, bg) after: a stopped job holds no command running behind
+    // it. Here ffind alone gets both, as from `kill -TSTP` and `kill -CONT`.
+    let (t, pids) = three_files();
+    let script = format!("echo $$ >> '{}'; exec sleep 60", pids.display());
+    for (i, (mode, j, started)) in MODES.into_iter().enumerate() {
+        let _ = fs::remove_file(&pids);
+        let method = METHODS[i % METHODS.len()];
+        let args = ["--method", method, "-j", j, mode, "sh", "-c", &script, "sh"];
+        let mut child = start(&t, &args, Stdio::null());
+        let running = wait_for_pids(&pids, started, &mut child);
+        let name = format!("{method} -j {j} {mode}");
+        let ffind = child.id() as i32;
+        signal(&child, libc::SIGTSTP);
+        wait_for_state(&[ffind], true, &format!("{name}: ffind"));
+        wait_for_state(&running, true, &format!("{name}: the commands"));
+        signal(&child, libc::SIGCONT);
+        wait_for_state(&[ffind], false, &format!("{name}: ffind"));
+        wait_for_state(&running, false, &format!("{name}: the commands"));
+        signal(&child, libc::SIGTERM);
+        wait_bounded(&mut child, &name);
+        assert_eq!(left_alive(&running), Vec::<i32>::new(), "{name}");
+    }
+}
