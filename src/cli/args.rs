@@ -141,6 +141,8 @@ pub struct Cli {
     /// By default the search ignores case unless a pattern spells an uppercase letter: a
     /// literal ("Foo", "\x46") or a class ("[A-Z]", "[[:upper:]]", "\p{Lu}"), but not an escape
     /// such as "\S" or "\W" (smart case). Overrides -i given before it.
+    // The text is --help's, verbatim: "[[:upper:]]" is a regex class, not a rustdoc link.
+    #[allow(rustdoc::broken_intra_doc_links)]
     #[arg(short = 's', long, overrides_with = "ignore_case")]
     pub case_sensitive: bool,
 
