@@ -60,6 +60,7 @@ Register-ArgumentCompleter -Native -CommandName 'ffind' -ScriptBlock {
             [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Change the working directory before searching; results are relative to it')
             [CompletionResult]::new('--base-directory', '--base-directory', [CompletionResultType]::ParameterName, 'Change the working directory before searching; results are relative to it')
             [CompletionResult]::new('--search-path', '--search-path', [CompletionResultType]::ParameterName, 'More search paths, for patterns that look like paths (repeatable)')
+            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of standard output (it is created, or emptied first)')
             [CompletionResult]::new('--gen-completions', '--gen-completions', [CompletionResultType]::ParameterName, 'Print a shell completion script for SHELL and exit')
             [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Include hidden files and directories (names starting with a dot)')
             [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Include hidden files and directories (names starting with a dot)')

@@ -57,6 +57,7 @@ set edit:completion:arg-completer[ffind] = {|@words|
             cand -C 'Change the working directory before searching; results are relative to it'
             cand --base-directory 'Change the working directory before searching; results are relative to it'
             cand --search-path 'More search paths, for patterns that look like paths (repeatable)'
+            cand --output 'Write the results to FILE instead of standard output (it is created, or emptied first)'
             cand --gen-completions 'Print a shell completion script for SHELL and exit'
             cand -H 'Include hidden files and directories (names starting with a dot)'
             cand --hidden 'Include hidden files and directories (names starting with a dot)'

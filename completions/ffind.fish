@@ -63,6 +63,7 @@ ignore\t'The ignore crate\'s parallel walker (fd\'s engine)'"
 complete -c ffind -s j -l concurrency -d 'How many directories are read at once (threads). Default: the number of CPUs, more on network and FUSE file systems. Up to 4096; the rayon, jwalk and ignore methods use at most 64 (their schedulers slow down with more)' -r
 complete -c ffind -s C -l base-directory -d 'Change the working directory before searching; results are relative to it' -r -F
 complete -c ffind -l search-path -d 'More search paths, for patterns that look like paths (repeatable)' -r -F
+complete -c ffind -l output -d 'Write the results to FILE instead of standard output (it is created, or emptied first)' -r -F
 complete -c ffind -l gen-completions -d 'Print a shell completion script for SHELL and exit' -r -f -a "bash\t''
 elvish\t''
 fish\t''

@@ -146,6 +146,8 @@ pub struct Config {
     pub ignore_contain: Vec<CString>,
     /// `-x`/`-X`: the commands results are given to instead of being printed.
     pub exec: Option<ExecSpec>,
+    /// `--output`: the file results are written to instead of stdout.
+    pub output: Option<PathBuf>,
 }
 
 /// The working directory, with a clear error if it is gone. It is read only when a search
@@ -524,7 +526,8 @@ impl Config {
             Some(_) => jobs,
             None => default_concurrency(&roots, jobs),
         };
-        let terminal = std::io::stdout().is_terminal();
+        // Results written to a file (--output) are never for a terminal.
+        let terminal = cli.output.is_none() && std::io::stdout().is_terminal();
         let concurrency_max = if cli.concurrency.is_none() && cli.method == MethodArg::Auto {
             concurrency.max(BLOCKING_CONCURRENCY)
         } else {
@@ -565,6 +568,7 @@ impl Config {
                 cli.print0,
                 cli.path_separator.as_deref().map(str::as_bytes),
             )?,
+            output: cli.output.clone(),
         })
     }
 }

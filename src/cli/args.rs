@@ -470,6 +470,14 @@ pub struct Cli {
     #[arg(long, value_name = "PATH", action = ArgAction::Append)]
     pub search_path: Vec<PathBuf>,
 
+    /// Write the results to FILE instead of standard output (it is created, or emptied
+    /// first).
+    ///
+    /// The same bytes as standard output would get, as they are found (with --sort, at the
+    /// end); never colored or escaped unless --color=always.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["exec", "exec_batch"])]
+    pub output: Option<PathBuf>,
+
     /// Do not read the config file of default options ($FFIND_CONFIG_PATH, else
     /// $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config).
     ///

@@ -19,6 +19,7 @@ mod layers;
 mod metadata;
 mod methods_agree;
 mod output;
+mod output_file;
 mod parity;
 mod parsers;
 mod patterns;
