@@ -54,6 +54,23 @@ const FDS_RESERVED: usize = 8;
 
 /// Walks every root with the configured method.
 pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
+    let walk = prepare(config, printer, report);
+    if let Some(ignore) = &config.ignore {
+        ignore.report_unread(report);
+    }
+    match config.method {
+        Method::Serial => serial::walk(&walk),
+        Method::Walkdir => walkdir::walk(&walk),
+        Method::Queue => queue::walk(&walk),
+        Method::Rayon => rayon::walk(&walk),
+        Method::Jwalk => jwalk::walk(&walk),
+        Method::Ignore => ignore::walk(&walk),
+    }
+}
+
+/// What a walk is handed, with the descriptors it may use set aside: the open-file limit
+/// raised, the workers it can afford, the descriptor cache's budget.
+pub fn prepare<'a>(config: &'a Config, printer: &'a Printer, report: &'a Reporter) -> Walk<'a> {
     let soft = crate::fs::raise_fd_limit();
     // Under a low limit (`ulimit -n 16`) more workers than descriptors would all hold one and
     // wait for a second: fewer workers, each sure of its descriptors, finish the walk. They
@@ -70,7 +87,7 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
         .concurrency_max
         .clamp(workers, affordable.max(workers));
     crate::fs::set_fd_budget(spare.saturating_sub(FDS_PER_WORKER * max_workers));
-    let walk = Walk {
+    Walk {
         config,
         printer,
         report,
@@ -83,16 +100,5 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
             && config.filters.is_empty()
             && !config.prune
             && !config.one_file_system,
-    };
-    if let Some(ignore) = &config.ignore {
-        ignore.report_unread(report);
-    }
-    match config.method {
-        Method::Serial => serial::walk(&walk),
-        Method::Walkdir => walkdir::walk(&walk),
-        Method::Queue => queue::walk(&walk),
-        Method::Rayon => rayon::walk(&walk),
-        Method::Jwalk => jwalk::walk(&walk),
-        Method::Ignore => ignore::walk(&walk),
     }
 }
