@@ -102,6 +102,7 @@ set edit:completion:arg-completer[ffind] = {|@words|
             cand -l 'List results with details, like ''ls -l'': mode, links, owner, group, size (1024-based units, as ls -h), modification time, path, and "-> target" for symbolic links'
             cand --list-details 'List results with details, like ''ls -l'': mode, links, owner, group, size (1024-based units, as ls -h), modification time, path, and "-> target" for symbolic links'
             cand --json 'Print one JSON object per result and line (NDJSON), for scripts'
+            cand --mpi 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'
             cand --no-config 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
             cand --show-errors 'Accepted for fd compatibility: ffind always reports file-system errors (an unreadable directory, a missing search path) on stderr, and exits with 1 after them'
             cand --gen-man 'Print the manual page (roff, for doc/ffind.1) and exit'

@@ -99,6 +99,7 @@ complete -c ffind -s 1 -d 'Stop after the first result (same as --max-results=1)
 complete -c ffind -s q -l quiet -d 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match'
 complete -c ffind -s l -l list-details -d 'List results with details, like \'ls -l\': mode, links, owner, group, size (1024-based units, as ls -h), modification time, path, and "-> target" for symbolic links'
 complete -c ffind -l json -d 'Print one JSON object per result and line (NDJSON), for scripts'
+complete -c ffind -l mpi -d 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'
 complete -c ffind -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
 complete -c ffind -l show-errors -d 'Accepted for fd compatibility: ffind always reports file-system errors (an unreadable directory, a missing search path) on stderr, and exits with 1 after them'
 complete -c ffind -l gen-man -d 'Print the manual page (roff, for doc/ffind.1) and exit'

@@ -499,7 +499,10 @@ fn resolve_method(arg: MethodArg) -> Method {
 
 impl Config {
     /// Resolves a parsed command line. Errors here are usage errors (exit code 2).
-    pub fn from_cli(cli: &Cli) -> Result<Config> {
+    /// `distributed`: one process of an `--mpi` search, whose stdout is a pseudo-terminal
+    /// that mpirun reads (it says it is a terminal wherever mpirun's own output goes), so
+    /// that results are printed as to a pipe, as they are with `--output`.
+    pub fn from_cli(cli: &Cli, distributed: bool) -> Result<Config> {
         let cwd = current_dir(cli)?;
         let (min_depth, max_depth) = match cli.exact_depth {
             Some(d) => (d, d),
@@ -526,8 +529,8 @@ impl Config {
             Some(_) => jobs,
             None => default_concurrency(&roots, jobs),
         };
-        // Results written to a file (--output) are never for a terminal.
-        let terminal = cli.output.is_none() && std::io::stdout().is_terminal();
+        // Results written to a file (--output) or through mpirun are never for a terminal.
+        let terminal = !distributed && cli.output.is_none() && std::io::stdout().is_terminal();
         let concurrency_max = if cli.concurrency.is_none() && cli.method == MethodArg::Auto {
             concurrency.max(BLOCKING_CONCURRENCY)
         } else {

@@ -2,6 +2,8 @@
 //!
 //! argv → clap ([`cli`]) → one resolved [`config::Config`] → a traversal method ([`walk`]) →
 //! filters ([`filter`]) → the one writer ([`output::printer`]) → an exit code ([`exit`]).
+//! With `--mpi` under an MPI launcher, every process of the job runs this, and the search is
+//! spread over them ([`walk::mpi`]).
 
 mod bench;
 mod cli;
@@ -19,11 +21,12 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use crate::cli::Cli;
+use crate::cli::{Cli, MethodArg};
 use crate::config::Config;
 use crate::exit::Outcome;
 use crate::output::printer::{Printer, Stopped};
 use crate::report::{describe, strip_os_error, Reporter};
+use crate::walk::mpi::launch::{self, Launch};
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
@@ -34,10 +37,19 @@ fn run(args: Vec<OsString>) -> Outcome {
     if args.get(1).is_some_and(|a| a == "bench") {
         return bench::main(args);
     }
+    // Under an MPI launcher, only process 0 speaks before the search: not N copies of one
+    // usage error, of the help, of the completions.
+    let silent = || launch::detect().is_some_and(|l| !l.speaks());
+    let asked_mpi = launch::asked(&args);
     let cli = match cli::parse_with_config(args) {
         Ok((cli, _)) => cli,
+        Err(_) if asked_mpi && silent() => return Outcome::Success,
         Err(e) => return e.report(),
     };
+    let launched = if cli.mpi { launch::detect() } else { None };
+    if (cli.gen_completions.is_some() || cli.gen_man) && launched.is_some_and(|l| !l.speaks()) {
+        return Outcome::Success;
+    }
     if let Some(shell) = cli.gen_completions {
         let mut cmd = <cli::Cli as clap::CommandFactory>::command();
         clap_complete::generate(shell, &mut cmd, "ffind", &mut io::stdout());
@@ -52,15 +64,22 @@ fn run(args: Vec<OsString>) -> Outcome {
             }
         };
     }
-    alone(&cli)
+    match launched {
+        Some(launch) => distributed(&cli, launch),
+        None => alone(&cli),
+    }
 }
 
 /// Why a search cannot start: the outcome, and the whole message.
 type Refused = (Outcome, String);
 
 /// Everything that can refuse a search before it starts: the base directory, the
-/// configuration, the output file.
-fn prepare(cli: &Cli) -> Result<(&'static Config, Box<dyn Write + Send>), Refused> {
+/// configuration, the output file (`opens_output`: only the process that writes opens it).
+fn prepare(
+    cli: &Cli,
+    distributed: bool,
+    opens_output: bool,
+) -> Result<(&'static Config, Box<dyn Write + Send>), Refused> {
     if let Some(base) = &cli.base_directory {
         if let Err(e) = std::env::set_current_dir(base) {
             return Err((
@@ -73,14 +92,17 @@ fn prepare(cli: &Cli) -> Result<(&'static Config, Box<dyn Write + Send>), Refuse
             ));
         }
     }
-    let config = Config::from_cli(cli).map_err(|e| {
+    let config = Config::from_cli(cli, distributed).map_err(|e| {
         (
             Outcome::Usage,
             format!("ffind: {}", strip_os_error(&format!("{e:#}"))),
         )
     })?;
-    let out: Box<dyn Write + Send> = match &config.output {
-        Some(path) => match std::fs::File::create(path) {
+    if distributed {
+        refuse_distributed(cli)?;
+    }
+    let out: Box<dyn Write + Send> = match (&config.output, opens_output) {
+        (Some(path), true) => match std::fs::File::create(path) {
             Ok(file) => Box::new(file),
             Err(e) => {
                 return Err((
@@ -93,11 +115,31 @@ fn prepare(cli: &Cli) -> Result<(&'static Config, Box<dyn Write + Send>), Refuse
                 ))
             }
         },
-        None => Box::new(io::stdout()),
+        _ => Box::new(io::stdout()),
     };
     // The configuration lives as long as the process; leaking it gives the walker threads
     // (jwalk's callbacks need 'static) plain references.
     Ok((Box::leak(Box::new(config)), out))
+}
+
+/// What `--mpi` cannot do when it runs distributed.
+fn refuse_distributed(cli: &Cli) -> Result<(), Refused> {
+    if !cli.exec.is_empty() || !cli.exec_batch.is_empty() {
+        return Err((
+            Outcome::Usage,
+            "ffind: --mpi cannot run commands (-x, -X): the results are found on many nodes; \
+             write them with --output and run the commands on that list"
+                .into(),
+        ));
+    }
+    if !matches!(cli.method, MethodArg::Auto | MethodArg::Queue) {
+        return Err((
+            Outcome::Usage,
+            "ffind: --mpi walks with its own distributed queue: --method cannot choose another"
+                .into(),
+        ));
+    }
+    Ok(())
 }
 
 /// The printer of the results: to `out` (stdout or `--output`), in the configured style.
@@ -112,9 +154,9 @@ fn results_printer(config: &'static Config, out: Box<dyn Write + Send>) -> Print
     .with_style(config.style.as_ref(), config.dash_guard)
 }
 
-/// One process searches.
+/// One process searches (the usual case, and `--mpi` without an MPI launcher).
 fn alone(cli: &Cli) -> Outcome {
-    let (config, out) = match prepare(cli) {
+    let (config, out) = match prepare(cli, false, true) {
         Ok(prepared) => prepared,
         Err((outcome, message)) => {
             eprintln!("{message}");
@@ -165,4 +207,49 @@ fn outcome(config: &Config, printer: &Printer, errors: bool) -> Outcome {
         return Outcome::Errors;
     }
     Outcome::of_walk(config.quiet, printer.matched(), errors)
+}
+
+/// One process of an `--mpi` search: MPI up, every process agreed that it can search, the
+/// search, and (on process 0) the sorted output and the job's outcome; MPI is finalized on
+/// every path out.
+#[cfg(feature = "mpi")]
+fn distributed(cli: &Cli, launch: Launch) -> Outcome {
+    let Some(session) = walk::mpi::Session::start() else {
+        if launch.speaks() {
+            eprintln!("ffind: --mpi: MPI was started already");
+        }
+        return Outcome::Errors;
+    };
+    let first = session.is_first();
+    let (config, out) = match session.agree(prepare(cli, true, first)) {
+        Ok(prepared) => prepared,
+        Err(outcome) => return session.exit(outcome),
+    };
+    if !first {
+        session.search(config, None);
+        return session.exit(Outcome::Success);
+    }
+    let printer: &'static Printer =
+        Box::leak(Box::new(results_printer(config, out).sorted(config.sort)));
+    let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
+    let errors = session.search(config, Some((printer, report)));
+    // MPI_Finalize: the other processes may end while the sorted results are written.
+    drop(session);
+    printer.finish();
+    outcome(config, printer, errors)
+}
+
+/// Without MPI support, a launched `--mpi` says so once (process 0) rather than running N
+/// copies of one search, each printing every result.
+#[cfg(not(feature = "mpi"))]
+fn distributed(_cli: &Cli, launch: Launch) -> Outcome {
+    if launch.speaks() {
+        eprintln!(
+            "ffind: --mpi: this ffind was built without MPI support: build it with \
+             `cargo build --release --features mpi` (docs/SCALE.md), or run it without an \
+             MPI launcher"
+        );
+        return Outcome::Usage;
+    }
+    Outcome::Success
 }

@@ -9,6 +9,7 @@
 
 pub mod beneath;
 pub mod cache;
+pub mod mpi;
 pub mod scan;
 pub mod threads;
 pub mod visit;

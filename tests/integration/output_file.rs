@@ -1,7 +1,8 @@
 //! `--output FILE`: the results go to a file (created, or emptied first) instead of stdout,
 //! the same bytes stdout gets from a pipe, never styled for the terminal ffind may run on;
 //! a file that cannot be written is said before the walk (or when the write fails), never
-//! silently short.
+//! silently short. And `--mpi` without MPI: plain `ffind --mpi` is one process, and an ffind
+//! built without MPI that an MPI launcher starts says so once.
 
 use std::fs;
 use std::process::Stdio;
@@ -107,4 +108,53 @@ fn the_file_gets_raw_names_even_when_ffind_runs_on_a_terminal() {
     got.sort();
     // No escaping and no color, as through a pipe (on the terminal: "d/esc\x1B[31mred").
     assert_eq!(got, [&b"d/esc\x1b[31mred"[..], b"d/nl\nname"]);
+}
+
+#[test]
+fn mpi_without_a_launcher_is_one_process() {
+    let t = hostile();
+    let plain = t.run(&["-H", "-0", "--sort", "path"]);
+    let mpi = t.run(&["-H", "-0", "--sort", "path", "--mpi"]);
+    assert_eq!((mpi.code, &mpi.stderr), (0, &String::new()));
+    assert_eq!(mpi.stdout, plain.stdout);
+}
+
+/// What an MPI launcher (Open MPI's mpirun) tells each process it starts.
+#[cfg(not(feature = "mpi"))]
+fn as_launched(t: &Tree, rank: &str, args: &[&str]) -> crate::fixture::Run {
+    let mut c = t.cmd(args);
+    c.env("OMPI_COMM_WORLD_SIZE", "2")
+        .env("OMPI_COMM_WORLD_RANK", rank)
+        .stdin(Stdio::null());
+    crate::fixture::Run::from(c.output().unwrap())
+}
+
+#[test]
+#[cfg(not(feature = "mpi"))]
+fn without_mpi_support_a_launched_search_is_refused_once() {
+    let t = hostile();
+    let first = as_launched(&t, "0", &["--mpi", "-H"]);
+    assert_eq!(first.code, 2, "{}", first.stderr);
+    assert!(first.stdout.is_empty());
+    assert!(
+        first
+            .stderr
+            .starts_with("ffind: --mpi: this ffind was built without MPI support"),
+        "{}",
+        first.stderr
+    );
+    // The other processes say nothing and succeed (a failing one would make mpirun end the
+    // job before process 0 has spoken).
+    let other = as_launched(&t, "1", &["--mpi", "-H"]);
+    assert_eq!((other.code, other.stdout.len()), (0, 0));
+    assert_eq!(other.stderr, "");
+    // A usage error and the help are shown once too.
+    let other = as_launched(&t, "1", &["--mpi", "--no-such-option"]);
+    assert_eq!((other.code, other.stderr.as_str()), (0, ""));
+    let first = as_launched(&t, "0", &["--mpi", "--no-such-option"]);
+    assert_eq!(first.code, 2);
+    // Without --mpi, a launched ffind is an ordinary one (the launcher's business).
+    let plain = as_launched(&t, "1", &["-H"]);
+    assert_eq!(plain.code, 0);
+    assert!(!plain.stdout.is_empty());
 }
