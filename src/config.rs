@@ -13,7 +13,9 @@ use ignore::overrides::{Override, OverrideBuilder};
 
 use crate::cli::{Cli, MethodArg, SortArg};
 use crate::exec::ExecSpec;
-use crate::filter::ignore::{global_matcher, matcher_from_file, IgnoreOptions, PerRepoExcludes};
+use crate::filter::ignore::{
+    global_matcher, matcher_from_file, note_skipped, IgnoreOptions, PerRepoExcludes,
+};
 use crate::filter::owner::OwnerFilter;
 use crate::filter::rules::Rules;
 use crate::filter::size::SizeFilter;
@@ -256,7 +258,10 @@ fn resolve_ignore(cli: &Cli, first_root: &Path) -> Result<Option<IgnoreOptions>>
         }
         // Named on the command line: a file that cannot be read is a usage error.
         match matcher_from_file(file, true) {
-            Ok(Some(m)) => explicit.push(Arc::new(m)),
+            Ok(Some(m)) => {
+                note_skipped(file, Some(&m), &mut unread);
+                explicit.push(Arc::new(m))
+            }
             Ok(None) => {}
             Err(e) => bail!("the ignore file '{}': {}", file.display(), describe(&e)),
         }

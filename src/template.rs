@@ -133,7 +133,8 @@ impl Template {
     }
 }
 
-/// Whether a command given `arg` would take it for an option: it begins with '-'.
+/// Whether a command given `arg` would take it for an option: it begins with '-'. One test
+/// for the `./` guard of results (the printer) and of commands' arguments (`-x`, `-X`).
 pub fn reads_as_option(arg: &[u8]) -> bool {
     arg.first() == Some(&b'-')
 }

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 
 use clap::error::{ContextKind, ContextValue};
 use clap::parser::ValueSource;
-use clap::{ArgMatches, CommandFactory};
+use clap::CommandFactory;
 
 use super::args::Cli;
 use crate::fs::escape::shell_quote;
@@ -126,21 +126,25 @@ pub fn check(file: &ConfigFile, program: &OsString) -> Result<(), String> {
     if let Some(i) = file.args.iter().position(|a| a == "--") {
         return refuse(i, "'--' has no place in a config file".into());
     }
-    let prefix = |k: usize| {
-        Cli::command().try_get_matches_from(
+    let parse = |k: usize, lenient: bool| {
+        Cli::command().ignore_errors(lenient).try_get_matches_from(
             std::iter::once(program.clone()).chain(file.args[..k].iter().cloned()),
         )
     };
     // A `requires` that the command line may still meet (--json-fields wants --json) is no
-    // fault of the file's.
+    // fault of the file's: what the first `k` lines hold is then what clap makes of them
+    // without the check.
     let transient = |e: &clap::Error| e.kind() == clap::error::ErrorKind::MissingRequiredArgument;
-    let fits = |r: &Result<ArgMatches, clap::Error>| r.as_ref().map_or_else(transient, |_| true);
+    let prefix = |k: usize| match parse(k, false) {
+        Err(e) if transient(&e) => parse(k, true),
+        parsed => parsed,
+    };
     let n = file.args.len();
     match prefix(n) {
-        Err(e) if !transient(&e) => {
+        Err(e) => {
             // The argument after the longest run of lines that parses (an option may take its
             // value from the next line: `-j` then `64`).
-            let mut at = (0..n).rev().find(|&k| fits(&prefix(k))).unwrap_or(0);
+            let mut at = (0..n).rev().find(|&k| prefix(k).is_ok()).unwrap_or(0);
             // A value clap refuses is blamed on its own line when it has one (`--color`, then
             // `sometimes`).
             if let Some(ContextValue::String(value)) = e.get(ContextKind::InvalidValue) {
@@ -154,7 +158,6 @@ pub fn check(file: &ConfigFile, program: &OsString) -> Result<(), String> {
             }
             refuse(at, clap_reason(&e))
         }
-        Err(_) => Ok(()),
         Ok(m) => {
             // A first positional argument is the pattern, so a path never comes alone.
             for (id, what) in [

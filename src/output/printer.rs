@@ -23,6 +23,7 @@ use crate::filter::Meta;
 use crate::fs::Kind;
 use crate::output::sort::{Gathered, Keys, Order};
 use crate::output::style::Style;
+use crate::template::reads_as_option;
 
 /// Bytes a batch gathers before it is written.
 pub const BATCH_BYTES: usize = 64 * 1024;
@@ -200,7 +201,7 @@ impl Printer {
             && !self.quiet
             && self.style.is_none()
             && self.sorted.is_none()
-            && !(self.dash_guard && path.first() == Some(&b'-'));
+            && !(self.dash_guard && reads_as_option(path));
         if !plain {
             return self.push_any(batch, path, kind, meta);
         }
@@ -229,7 +230,7 @@ impl Printer {
         batch.matched = true;
         let start = batch.buf.len();
         if !self.quiet {
-            let guard = self.dash_guard && path.first() == Some(&b'-');
+            let guard = self.dash_guard && reads_as_option(path);
             match self.style {
                 Some(style) => push_styled(batch, style, path, guard, kind, meta),
                 None => {

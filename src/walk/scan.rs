@@ -9,7 +9,7 @@ use std::ffi::CStr;
 use std::sync::{Arc, Weak};
 
 use crate::config::Root;
-use crate::filter::ignore::{read_reported, IgnoreFiles, Unread, IGNORE_FILE_LIMIT};
+use crate::filter::ignore::{read_reported, say_of_file, IgnoreFiles, Unread, IGNORE_FILE_LIMIT};
 use crate::filter::Meta;
 use crate::fs::path::{base_len, join_into};
 use crate::fs::{Dir, DirInUse, Kind, Listing, Stat};
@@ -194,6 +194,10 @@ impl IgnoreFiles for ListedFiles<'_> {
             self.dir.read_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT)
         };
         read_reported(read, self.dir_path, rel, self.walk.report)
+    }
+
+    fn say(&mut self, rel: &str, what: &str) {
+        say_of_file(self.walk.report, self.dir_path, rel, what);
     }
 }
 

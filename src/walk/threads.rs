@@ -20,10 +20,12 @@ pub const STACK_SIZE: usize = 512 * 1024;
 /// crate's workers poll its queue), so with thousands of threads they spend their time
 /// searching, not reading: on a 1M-entry directory at `-j 4096`, ignore took 151 s, rayon 37 s,
 /// jwalk 18 s, against 0.5 s for `queue`. Measured (debug build, 2 busy CPUs, median of 3) on
-/// 200,000 files in one directory: ignore 1.1 s at `-j 64`, 10.1 s at 256; rayon 0.72 s at 64,
-/// 1.9 s at 256; on the Linux tree all three are at their best at 64. On a slow file system
-/// `queue` gains nothing past 64 either (docs/PERFORMANCE.md: 534 ms at 64). `queue` parks idle workers and
-/// keeps its `-j`.
+/// 200,000 files in one directory: ignore 1.1 s at `-j 64`, 10.1 s at 256 (much of which was
+/// each thread listing the directory again for the beneath check, since shared: 2.5 s at 64,
+/// and, without this cap, still 4.7 s at 256 and 129 s at 1,024, release build on a loaded
+/// 2-core VM, 2026-12-03); rayon 0.72 s at 64, 1.9 s at 256; on the Linux tree all three are at
+/// their best at 64. On a slow file system `queue` gains nothing past 64 either
+/// (docs/PERFORMANCE.md: 534 ms at 64). `queue` parks idle workers and keeps its `-j`.
 pub const STEALING_MAX: usize = 64;
 
 /// The threads a method with a work-stealing scheduler runs: `-j` (already capped by the

@@ -157,6 +157,9 @@ fn patterns_paths_and_commands_are_refused() {
         (b"-H\n.\n/tmp\n", 2, "a pattern or a path"),
         (b"-e\nrs\n-x\necho\n", 3, "-x/--exec"),
         (b"--exec-batch=ls\n", 1, "-X/--exec-batch"),
+        // Beside an option whose requirement the command line may still meet.
+        (b"--json-fields=size\n\\.rs$\n", 2, "a pattern or a path"),
+        (b"--batch-size=2\n-H\n.\n", 3, "a pattern or a path"),
     ] {
         write_default(&t, text);
         assert_refused(
@@ -270,11 +273,9 @@ fn completions_and_the_manual_ignore_the_file() {
     assert!(String::from_utf8_lossy(&help.stdout).contains("--no-config"));
 }
 
-#[test]
-fn bench_applies_the_file_and_says_so() {
-    let t = tree();
-    let path = write_default(&t, b"-H\n--exclude=*.txt\n");
-    let run = t.run(&[
+/// `ffind bench` on `-t f` with one method and one run, and `extra`: its report.
+fn bench_files(t: &Tree, extra: &[&str]) -> String {
+    let mut args = vec![
         "bench",
         "--methods",
         "serial",
@@ -284,9 +285,18 @@ fn bench_applies_the_file_and_says_so() {
         "0",
         "-t",
         "f",
-    ]);
+    ];
+    args.extend_from_slice(extra);
+    let run = t.run(&args);
     assert_eq!(run.code, 0, "{}", run.stderr);
-    let out = String::from_utf8_lossy(&run.stdout);
+    String::from_utf8_lossy(&run.stdout).into_owned()
+}
+
+#[test]
+fn bench_applies_the_file_and_says_so() {
+    let t = tree();
+    let path = write_default(&t, b"-H\n--exclude=*.txt\n");
+    let out = bench_files(&t, &[]);
     assert!(
         out.contains(&format!(
             "The config file {} applies to every run: -H '--exclude=*.txt'",
@@ -296,20 +306,7 @@ fn bench_applies_the_file_and_says_so() {
     );
     // What the runs listed: the hidden files, not the excluded one.
     assert!(out.contains("Every benchmark listed 3 entries"), "{out}");
-    let run = t.run(&[
-        "bench",
-        "--methods",
-        "serial",
-        "-r",
-        "1",
-        "-w",
-        "0",
-        "-t",
-        "f",
-        "--no-config",
-    ]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let out = String::from_utf8_lossy(&run.stdout);
+    let out = bench_files(&t, &["--no-config"]);
     assert!(!out.contains("The config file"), "{out}");
     assert!(out.contains("Every benchmark listed 2 entries"), "{out}");
 }

@@ -30,6 +30,9 @@ pub trait IgnoreFiles {
     /// The contents of the file at this path relative to the directory (or absolute), or why
     /// there are none.
     fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread>;
+    /// Says `what` of the file `rel` of the directory, read but not wholly applied (see
+    /// [`Rules::skipped_message`]): the walk goes on, the exit code becomes 1.
+    fn say(&mut self, rel: &str, what: &str);
 }
 
 /// Why an ignore file's contents are not at hand.
@@ -73,12 +76,22 @@ fn unread_message(e: &io::Error) -> String {
 /// remembering in `unread` why a file that is there could not be read.
 pub fn global_matcher(path: &Path, unread: &mut Vec<(PathBuf, String)>) -> Option<Rules> {
     match matcher_from_file(path, false) {
-        Ok(m) => m,
+        Ok(m) => {
+            note_skipped(path, m.as_ref(), unread);
+            m
+        }
         Err(e) if is_absent(&e) => None,
         Err(e) => {
             unread.push((path.to_path_buf(), unread_message(&e)));
             None
         }
+    }
+}
+
+/// Remembers in `unread` what to say of the file at `path` whose rules were not all applied.
+pub fn note_skipped(path: &Path, rules: Option<&Rules>, unread: &mut Vec<(PathBuf, String)>) {
+    if let Some(message) = rules.and_then(Rules::skipped_message) {
+        unread.push((path.to_path_buf(), message));
     }
 }
 
@@ -95,10 +108,15 @@ pub fn read_reported(
         // Absent (`.git/info/exclude` often is), or a directory of that name.
         Err(e) if is_absent(&e) => Err(Unread::Absent),
         Err(e) => {
-            report.message(&shown_path(dir_shown, rel), &unread_message(&e));
+            say_of_file(report, dir_shown, rel, &unread_message(&e));
             Err(Unread::Failed)
         }
     }
+}
+
+/// Says `what` of the ignore file `rel` of the directory shown as `dir_shown`.
+pub fn say_of_file(report: &Reporter, dir_shown: &[u8], rel: &str, what: &str) {
+    report.message(&shown_path(dir_shown, rel), what);
 }
 
 /// How messages show the file `rel` of the directory shown as `dir_shown`: below it, or, for
@@ -183,6 +201,13 @@ impl IgnoreFiles for FilesByPath<'_> {
 
     fn path(&self) -> PathBuf {
         self.dir.to_path_buf()
+    }
+
+    fn say(&mut self, rel: &str, what: &str) {
+        // Above a search path, once for all the search paths below it.
+        if !self.above_root || first_report(&shown_path(self.shown, rel)) {
+            say_of_file(self.report, self.shown, rel, what);
+        }
     }
 
     fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {

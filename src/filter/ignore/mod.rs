@@ -34,8 +34,8 @@ use crate::fs::Dir;
 use crate::report::Reporter;
 use files::{gitdir_of, read_linked_exclude};
 pub use files::{
-    global_matcher, matcher_from_file, read_reported, FilesByPath, IgnoreFiles, Unread,
-    IGNORE_FILE_LIMIT,
+    global_matcher, matcher_from_file, note_skipped, read_reported, say_of_file, FilesByPath,
+    IgnoreFiles, Unread, IGNORE_FILE_LIMIT,
 };
 
 mod files;
@@ -273,25 +273,39 @@ impl IgnoreOptions {
         // A directory above the search root sees the root's entries through `prefix`; with
         // --no-ignore-parent it only tells whether the root is inside a repository.
         let rules = prefix.is_empty() || self.parents;
-        let mut read = |name: &str| -> Option<Vec<u8>> {
+        let read = |files: &mut dyn IgnoreFiles, name: &str| -> Option<Vec<u8>> {
             if rules && files.has(name) {
                 files.read(name).ok()
             } else {
                 None
             }
         };
+        // Compiled, and what was not applied of them said under `name`.
+        let compile = |files: &mut dyn IgnoreFiles, name: &str, texts: &[&[u8]]| {
+            let rules = Rules::parse(texts)?;
+            if let Some(message) = rules.skipped_message() {
+                files.say(name, &message);
+            }
+            Some(rules)
+        };
         let (custom, dot_ignore) = if self.dot_ignore {
-            let custom: Vec<Vec<u8>> = CUSTOM_FILES.iter().filter_map(|n| read(n)).collect();
-            let custom: Vec<&[u8]> = custom.iter().map(Vec::as_slice).collect();
+            let custom: Vec<(&str, Vec<u8>)> = CUSTOM_FILES
+                .iter()
+                .filter_map(|n| read(files, n).map(|b| (*n, b)))
+                .collect();
+            let texts: Vec<&[u8]> = custom.iter().map(|(_, b)| b.as_slice()).collect();
+            // The two custom files are compiled as one, the later (`.ffindignore`) named.
+            let last = custom.last().map_or(".fdignore", |(n, _)| n);
+            let ignore = read(files, ".ignore");
             (
-                Rules::parse(&custom),
-                read(".ignore").and_then(|b| Rules::parse(&[&b])),
+                compile(files, last, &texts),
+                ignore.and_then(|b| compile(files, ".ignore", &[&b])),
             )
         } else {
             (None, None)
         };
         let git = if self.vcs {
-            read(".gitignore").and_then(|b| Rules::parse(&[&b]))
+            read(files, ".gitignore").and_then(|b| compile(files, ".gitignore", &[&b]))
         } else {
             None
         };
@@ -300,7 +314,7 @@ impl IgnoreOptions {
                 .read(".git/info/exclude")
                 .ok()
                 .or_else(|| read_linked_exclude(files))
-                .and_then(|b| Rules::parse(&[&b]))
+                .and_then(|b| compile(files, ".git/info/exclude", &[&b]))
         } else {
             None
         };
@@ -466,6 +480,9 @@ mod tests {
                 .get(rel)
                 .map(|s| s.as_bytes().to_vec())
                 .ok_or(Unread::Absent)
+        }
+        fn say(&mut self, rel: &str, what: &str) {
+            panic!("nothing to say of {rel} here: {what}");
         }
     }
 

@@ -16,7 +16,8 @@
 //!   (`/arch/*/include/generated/`, `lib/**/*.js`): matched component by component;
 //! - everything else (`{a,b}`, negated or non-ASCII classes, `**` inside a component, ...):
 //!   `globset::GlobSet`s built exactly as the `ignore` crate builds its one, of 256 rules each
-//!   and at most 4,096 rules a file (the rest are skipped), run only when such rules exist.
+//!   and at most 4,096 rules a file (the rest are not applied, and that is said), run only
+//!   when such rules exist.
 //!
 //! Compiling takes time linear in the file, and what it builds is a small multiple of it
 //! (issue 18: a file planted above the search path is read by every search).
@@ -68,6 +69,8 @@ pub struct Rules {
     path_globs: Vec<WildPath>,
     /// The rest, as the `ignore` crate would match them.
     residual: Option<Residual>,
+    /// Rules of that rest past [`Rules::GLOB_RULES`], not applied.
+    skipped: usize,
 }
 
 impl Rules {
@@ -92,6 +95,7 @@ impl Rules {
                     continue;
                 }
                 if residual.full() {
+                    rules.skipped += 1;
                     continue;
                 }
                 // As the crate builds it; a glob that does not build is skipped, as git does.
@@ -227,6 +231,23 @@ impl Rules {
                 let parents = &p.parts[..p.parts.len() - 1];
                 match_parts(parents, (!dir.is_empty()).then_some(dir))
             })
+    }
+
+    /// The most rules of a file that only a glob engine matches (`{a,b}`, `[!a]`, `a**b`): real
+    /// files have a few, if any; past them a planted file could make ffind take gigabytes.
+    pub const GLOB_RULES: usize = ResidualBuilder::MAX_RULES;
+
+    /// What to say of a file whose rules past [`Rules::GLOB_RULES`] were not applied, if any:
+    /// results may differ from what the file means, so it is said (and the exit code is 1).
+    pub fn skipped_message(&self) -> Option<String> {
+        (self.skipped > 0).then(|| {
+            format!(
+                "{} rules past the first {} that need a glob engine ({{a,b}}, [!a], a**b) were \
+                 not applied",
+                self.skipped,
+                Self::GLOB_RULES
+            )
+        })
     }
 
     /// Whether any rule here is on paths rather than on the name alone.
