@@ -24,6 +24,7 @@ mod parity;
 mod parsers;
 mod patterns;
 mod proptest_parity;
+mod random_tree;
 mod reference;
 mod sort;
 mod syscalls;
