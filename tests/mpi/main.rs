@@ -47,6 +47,11 @@ pub fn mpirun(n: usize, share_all: bool) -> Vec<String> {
         "--mca",
         "btl",
         "self,vader",
+        // Containers often forbid the cross-process copy (ptrace rights) that shared memory
+        // uses for large messages: copy through the shared segment instead.
+        "--mca",
+        "btl_vader_single_copy_mechanism",
+        "none",
         "-n",
     ]
     .map(String::from)
