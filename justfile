@@ -14,6 +14,10 @@ build:
 test:
     cargo test --all-targets
 
+# The --mpi suite (tests/mpi/, docs/SCALE.md): needs Open MPI (openmpi-bin libopenmpi-dev libclang-dev)
+test-mpi:
+    cargo test --features mpi --test mpi
+
 # Clippy with warnings as errors, rustfmt's check and the import circles (as CI runs them)
 lint:
     cargo clippy --all-targets -- -D warnings

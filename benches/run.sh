@@ -25,7 +25,10 @@
 #          slow    on a FUSE mount that sleeps per operation (benches/slowfs.sh); never by default
 #          deep-lowfd  the 3,000-level `deep` corpus under `ulimit -n 64` (and 16): every method
 #                  against the unlimited run, fd and bfs (parents cannot all stay open there)
-#          (default: all but slow and cold)
+#          mpi     one search over 1, 2 and 4 processes (`mpirun ... ffind --mpi`) against one
+#                  process at the same total threads, and mpifileutils' dfind if built; on big
+#                  (BENCH_MPI_TREE); needs Open MPI and builds ffind --features mpi; never by default
+#          (default: all but slow, cold and mpi)
 #
 # Environment: BENCH_RUNS (20), BENCH_WARMUP (3), BENCH_SWEEP (1,2,4,...,1024),
 # BENCH_CRATES_J (2,8,64),
@@ -33,6 +36,11 @@
 # BENCH_SLOW_WARMUP (0), BENCH_SLOW_SWEEP (2,4,...,1024), BENCH_READER_SLEEP (5),
 # BENCH_COLD_RUNS (5), BENCH_COLD_SWEEP (1,2,4,...,256), BENCH_MILLION (1000000 entries),
 # BENCH_LOWFD (64: the descriptor limit of deep-lowfd),
+# BENCH_MPI_TREE (big; empty: only slowfs), BENCH_MPI_THREADS (2: total threads per configuration),
+# BENCH_MPI_ROUNDS (10), BENCH_MPI_WARMUP (1), BENCH_MPI_DFIND_N (1,2,4: dfind's process
+# counts, empty for none), BENCH_MPI_DFIND_ROUNDS (3), BENCH_MPI_SLOW (0; 1: also on slowfs,
+# BENCH_MPI_SLOW_THREADS (16) in total), FFIND_MPI (a prebuilt --features mpi binary),
+# DFIND (~/.cache/ffind-peers/mpi/bin/dfind),
 # BENCH_RESULTS (benches/results), FFIND (a prebuilt binary: skips cargo build),
 # FFIND_SHARED (../shared), FFIND_CORPORA, FFIND_PEERS.
 #
@@ -60,6 +68,15 @@ cold_runs=${BENCH_COLD_RUNS:-5}
 million=${BENCH_MILLION:-1000000}
 cold_sweep=${BENCH_COLD_SWEEP:-1,2,4,8,16,32,64,128,256}
 lowfd=${BENCH_LOWFD:-64}
+mpi_tree=${BENCH_MPI_TREE-big}
+mpi_threads=${BENCH_MPI_THREADS:-2}
+mpi_rounds=${BENCH_MPI_ROUNDS:-10}
+mpi_warmup=${BENCH_MPI_WARMUP:-1}
+dfind_n=${BENCH_MPI_DFIND_N-1,2,4}
+dfind_rounds=${BENCH_MPI_DFIND_ROUNDS:-3}
+mpi_slow=${BENCH_MPI_SLOW:-0}
+mpi_slow_threads=${BENCH_MPI_SLOW_THREADS:-16}
+dfind=${DFIND:-$HOME/.cache/ffind-peers/mpi/bin/dfind}
 methods=(serial walkdir queue rayon jwalk ignore)
 
 say() { printf '\n\033[1m== %s\033[0m\n' "$*" >&2; }
@@ -78,7 +95,7 @@ sections=()
 for arg in "$@"; do
   case "$arg" in
     linux | big | flat) trees+=("$arg") ;;
-    side | git | j1 | memory | first | sweep | crates | sort | order | slow | huge | cold | deep-lowfd) sections+=("$arg") ;;
+    side | git | j1 | memory | first | sweep | crates | sort | order | slow | huge | cold | deep-lowfd | mpi) sections+=("$arg") ;;
     -h | --help) usage 0 ;;
     *) echo "benches/run.sh: unknown tree or section '$arg'" >&2 && usage ;;
   esac
@@ -93,6 +110,9 @@ done
 [[ $runs =~ ^[1-9][0-9]*$ ]] || die "BENCH_RUNS must be a positive number, not '$runs'"
 [[ $warmup =~ ^[0-9]+$ ]] || die "BENCH_WARMUP must be a number, not '$warmup'"
 [[ $lowfd =~ ^[1-9][0-9]*$ ]] || die "BENCH_LOWFD must be a positive number, not '$lowfd'"
+for v in mpi_threads mpi_rounds mpi_slow_threads dfind_rounds; do
+  [[ ${!v} =~ ^[1-9][0-9]*$ ]] || die "$v (BENCH_${v^^}) must be a positive number, not '${!v}'"
+done
 
 # --- tools --------------------------------------------------------------------------------
 if [ ! -f "$shared/bench/peers.sh" ] || [ ! -f "$shared/bench/corpus.sh" ]; then
@@ -108,6 +128,21 @@ else
   ffind=${CARGO_TARGET_DIR:-$repo/target}/release/ffind
 fi
 rev=$(git -C "$repo" describe --always --dirty --abbrev=10)
+
+if wants mpi; then
+  command -v mpirun >/dev/null || die "mpi: mpirun is missing (apt-get install openmpi-bin libopenmpi-dev libclang-dev)"
+  mpirun=$(command -v mpirun)
+  if [ -n "${FFIND_MPI:-}" ]; then
+    [ -x "$FFIND_MPI" ] || die "FFIND_MPI=$FFIND_MPI is not an executable"
+    ffind_mpi=$(realpath "$FFIND_MPI")
+  else
+    # A target directory of its own: the default build above stays as it is.
+    say "build: cargo build --release --features mpi (target/mpi)"
+    (cd "$repo" && cargo build --release --features mpi --target-dir "$repo/target/mpi") ||
+      die "cargo build --release --features mpi failed"
+    ffind_mpi=$repo/target/mpi/release/ffind
+  fi
+fi
 
 say "peers: $shared/bench/peers.sh (the first time builds fd from crates.io: minutes)"
 peers=$(bash "$shared/bench/peers.sh") || die "peers.sh failed"
@@ -129,6 +164,8 @@ if [ $per_tree = 1 ]; then needed+=("${trees[@]}"); fi
 if wants git || wants cold; then needed+=(linux); fi
 if wants slow; then needed+=("$slow_tree"); fi
 if wants deep-lowfd; then needed+=(deep); fi
+if wants mpi && [ -n "$mpi_tree" ]; then needed+=("$mpi_tree"); fi
+if wants mpi && [ "$mpi_slow" = 1 ]; then needed+=("$slow_tree"); fi
 if [ ${#needed[@]} -gt 0 ]; then
   say "corpora: corpus.sh ${needed[*]} (big and flat take a minute or two the first time)"
   mapfile -t needed < <(printf '%s\n' "${needed[@]}" | sort -u)
@@ -181,6 +218,9 @@ load=$(loadavg) # before the measurement a markdown file reports; set again befo
 # A command as shown in tables: tool names instead of paths, tree names instead of corpora.
 short() {
   local s=$1
+  [ -z "${ffind_mpi:-}" ] || s=${s//"$ffind_mpi"/ffind-mpi}
+  [ -z "${mpirun:-}" ] || s=${s//"$mpirun"/mpirun}
+  s=${s//"$dfind"/dfind}
   s=${s//"$ffind"/ffind}
   s=${s//"$peers/bin/"/}
   s=${s//"$corpora/"/}
@@ -647,6 +687,180 @@ slow() {
   mnt=
 }
 
+# One search spread over the processes of an MPI job (`--mpi`, issue 16; docs/SCALE.md). On one
+# machine processes cannot beat threads, so this measures what distribution costs: `mpirun -n
+# 1, 2, 4` (threads per process so that the totals match) against one plain process at the same
+# total threads, interleaved, with wall and CPU time (mpirun's whole job); each launch's fixed
+# cost alone (the same job on an empty directory); mpifileutils' dfind where it is built. Results
+# go to a file through --output (process 0 writes it), as mpirun's forwarding of stdout through
+# a pty (12-25 MB/s) is mpirun's cost, not ffind's. Every configuration's output, sorted, must be
+# the plain process's.
+mpi_job() { # mpi_job N: the words that start a job of N processes, one node, unbound
+  printf '%s --bind-to none --oversubscribe -q' "$mpirun"
+  [ "$(id -u)" != 0 ] || printf ' --allow-run-as-root'
+  printf ' -n %s' "$1"
+}
+
+# mpi_run LABEL DIR TOTAL_THREADS: the interleaved comparison on DIR.
+mpi_run() {
+  local label=$1 dir=$2 total=$3 d n j
+  d=$(q "$dir")
+  local base=$out/$stamp-$label-mpi
+  local empty=$tmp/mpi-empty
+  mkdir -p "$empty"
+  # name, command (OUT stands for the output file), the row it is compared with
+  local -a names=() cmds=() refs=()
+  local -A plain=()
+  for n in 1 2 4; do
+    j=$((total / n))
+    [ "$j" -ge 1 ] || j=1
+    local t=$((n * j))
+    if [ -z "${plain[$t]:-}" ]; then
+      plain[$t]=${#names[@]}
+      names+=("ffind -u -j$t (one process)")
+      cmds+=("$ffind -u -j$t --output OUT . $d")
+      refs+=("${plain[$t]}")
+    fi
+    names+=("mpirun -n $n ffind --mpi -u -j$j")
+    cmds+=("$(mpi_job "$n") $ffind_mpi --mpi -u -j$j --output OUT . $d")
+    refs+=("${plain[$t]}")
+  done
+  for n in 1 2 4; do
+    names+=("mpirun -n $n ffind --mpi (empty directory: launch and MPI_Init only)")
+    cmds+=("$(mpi_job "$n") $ffind_mpi --mpi -u -j1 --output /dev/null . $empty")
+    refs+=("")
+  done
+  # Like lists like: each command once into a file, sorted, against its plain process.
+  : >"$tmp/mpi-check.tsv"
+  local i c want
+  for i in "${!cmds[@]}"; do
+    [ -n "${refs[$i]}" ] || continue
+    c=${cmds[$i]//OUT/$tmp/mpi-out}
+    eval "$c" || [ $? = 1 ] || die "failed: $(short "$c")"
+    LC_ALL=C sort "$tmp/mpi-out" >"$tmp/mpi-sorted-$i"
+    want=$tmp/mpi-sorted-${refs[$i]}
+    printf '%s\t%s\t%s\n' "${names[$i]}" "$(wc -l <"$tmp/mpi-out")" \
+      "$(cmp -s "$want" "$tmp/mpi-sorted-$i" && echo yes || echo NO)" >>"$tmp/mpi-check.tsv"
+  done
+  rm -f "$tmp"/mpi-out "$tmp"/mpi-sorted-*
+  local -a timed=()
+  for c in "${cmds[@]}"; do timed+=("${c//OUT//dev/null}"); done
+  say "$label: mpi ($mpi_rounds rounds after $mpi_warmup, ${#timed[@]} commands interleaved)"
+  load=$(loadavg)
+  python3 "$here/interleave.py" --cpu "$mpi_rounds" "$mpi_warmup" "${timed[@]}" >"$tmp/mpi-times.txt" ||
+    die "interleave.py failed for $label mpi"
+  local table
+  table=$(python3 - "$tmp/mpi-times.txt" "$tmp/mpi-check.tsv" "${names[@]}" -- "${refs[@]}" <<'PY'
+import re, sys
+times, check = sys.argv[1], sys.argv[2]
+rest = sys.argv[3:]
+cut = rest.index("--")
+names, refs = rest[:cut], rest[cut + 1:]
+rows = []
+for line in open(times):
+    m = re.match(r"\s*([\d.]+) ms \([\d.]+\)\s+min\s+([\d.]+) \([\d.]+\)\s+cpu\s+([\d.]+) ms", line)
+    if m:
+        rows.append(tuple(float(x) for x in m.groups()))
+ok = {n: (l, same) for n, l, same in (l.rstrip("\n").split("\t") for l in open(check))}
+print("| configuration | wall median (s) | wall min (s) | CPU median (s) | wall vs one process | CPU vs one process | lines | same lines (sorted) |")
+print("|---|---|---|---|---|---|---|---|")
+for name, ref, (med, mn, cpu) in zip(names, refs, rows):
+    if ref:
+        r = rows[int(ref)]
+        vs = f"{med / r[0]:.2f} | {cpu / r[2]:.2f}"
+    else:
+        vs = "- | -"
+    lines, same = ok.get(name, ("-", "-"))
+    print(f"| `{name}` | {med / 1000:.3f} | {mn / 1000:.3f} | {cpu / 1000:.3f} | {vs} | {lines} | {same} |")
+PY
+) || die "the mpi table failed"
+  local note="${note:+$note; }MPI: $("$mpirun" --version 2>&1 | sed -n 1p), one node, \`--bind-to none --oversubscribe\`, OMPI_MCA_pml=$OMPI_MCA_pml OMPI_MCA_btl=$OMPI_MCA_btl; ffind-mpi: the same revision built with \`--features mpi\`; the empty-directory rows are each launch's fixed cost (mpirun, MPI_Init, agreeing, finalizing)"
+  {
+    conditions "ffind --mpi: $label, processes against threads" "$label" "$dir" \
+      "benches/interleave.py --cpu: $mpi_rounds rounds after $mpi_warmup, every command once per round in a new random order; wall = median of the whole job (mpirun's launch included), CPU = user + system of mpirun and every process of the job; results written by process 0 with \`--output /dev/null\`"
+    echo "$table"
+    echo
+    echo "Raw (interleave.py, ratio to the last command):"
+    echo
+    echo '```'
+    short "$(cat "$tmp/mpi-times.txt")"
+    echo
+    echo '```'
+  } >"$base.md"
+  section_summary "$label: mpi" "$table"
+  if [ -n "$dfind_n" ] && [ -x "$dfind" ]; then
+    mpi_dfind "$label" "$dir"
+  elif [ -n "$dfind_n" ]; then
+    section_summary "$label: mpi, dfind: NOT MEASURED" "no dfind at $dfind (mpifileutils; set DFIND)"
+  fi
+}
+
+# mpifileutils' dfind listing every entry (`--print`; -q must come last), as mpirun's stdout
+# (dfind has no file output of the same kind): its ranks print their own parts through mpirun,
+# whose lines interleave mid-line from 2 processes on, so the check counts lines that do not
+# start with the tree's path.
+mpi_dfind() {
+  local label=$1 dir=$2 real n
+  real=$(realpath "$dir")
+  local base=$out/$stamp-$label-mpi-dfind
+  local -a cmds=()
+  : >"$tmp/dfind-check.md"
+  for n in ${dfind_n//,/ }; do
+    local c="$(mpi_job "$n") $dfind --print -q $(q "$real")"
+    cmds+=("$c")
+    local lines broken
+    eval "$c" >"$tmp/dfind-out" || die "failed: $(short "$c")"
+    lines=$(wc -l <"$tmp/dfind-out")
+    broken=$(grep -c -v -F "$real" "$tmp/dfind-out" || true)
+    printf -- '- `%s`: %s lines (the tree has %s entries + its root), %s not starting with the tree'"'"'s path\n' \
+      "$(short "$c")" "$lines" "$(count_entries "$dir")" "$broken" >>"$tmp/dfind-check.md"
+  done
+  rm -f "$tmp/dfind-out"
+  say "$label: mpi dfind ($dfind_rounds rounds, ${#cmds[@]} commands interleaved)"
+  load=$(loadavg)
+  local table
+  table=$(python3 "$here/interleave.py" --cpu "$dfind_rounds" 0 "${cmds[@]}") ||
+    die "interleave.py failed for dfind"
+  {
+    conditions "mpifileutils dfind: $label" "$label" "$dir" \
+      "benches/interleave.py --cpu: $dfind_rounds rounds, no warm-up; output: mpirun's stdout to /dev/null (through mpirun's pty forwarding)"
+    echo '```'
+    short "$table"
+    echo
+    echo '```'
+    echo
+    cat "$tmp/dfind-check.md"
+  } >"$base.md"
+  section_summary "$label: mpi, dfind" "$(printf '```\n%s\n```\n\n%s' "$(short "$table")" "$(cat "$tmp/dfind-check.md")")"
+}
+
+mpi() {
+  # One node: shared memory between processes, without probing for network transports.
+  export OMPI_MCA_pml=${OMPI_MCA_pml:-ob1} OMPI_MCA_btl=${OMPI_MCA_btl:-self,vader}
+  if [ -n "$mpi_tree" ]; then
+    find "$corpora/$mpi_tree" >/dev/null
+    mpi_run "$mpi_tree" "$corpora/$mpi_tree" "$mpi_threads"
+  fi
+  if [ "$mpi_slow" = 1 ]; then
+    local problem
+    if ! problem=$(bash "$here/slowfs.sh" check 2>&1); then
+      section_summary "mpi on slowfs: NOT MEASURED" "$problem"
+      return
+    fi
+    mnt=$(mktemp -d /tmp/ffind-slowfs.XXXXXX)
+    bash "$here/slowfs.sh" mount "$corpora/$slow_tree" "$mnt" "$slow_delay" >&2 ||
+      die "could not mount slowfs at $mnt"
+    entries[$mnt]=$(count_entries "$corpora/$slow_tree")
+    local dfind_n= cache="source tree in the page cache, nothing cached by the FUSE layer"
+    local note="Slow file system: slowfs, a FUSE passthrough of \`$slow_tree\` that sleeps ${slow_delay} µs before answering each request"
+    mpi_run "slowfs-$slow_tree" "$mnt" "$mpi_slow_threads"
+    note=
+    bash "$here/slowfs.sh" umount "$mnt"
+    rmdir "$mnt"
+    mnt=
+  fi
+}
+
 # --- run ----------------------------------------------------------------------------------
 {
   printf '# ffind benchmark summary, %s\n\n' "$stamp"
@@ -657,6 +871,7 @@ slow() {
   if wants huge || wants order; then printf '; million'; fi
   if wants deep-lowfd; then printf '; deep (ulimit -n %s)' "$lowfd"; fi
   if wants slow; then printf '; slowfs-%s (%s µs per operation)' "$slow_tree" "$slow_delay"; fi
+  if wants mpi; then printf '; mpi on %s' "${mpi_tree:-slowfs only}"; fi
   printf '\n'
   printf -- '- Machine: %s cores (`nproc`), kernel %s, load average at start %s\n' "$(nproc)" "$(uname -r)" "$(loadavg)"
   versions
@@ -685,6 +900,7 @@ if wants huge; then huge; fi
 if wants cold; then cold; fi
 if wants deep-lowfd; then deep_lowfd; fi
 if wants slow; then slow; fi
+if wants mpi; then mpi; fi
 
 if [ -n "$cold_unavailable" ]; then
   section_summary "cold: NOT MEASURED" "$cold_unavailable"

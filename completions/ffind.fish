@@ -65,6 +65,7 @@ ignore\t'The ignore crate\'s parallel walker (fd\'s engine)'"
 complete -c ffind -s j -l concurrency -d 'How many directories are read at once (threads). Default: the number of CPUs, more on network and FUSE file systems. Up to 4096; the rayon, jwalk and ignore methods use at most 64 (their schedulers slow down with more)' -r
 complete -c ffind -s C -l base-directory -d 'Change the working directory before searching; results are relative to it' -r -F
 complete -c ffind -l search-path -d 'More search paths, for patterns that look like paths (repeatable)' -r -F
+complete -c ffind -l output -d 'Write the results to FILE instead of standard output (it is created, or emptied first)' -r -F
 complete -c ffind -l gen-completions -d 'Print a shell completion script for SHELL and exit' -r -f -a "bash\t''
 elvish\t''
 fish\t''
@@ -100,6 +101,7 @@ complete -c ffind -s 1 -d 'Stop after the first result (same as --max-results=1)
 complete -c ffind -s q -l quiet -d 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match'
 complete -c ffind -s l -l list-details -d 'List results with details, like \'ls -l\': mode, links, owner, group, size (1024-based units, as ls -h), modification time, path, and "-> target" for symbolic links'
 complete -c ffind -l json -d 'Print one JSON object per result and line (NDJSON), for scripts'
+complete -c ffind -l mpi -d 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'
 complete -c ffind -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
 complete -c ffind -l show-errors -d 'Accepted for fd compatibility: ffind always reports file-system errors (an unreadable directory, a missing search path) on stderr, and exits with 1 after them'
 complete -c ffind -l gen-man -d 'Print the manual page (roff, for doc/ffind.1) and exit'

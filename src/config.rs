@@ -168,6 +168,8 @@ pub struct Config {
     pub ignore_contain: Vec<CString>,
     /// `-x`/`-X`: the commands results are given to instead of being printed.
     pub exec: Option<ExecSpec>,
+    /// `--output`: the file results are written to instead of stdout.
+    pub output: Option<PathBuf>,
 }
 
 /// The working directory, with a clear error if it is gone. It is read only when a search
@@ -541,7 +543,10 @@ fn resolve_method(arg: MethodArg) -> Method {
 
 impl Config {
     /// Resolves a parsed command line. Errors here are usage errors (exit code 2).
-    pub fn from_cli(cli: &Cli) -> Result<Config> {
+    /// `distributed`: one process of an `--mpi` search, whose stdout is a pseudo-terminal
+    /// that mpirun reads (it says it is a terminal wherever mpirun's own output goes), so
+    /// that results are printed as to a pipe, as they are with `--output`.
+    pub fn from_cli(cli: &Cli, distributed: bool) -> Result<Config> {
         let cwd = current_dir(cli)?;
         let (min_depth, max_depth) = match cli.exact_depth {
             Some(d) => (d, d),
@@ -568,7 +573,8 @@ impl Config {
             Some(_) => jobs,
             None => default_concurrency(&roots, jobs),
         };
-        let terminal = std::io::stdout().is_terminal();
+        // Results written to a file (--output) or through mpirun are never for a terminal.
+        let terminal = !distributed && cli.output.is_none() && std::io::stdout().is_terminal();
         let concurrency_max = if cli.concurrency.is_none() && cli.method == MethodArg::Auto {
             concurrency.max(BLOCKING_CONCURRENCY)
         } else {
@@ -611,6 +617,7 @@ impl Config {
                 cli.print0,
                 cli.path_separator.as_deref().map(str::as_bytes),
             )?,
+            output: cli.output.clone(),
         })
     }
 }

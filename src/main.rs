@@ -2,6 +2,8 @@
 //!
 //! argv → clap ([`cli`]) → one resolved [`config::Config`] → a traversal method ([`walk`]) →
 //! filters ([`filter`]) → the one writer ([`output::printer`]) → an exit code ([`exit`]).
+//! With `--mpi` under an MPI launcher, every process of the job runs this, and the search is
+//! spread over them ([`walk::mpi`]).
 
 mod bench;
 mod cli;
@@ -16,13 +18,15 @@ mod template;
 mod walk;
 
 use std::ffi::OsString;
-use std::io;
+use std::io::{self, Write};
 use std::process::ExitCode;
 
+use crate::cli::{Cli, MethodArg, OrderArg, SortArg};
 use crate::config::Config;
 use crate::exit::Outcome;
 use crate::output::printer::{Printer, Stopped};
 use crate::report::{describe, strip_os_error, Reporter};
+use crate::walk::mpi::launch::{self, Launch};
 
 fn main() -> ExitCode {
     let args: Vec<OsString> = std::env::args_os().collect();
@@ -33,10 +37,19 @@ fn run(args: Vec<OsString>) -> Outcome {
     if args.get(1).is_some_and(|a| a == "bench") {
         return bench::main(args);
     }
+    // Under an MPI launcher, only process 0 speaks before the search: not N copies of one
+    // usage error, of the help, of the completions.
+    let silent = || launch::detect().is_some_and(|l| !l.speaks());
+    let asked_mpi = launch::asked(&args);
     let cli = match cli::parse_with_config(args) {
         Ok((cli, _)) => cli,
+        Err(_) if asked_mpi && silent() => return Outcome::Success,
         Err(e) => return e.report(),
     };
+    let launched = if cli.mpi { launch::detect() } else { None };
+    if (cli.gen_completions.is_some() || cli.gen_man) && launched.is_some_and(|l| !l.speaks()) {
+        return Outcome::Success;
+    }
     if let Some(shell) = cli.gen_completions {
         let mut cmd = <cli::Cli as clap::CommandFactory>::command();
         clap_complete::generate(shell, &mut cmd, "ffind", &mut io::stdout());
@@ -51,26 +64,115 @@ fn run(args: Vec<OsString>) -> Outcome {
             }
         };
     }
+    match launched {
+        Some(launch) => distributed(&cli, launch),
+        None => alone(&cli),
+    }
+}
+
+/// Why a search cannot start: the outcome, and the whole message.
+type Refused = (Outcome, String);
+
+/// Everything that can refuse a search before it starts: the base directory, the
+/// configuration, the output file (`opens_output`: only the process that writes opens it).
+fn prepare(
+    cli: &Cli,
+    distributed: bool,
+    opens_output: bool,
+) -> Result<(&'static Config, Box<dyn Write + Send>), Refused> {
     if let Some(base) = &cli.base_directory {
         if let Err(e) = std::env::set_current_dir(base) {
-            eprintln!(
-                "ffind: {}: cannot use as base directory: {}",
-                crate::fs::escape::escaped(base.as_os_str().as_encoded_bytes()),
-                describe(&e)
-            );
-            return Outcome::Usage;
+            return Err((
+                Outcome::Usage,
+                format!(
+                    "ffind: {}: cannot use as base directory: {}",
+                    crate::fs::escape::escaped(base.as_os_str().as_encoded_bytes()),
+                    describe(&e)
+                ),
+            ));
         }
     }
-    let config = match Config::from_cli(&cli) {
-        Ok(config) => config,
-        Err(e) => {
-            eprintln!("ffind: {}", strip_os_error(&format!("{e:#}")));
-            return Outcome::Usage;
+    let config = Config::from_cli(cli, distributed).map_err(|e| {
+        (
+            Outcome::Usage,
+            format!("ffind: {}", strip_os_error(&format!("{e:#}"))),
+        )
+    })?;
+    if distributed {
+        refuse_distributed(cli)?;
+    }
+    let out: Box<dyn Write + Send> = match (&config.output, opens_output) {
+        (Some(path), true) => match std::fs::File::create(path) {
+            Ok(file) => Box::new(file),
+            Err(e) => {
+                return Err((
+                    Outcome::Usage,
+                    format!(
+                        "ffind: {}: cannot write the results there: {}",
+                        crate::fs::escape::escaped(path.as_os_str().as_encoded_bytes()),
+                        describe(&e)
+                    ),
+                ))
+            }
+        },
+        _ => Box::new(io::stdout()),
+    };
+    // The configuration lives as long as the process; leaking it gives the walker threads
+    // (jwalk's callbacks need 'static) plain references.
+    Ok((Box::leak(Box::new(config)), out))
+}
+
+/// What `--mpi` cannot do when it runs distributed.
+fn refuse_distributed(cli: &Cli) -> Result<(), Refused> {
+    if !cli.exec.is_empty() || !cli.exec_batch.is_empty() {
+        return Err((
+            Outcome::Usage,
+            "ffind: --mpi cannot run commands (-x, -X): the results are found on many nodes; \
+             write them with --output and run the commands on that list"
+                .into(),
+        ));
+    }
+    if !matches!(cli.method, MethodArg::Auto | MethodArg::Queue) {
+        return Err((
+            Outcome::Usage,
+            "ffind: --mpi walks with its own distributed queue: --method cannot choose another"
+                .into(),
+        ));
+    }
+    let sorted = matches!(cli.sort, Some(SortArg::Path | SortArg::Depth));
+    if cli.order == Some(OrderArg::Breadth) && !sorted {
+        return Err((
+            Outcome::Usage,
+            "ffind: --mpi walks depth first only: --order breadth would hold every process at \
+             the end of each level; --sort depth gives the results nearest first once the \
+             walk ends"
+                .into(),
+        ));
+    }
+    Ok(())
+}
+
+/// The printer of the results: to `out` (stdout or `--output`), in the configured style.
+fn results_printer(config: &'static Config, out: Box<dyn Write + Send>) -> Printer {
+    Printer::new(
+        out,
+        config.terminator,
+        config.quiet,
+        config.max_results,
+        config.eager_output,
+    )
+    .with_style(config.style.as_ref(), config.dash_guard)
+}
+
+/// One process searches (the usual case, and `--mpi` without an MPI launcher).
+fn alone(cli: &Cli) -> Outcome {
+    let (config, out) = match prepare(cli, false, true) {
+        Ok(prepared) => prepared,
+        Err((outcome, message)) => {
+            eprintln!("{message}");
+            return outcome;
         }
     };
-    // The configuration, the writer and the error sink live as long as the process; leaking
-    // them gives the walker threads (jwalk's callbacks need 'static) plain references.
-    let config: &'static Config = Box::leak(Box::new(config));
     let runner = match &config.exec {
         Some(spec) => match exec::start(spec) {
             Ok(runner) => Some(runner),
@@ -84,15 +186,9 @@ fn run(args: Vec<OsString>) -> Outcome {
     let printer = match &runner {
         // Commands get NUL-terminated paths, as soon as each directory is read.
         Some(runner) => Printer::new(runner.sink(), 0, false, None, true),
-        None => Printer::new(
-            Box::new(io::stdout()),
-            config.terminator,
-            config.quiet,
-            config.max_results,
-            config.eager_output,
-        )
-        .with_style(config.style.as_ref(), config.dash_guard),
+        None => results_printer(config, out),
     };
+    // The writer and the error sink live as long as the process, as the configuration.
     // With --sort, commands too get the results in order (once the walk ends).
     let printer: &'static Printer = Box::leak(Box::new(printer.sorted(config.sort)));
     let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
@@ -102,11 +198,68 @@ fn run(args: Vec<OsString>) -> Outcome {
         let commands_ok = runner.finish();
         return Outcome::of_walk(false, true, report.had_errors() || !commands_ok);
     }
+    outcome(config, printer, report.had_errors())
+}
+
+/// What a search that printed through `printer` ends with.
+fn outcome(config: &Config, printer: &Printer, errors: bool) -> Outcome {
     if printer.why() == Stopped::WriteError {
         if let Some(e) = printer.take_error() {
-            report::say_stdout_error(&e);
+            match &config.output {
+                Some(path) => eprintln!(
+                    "ffind: {}: cannot write the results there: {}",
+                    crate::fs::escape::escaped(path.as_os_str().as_encoded_bytes()),
+                    describe(&e)
+                ),
+                None => report::say_stdout_error(&e),
+            }
         }
         return Outcome::Errors;
     }
-    Outcome::of_walk(config.quiet, printer.matched(), report.had_errors())
+    Outcome::of_walk(config.quiet, printer.matched(), errors)
+}
+
+/// One process of an `--mpi` search: MPI up, every process agreed that it can search, the
+/// search, and (on process 0) the sorted output and the job's outcome; MPI is finalized on
+/// every path out.
+#[cfg(feature = "mpi")]
+fn distributed(cli: &Cli, launch: Launch) -> Outcome {
+    let Some(session) = walk::mpi::Session::start() else {
+        if launch.speaks() {
+            eprintln!("ffind: --mpi: MPI was started already");
+        }
+        return Outcome::Errors;
+    };
+    let first = session.is_first();
+    let (config, out) = match session.agree(prepare(cli, true, first)) {
+        Ok(prepared) => prepared,
+        Err(outcome) => return session.exit(outcome),
+    };
+    if !first {
+        session.search(config, None);
+        return session.exit(Outcome::Success);
+    }
+    let printer: &'static Printer =
+        Box::leak(Box::new(results_printer(config, out).sorted(config.sort)));
+    let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
+    let errors = session.search(config, Some((printer, report)));
+    // MPI_Finalize: the other processes may end while the sorted results are written.
+    drop(session);
+    printer.finish();
+    outcome(config, printer, errors)
+}
+
+/// Without MPI support, a launched `--mpi` says so once (process 0) rather than running N
+/// copies of one search, each printing every result.
+#[cfg(not(feature = "mpi"))]
+fn distributed(_cli: &Cli, launch: Launch) -> Outcome {
+    if launch.speaks() {
+        eprintln!(
+            "ffind: --mpi: this ffind was built without MPI support: build it with \
+             `cargo build --release --features mpi` (docs/SCALE.md), or run it without an \
+             MPI launcher"
+        );
+        return Outcome::Usage;
+    }
+    Outcome::Success
 }

@@ -1,15 +1,33 @@
 //! Messages about single paths on stderr (`ffind: PATH: Permission denied`) and the record that
 //! one was given, which turns into exit code 1. The walk goes on after every one.
+//!
+//! Under `--mpi` only process 0 writes to stderr: the others' reporters hand each message, a
+//! whole line, to a [`Reporter::sending`] sink that carries it there (`walk/mpi/`), so that no
+//! two processes' lines interleave and each error is said once.
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use crate::fs::escape::escaped;
 
+/// Where a reporter's lines go instead of stderr.
+pub type Sink = Box<dyn Fn(&[u8]) + Send + Sync>;
+
 /// Collects what went wrong during a walk.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Reporter {
     errors: AtomicBool,
+    /// Where messages go instead of stderr (`None`: stderr).
+    sink: Option<Sink>,
+}
+
+impl std::fmt::Debug for Reporter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Reporter")
+            .field("errors", &self.errors)
+            .field("sink", &self.sink.is_some())
+            .finish()
+    }
 }
 
 /// The OS's description of an error, without Rust's " (os error N)" suffix.
@@ -45,6 +63,28 @@ impl Reporter {
         Reporter::default()
     }
 
+    /// A reporter that hands each message (one line, with its newline) to `sink` instead of
+    /// writing it to stderr: another process's stderr under `--mpi`, or nowhere when a state
+    /// is rebuilt whose errors were said already.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn sending(sink: Sink) -> Reporter {
+        Reporter {
+            errors: AtomicBool::new(false),
+            sink: Some(sink),
+        }
+    }
+
+    /// Writes one line: to the sink, or to stderr in one write, so that messages from
+    /// different workers do not interleave.
+    fn say(&self, line: &str) {
+        match &self.sink {
+            Some(sink) => sink(line.as_bytes()),
+            None => {
+                let _ = io::stderr().lock().write_all(line.as_bytes());
+            }
+        }
+    }
+
     /// Reports a failure about `path` (raw bytes, shown escaped) and remembers it.
     pub fn path_error(&self, path: &[u8], err: &io::Error) {
         self.message(path, &describe(err));
@@ -60,16 +100,12 @@ impl Reporter {
         } else {
             escaped(path)
         };
-        let line = format!("ffind: {shown}: {what}\n");
-        // One write per message, so that messages from different workers do not interleave.
-        let _ = io::stderr().lock().write_all(line.as_bytes());
+        self.say(&format!("ffind: {shown}: {what}\n"));
     }
 
     /// Says something on stderr that does not change the outcome (the walk stays complete).
     pub fn warning(&self, what: &str) {
-        let _ = io::stderr()
-            .lock()
-            .write_all(format!("ffind: warning: {what}\n").as_bytes());
+        self.say(&format!("ffind: warning: {what}\n"));
     }
 
     /// Whether any error was reported.
@@ -107,5 +143,22 @@ mod tests {
         assert!(!r.had_errors());
         r.message(b"x", "test message from a unit test");
         assert!(r.had_errors());
+    }
+
+    #[test]
+    fn a_sending_reporter_hands_over_whole_lines() {
+        let lines = std::sync::Arc::new(std::sync::Mutex::new(Vec::new()));
+        let to = lines.clone();
+        let r = Reporter::sending(Box::new(move |l| to.lock().unwrap().push(l.to_vec())));
+        r.message(b"a\nb", "Permission denied");
+        r.warning("careful");
+        assert!(r.had_errors());
+        assert_eq!(
+            *lines.lock().unwrap(),
+            [
+                b"ffind: a\\x0Ab: Permission denied\n".to_vec(),
+                b"ffind: warning: careful\n".to_vec()
+            ]
+        );
     }
 }

@@ -486,6 +486,26 @@ pub struct Cli {
     #[arg(long, value_name = "PATH", action = ArgAction::Append)]
     pub search_path: Vec<PathBuf>,
 
+    /// Write the results to FILE instead of standard output (it is created, or emptied
+    /// first).
+    ///
+    /// The same bytes as standard output would get, as they are found (with --sort, at the
+    /// end); never colored or escaped unless --color=always. Under mpirun, the results then
+    /// bypass mpirun's slow forwarding of standard output (see --mpi).
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["exec", "exec_batch"])]
+    pub output: Option<PathBuf>,
+
+    /// Spread the search over the processes of an MPI job, on as many nodes as it has:
+    /// mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun).
+    ///
+    /// Directories are shared out between the processes as they are found; process 0 prints
+    /// every result and error, and the output is what one process would print. Every process
+    /// needs this ffind and the search paths at the same place. Started without an MPI
+    /// launcher, ffind runs as one process. Needs ffind built with `--features mpi`; -x, -X
+    /// and --method other than auto or queue do not go with it. See docs/SCALE.md.
+    #[arg(long)]
+    pub mpi: bool,
+
     /// Do not read the config file of default options ($FFIND_CONFIG_PATH, else
     /// $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config).
     ///

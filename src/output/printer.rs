@@ -8,6 +8,11 @@
 //!
 //! Broken pipe (`ffind | head`) stops the walk quietly; any other write error stops it and is
 //! reported once by `main`.
+//!
+//! Under `--mpi` (`walk/mpi/`) only process 0's printer writes. The others' printers are
+//! [`Printer::forwarding`]: they format each record as usual, and hand each full batch, with
+//! where its records end and their sort keys when a limit or `--sort` needs them, to process 0,
+//! whose printer takes it as one of its own ([`Printer::take_batch`]).
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
@@ -89,7 +94,15 @@ pub struct Printer {
     dash_guard: bool,
     /// With `--sort`: the results set aside until the walk ends (and the limit applied then).
     sorted: Option<Gathered>,
+    /// Where full batches go instead of `out` (`--mpi`: to process 0's printer).
+    forward: Option<Forward>,
+    /// Note each record's place and key ([`Keys`]) for the printer batches are forwarded to:
+    /// it applies a limit, or sorts.
+    note_records: bool,
 }
+
+/// Where a forwarding printer's batches go: their bytes and their records' places and keys.
+type Forward = Box<dyn Fn(Vec<u8>, Keys) + Send + Sync>;
 
 impl std::fmt::Debug for Printer {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -124,6 +137,21 @@ impl Printer {
             style: None,
             dash_guard: false,
             sorted: None,
+            forward: None,
+            note_records: false,
+        }
+    }
+
+    /// The same printer handing each full batch to `to` instead of writing it (`--mpi`: the
+    /// processes other than 0). With `note_records`, each batch comes with where its records
+    /// end and their sort keys, even with `quiet` (records of no bytes then), for a printer
+    /// that applies a limit or sorts.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn forwarding(self, to: Forward, note_records: bool) -> Printer {
+        Printer {
+            forward: Some(to),
+            note_records,
+            ..self
         }
     }
 
@@ -169,6 +197,7 @@ impl Printer {
     #[inline]
     pub fn push(&self, batch: &mut Batch, path: &[u8], kind: Kind, meta: &mut dyn Meta) -> bool {
         let plain = self.remaining.is_none()
+            && !self.note_records
             && !self.quiet
             && self.style.is_none()
             && self.sorted.is_none()
@@ -199,8 +228,8 @@ impl Printer {
             }
         }
         batch.matched = true;
+        let start = batch.buf.len();
         if !self.quiet {
-            let start = batch.buf.len();
             let guard = self.dash_guard && reads_as_option(path);
             match self.style {
                 Some(style) => push_styled(batch, style, path, guard, kind, meta),
@@ -212,12 +241,12 @@ impl Printer {
                 }
             }
             batch.buf.push(self.terminator);
-            if self.sorted.is_some() {
-                batch.keys.note(path, &batch.buf, start);
-            }
-            if batch.buf.len() >= BATCH_BYTES {
-                self.flush(batch);
-            }
+        }
+        if self.sorted.is_some() || self.note_records {
+            batch.keys.note(path, &batch.buf, start);
+        }
+        if batch.buf.len() >= BATCH_BYTES {
+            self.flush(batch);
         }
         if self
             .remaining
@@ -252,6 +281,15 @@ impl Printer {
     pub fn flush(&self, batch: &mut Batch) {
         if std::mem::take(&mut batch.matched) {
             self.matched.store(true, Ordering::Relaxed);
+        }
+        if let Some(to) = &self.forward {
+            // A quiet batch holds records of no bytes.
+            if !batch.buf.is_empty() || !batch.keys.is_empty() {
+                let bytes = std::mem::replace(&mut batch.buf, Vec::with_capacity(BATCH_BYTES));
+                to(bytes, std::mem::take(&mut batch.keys));
+                self.wrote();
+            }
+            return;
         }
         if batch.buf.is_empty() {
             return;
@@ -296,9 +334,7 @@ impl Printer {
             }
             out.write_all(bytes).and_then(|()| out.flush())
         };
-        self.nothing_written.store(false, Ordering::Relaxed);
-        self.last_write_ms
-            .store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
+        self.wrote();
         if let Err(e) = result {
             if e.kind() == io::ErrorKind::BrokenPipe {
                 self.halt(Stopped::BrokenPipe);
@@ -310,6 +346,48 @@ impl Printer {
                 self.halt(Stopped::WriteError);
             }
         }
+    }
+
+    /// Notes that a batch went out (the delay before the next one starts now).
+    fn wrote(&self) {
+        self.nothing_written.store(false, Ordering::Relaxed);
+        self.last_write_ms
+            .store(self.started.elapsed().as_millis() as u64, Ordering::Relaxed);
+    }
+
+    /// Takes a batch that another process's [`Printer::forwarding`] printer formatted
+    /// (`--mpi`, on process 0): set aside to be sorted, or written as one of this printer's
+    /// own, cut after the record that reaches its limit (which `keys` says, when limited).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn take_batch(&self, mut bytes: Vec<u8>, mut keys: Keys) {
+        if !bytes.is_empty() || !keys.is_empty() {
+            self.matched.store(true, Ordering::Relaxed);
+        }
+        if let Some(gathered) = &self.sorted {
+            return gathered.keep(&mut bytes, &mut keys);
+        }
+        let mut cut = bytes.len();
+        if let Some(remaining) = &self.remaining {
+            let mut took = 0;
+            let left = remaining
+                .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
+                    took = n.min(keys.len());
+                    Some(n - took)
+                })
+                .map_or(0, |n| n - took);
+            cut = keys.end_of_first(took);
+            if left == 0 {
+                self.halt(Stopped::Limit);
+            }
+        }
+        self.write_out(&bytes[..cut]);
+    }
+
+    /// Stops the walk because output ended elsewhere (`--mpi`: process 0 has written the last
+    /// result, or cannot write).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn stop(&self) {
+        self.halt(Stopped::Limit);
     }
 
     /// Why output stopped, if it did.

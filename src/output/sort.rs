@@ -68,6 +68,88 @@ impl Keys {
     }
 }
 
+impl Keys {
+    /// How many records are noted.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn len(&self) -> usize {
+        self.records.len()
+    }
+
+    /// Whether no record is noted.
+    pub fn is_empty(&self) -> bool {
+        self.records.is_empty()
+    }
+
+    /// Where the first `n` records end in their batch's bytes (records are noted in the order
+    /// they are written, each right after the last): a batch cut there holds exactly them.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn end_of_first(&self, n: usize) -> usize {
+        match n.checked_sub(1).and_then(|i| self.records.get(i)) {
+            Some(rec) => rec.bytes.1 as usize,
+            None => 0,
+        }
+    }
+
+    /// Appends the keys' byte form, in which `--mpi` carries a batch's records to process 0
+    /// (little-endian): `[u32 records][u32 key bytes][key bytes]`, then per record its key's
+    /// range, whether it lies in the batch's bytes, its bytes' range and its depth.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn encode(&self, out: &mut Vec<u8>) {
+        out.reserve(8 + self.keys.len() + 21 * self.records.len());
+        out.extend_from_slice(&(self.records.len() as u32).to_le_bytes());
+        out.extend_from_slice(&(self.keys.len() as u32).to_le_bytes());
+        out.extend_from_slice(&self.keys);
+        for rec in &self.records {
+            for n in [rec.key.0, rec.key.1] {
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+            out.push(u8::from(rec.key_in_bytes));
+            for n in [rec.bytes.0, rec.bytes.1, rec.depth] {
+                out.extend_from_slice(&n.to_le_bytes());
+            }
+        }
+    }
+
+    /// The keys [`Keys::encode`] wrote at the start of `bytes`, and the rest of `bytes`: the
+    /// batch they describe. `None` unless well formed (every range inside the batch, or inside
+    /// the keys, and the records in order).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn decode(bytes: &[u8]) -> Option<(Keys, &[u8])> {
+        let u32_at = |at: usize| -> Option<u32> {
+            Some(u32::from_le_bytes(bytes.get(at..at + 4)?.try_into().ok()?))
+        };
+        let n = u32_at(0)? as usize;
+        let klen = u32_at(4)? as usize;
+        let keys = bytes.get(8..8 + klen)?.to_vec();
+        let mut at = 8 + klen;
+        let table = bytes.get(at..at.checked_add(n.checked_mul(21)?)?)?;
+        let rest = &bytes[at + table.len()..];
+        let data_len = rest.len();
+        let mut records = Vec::with_capacity(n);
+        let mut end = 0;
+        for _ in 0..n {
+            let key = (u32_at(at)?, u32_at(at + 4)?);
+            let key_in_bytes = bytes[at + 8] != 0;
+            let range = (u32_at(at + 9)?, u32_at(at + 13)?);
+            let depth = u32_at(at + 17)?;
+            at += 21;
+            let key_room = if key_in_bytes { data_len } else { keys.len() };
+            let ordered = key.0 <= key.1 && range.0 <= range.1 && range.0 as usize >= end;
+            if !ordered || key.1 as usize > key_room || range.1 as usize > data_len {
+                return None;
+            }
+            end = range.1 as usize;
+            records.push(Record {
+                key,
+                key_in_bytes,
+                bytes: range,
+                depth,
+            });
+        }
+        Some((Keys { keys, records }, rest))
+    }
+}
+
 /// A full batch set aside: its output bytes and their keys.
 #[derive(Debug)]
 struct Chunk {
@@ -333,6 +415,32 @@ mod tests {
             drained(&gather(Order::Path, Some(10), &paths)),
             "a\nb\nc\nd\ne\nf\n"
         );
+    }
+
+    #[test]
+    fn keys_travel_in_their_byte_form_and_say_where_records_end() {
+        let (mut bytes, mut keys) = (Vec::new(), Keys::default());
+        for (path, record) in [("a/b", "a/b\n"), ("c", "<c>\n"), ("q", "")] {
+            let start = bytes.len();
+            bytes.extend_from_slice(record.as_bytes());
+            keys.note(path.as_bytes(), &bytes, start);
+        }
+        assert_eq!(
+            (keys.len(), keys.end_of_first(1), keys.end_of_first(3)),
+            (3, 4, 8)
+        );
+        assert_eq!(keys.end_of_first(0), 0);
+        let mut wire = Vec::new();
+        keys.encode(&mut wire);
+        wire.extend_from_slice(&bytes);
+        let (mut back, rest) = Keys::decode(&wire).unwrap();
+        assert_eq!(rest, &bytes[..]);
+        let g = Gathered::new(Order::Path, None);
+        g.keep(&mut rest.to_vec(), &mut back);
+        assert_eq!(drained(&g), "a/b\n<c>\n");
+        // A range past the batch's bytes is refused.
+        assert!(Keys::decode(&wire[..wire.len() - 1]).is_none());
+        assert!(Keys::decode(&[1, 0]).is_none());
     }
 
     #[test]

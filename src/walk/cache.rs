@@ -124,6 +124,21 @@ impl CachedDir {
         })
     }
 
+    /// Whether each directory from the search root down to this one was reached through a
+    /// symbolic link (root first, the root counting as one): how another process handed one
+    /// of its subdirectories (`--mpi`) opens the same way, one component at a time.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn links(&self) -> Vec<bool> {
+        let mut links = vec![self.via_link];
+        let mut node = self;
+        while let Some(parent) = &node.parent {
+            links.push(parent.via_link);
+            node = parent;
+        }
+        links.reverse();
+        links
+    }
+
     /// Starts reading `dir`: kept by the cache if the budget has a descriptor to spare (the
     /// fast path: an atomic, no lock), else the reader's own until [`CachedDir::wanted`].
     pub fn read(self: &Arc<Self>, dir: Dir) -> DirInUse<'_> {

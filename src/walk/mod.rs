@@ -9,6 +9,7 @@
 
 pub mod beneath;
 pub mod cache;
+pub mod mpi;
 pub mod scan;
 pub mod threads;
 pub mod visit;
@@ -58,6 +59,24 @@ const BREADTH_FD_TABLE: usize = 4096;
 
 /// Walks every root with the configured method.
 pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
+    let walk = prepare(config, printer, report);
+    if let Some(ignore) = &config.ignore {
+        ignore.report_unread(report);
+    }
+    match config.method {
+        Method::Serial => serial::walk(&walk),
+        Method::Walkdir => walkdir::walk(&walk),
+        Method::Queue if config.order == WalkOrder::Breadth => levels::walk(&walk),
+        Method::Queue => queue::walk(&walk),
+        Method::Rayon => rayon::walk(&walk),
+        Method::Jwalk => jwalk::walk(&walk),
+        Method::Ignore => ignore::walk(&walk),
+    }
+}
+
+/// What a walk is handed, with the descriptors it may use set aside: the open-file limit
+/// raised, the workers it can afford, the descriptor cache's budget.
+pub fn prepare<'a>(config: &'a Config, printer: &'a Printer, report: &'a Reporter) -> Walk<'a> {
     let soft = crate::fs::raise_fd_limit();
     // Under a low limit (`ulimit -n 16`) more workers than descriptors would all hold one and
     // wait for a second: fewer workers, each sure of its descriptors, finish the walk. They
@@ -81,7 +100,7 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
         // workers run (Linux tree, 2 workers: 69 ms, 55 ms now; depth first 52 ms).
         crate::fs::grow_fd_table(soft.min(BREADTH_FD_TABLE));
     }
-    let walk = Walk {
+    Walk {
         config,
         printer,
         report,
@@ -94,17 +113,5 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
             && config.filters.is_empty()
             && !config.prune
             && !config.one_file_system,
-    };
-    if let Some(ignore) = &config.ignore {
-        ignore.report_unread(report);
-    }
-    match config.method {
-        Method::Serial => serial::walk(&walk),
-        Method::Walkdir => walkdir::walk(&walk),
-        Method::Queue if config.order == WalkOrder::Breadth => levels::walk(&walk),
-        Method::Queue => queue::walk(&walk),
-        Method::Rayon => rayon::walk(&walk),
-        Method::Jwalk => jwalk::walk(&walk),
-        Method::Ignore => ignore::walk(&walk),
     }
 }

@@ -96,6 +96,58 @@ impl DirJob {
             .iter()
             .filter_map(|root| Some(DirJob::root(root, walk.root_state(root)?)))
     }
+
+    /// The job for the directory `path` (its display path) whose name starts at `name_start`,
+    /// below `parent`, made by another process (`--mpi`): the parent is rebuilt here, and
+    /// `state` too.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn below(
+        mut path: Vec<u8>,
+        name_start: usize,
+        parent: Arc<CachedDir>,
+        via_link: bool,
+        state: DirState,
+    ) -> DirJob {
+        path.push(0);
+        DirJob {
+            path,
+            name_start,
+            parent: Some(parent),
+            via_link,
+            state,
+        }
+    }
+
+    /// The directory's display path.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn path(&self) -> &[u8] {
+        &self.path[..self.path.len() - 1]
+    }
+
+    /// Where the directory's own name starts in [`DirJob::path`].
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn name_start(&self) -> usize {
+        self.name_start
+    }
+
+    /// Whether the directory was reached through a symbolic link (`-L`).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn via_link(&self) -> bool {
+        self.via_link
+    }
+
+    /// Whether each directory above it, from its search root down, was reached through a
+    /// symbolic link (empty for a search root).
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn links_above(&self) -> Vec<bool> {
+        self.parent.as_ref().map_or_else(Vec::new, |p| p.links())
+    }
+
+    /// Its parent's state, one level down.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn state(&self) -> &DirState {
+        &self.state
+    }
 }
 
 /// Per-worker buffers for reading directories: reused across every directory a worker reads.
@@ -222,38 +274,9 @@ impl Scanner {
         }
         let dir_stat = if config.follow { dir.stat().ok() } else { None };
         let mut state = walk.entered(state, dir_stat.as_ref());
-        if let Some(opts) = &config.ignore {
-            let mut present: Vec<(&'static str, Kind)> = Vec::new();
-            if complete {
-                for (name, kind, _) in self.listing.dot_entries() {
-                    let n = name.to_bytes();
-                    if let Some(known) = IGNORE_NAMES.iter().find(|k| k.as_bytes() == n) {
-                        present.push((known, kind));
-                    }
-                }
-            } else {
-                present.extend(
-                    IGNORE_NAMES
-                        .iter()
-                        .filter(|n| dir.exists_at(n))
-                        .map(|n| (*n, Kind::Unknown)),
-                );
-            }
-            if !present.is_empty() {
-                let files = &mut ListedFiles {
-                    names: &present,
-                    dir: &dir,
-                    dir_path,
-                    walk,
-                };
-                state.ignore = opts.for_dir(
-                    state.ignore.as_ref(),
-                    base_len(dir_path),
-                    state.root_base,
-                    Vec::new(),
-                    files,
-                );
-            }
+        if config.ignore.is_some() {
+            let listed = complete.then_some(&self.listing);
+            add_own_rules(walk, &mut state, &dir, dir_path, listed);
         }
         // Entries' paths are built on this prefix: "dir/" once, then only the name per entry.
         join_into(&mut self.path, dir_path, b"");
@@ -307,6 +330,55 @@ impl Scanner {
             self.listing.release();
         }
     }
+}
+
+/// Adds the ignore files of the directory `dir`, shown as `dir_path`, to the rules in
+/// `state` (its parent's). Its `listing`, when read whole, says which ignore files it holds;
+/// else they are looked up by name. Also how another process rebuilds the rules of a
+/// directory it is handed (`--mpi`).
+pub fn add_own_rules(
+    walk: &Walk<'_>,
+    state: &mut DirState,
+    dir: &Dir,
+    dir_path: &[u8],
+    listing: Option<&Listing>,
+) {
+    let Some(opts) = &walk.config.ignore else {
+        return;
+    };
+    let mut present: Vec<(&'static str, Kind)> = Vec::new();
+    match listing {
+        Some(listing) => {
+            for (name, kind, _) in listing.dot_entries() {
+                let n = name.to_bytes();
+                if let Some(known) = IGNORE_NAMES.iter().find(|k| k.as_bytes() == n) {
+                    present.push((known, kind));
+                }
+            }
+        }
+        None => present.extend(
+            IGNORE_NAMES
+                .iter()
+                .filter(|n| dir.exists_at(n))
+                .map(|n| (*n, Kind::Unknown)),
+        ),
+    }
+    if present.is_empty() {
+        return;
+    }
+    let files = &mut ListedFiles {
+        names: &present,
+        dir,
+        dir_path,
+        walk,
+    };
+    state.ignore = opts.for_dir(
+        state.ignore.as_ref(),
+        base_len(dir_path),
+        state.root_base,
+        Vec::new(),
+        files,
+    );
 }
 
 /// The directory a scan is reading, as its entries need it.

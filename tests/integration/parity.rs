@@ -3,60 +3,10 @@
 
 use std::process::Command;
 
-use crate::fixture::{clean_env, have, Run, Tree};
+use crate::fixture::{clean_env, have, hostile_tree, Run, Tree};
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 const CONCURRENCY: [&str; 4] = ["1", "2", "8", "64"];
-
-/// Hidden files, links of every kind, empty and unreadable directories, hostile names.
-fn hostile_tree() -> Tree {
-    let t = Tree::new();
-    t.files(&[
-        "a/b/c/deep.txt",
-        "a/b/file.rs",
-        "a/.hidden/inside",
-        ".top-hidden",
-        "UPPER.TXT",
-        "x.tar.gz",
-    ]);
-    t.files(&[
-        "-rf",
-        "--help",
-        " leading space",
-        "trailing space ",
-        "star*",
-        "question?",
-        "[brackets]",
-    ]);
-    t.files(&[
-        "back\\slash",
-        "dollar$HOME",
-        "quote'single",
-        "quote\"double",
-        "café",
-        "日本",
-    ]);
-    t.dirs(&["empty", "a/empty-too", "locked"]);
-    t.files(&["locked/inside-locked"]);
-    for name in [
-        &b"new\nline"[..],
-        b"tab\there",
-        b"\xff\xfe-not-utf8",
-        b"\x1b[31mred",
-        b"\xc3",
-    ] {
-        t.raw_file("raw", name);
-    }
-    t.link("does-not-exist", "dangling")
-        .link("a/b", "to-dir")
-        .link(".", "a/loop")
-        .link("UPPER.TXT", "to-file");
-    for i in 0..30 {
-        t.files(&[&format!("wide/f{i:03}")]);
-        t.dirs(&[&format!("wide/d{i:03}/sub")]);
-    }
-    t
-}
 
 /// Every method at every concurrency (the one-thread methods ignore `-j`, and must).
 fn run_all(t: &Tree, args: &[&str], unprivileged: bool) -> Vec<(String, Run)> {

@@ -1,0 +1,189 @@
+//! One output, as one process prints it: `--sort` byte for byte, `--max-results` exactly N of
+//! the records, `-q` by its exit status, `--json`, `-l` and `--format` formatted where each
+//! entry is found, `--output FILE`; and what cannot start is said once, by process 0.
+
+use std::fs;
+
+use crate::fixture::{hostile_tree, Tree};
+use crate::{agree, run, LAUNCHES};
+
+/// Many directories, a few matches of `needle` deep in some of them.
+fn wide_tree() -> Tree {
+    let t = Tree::new();
+    for a in 0..12 {
+        for b in 0..8 {
+            t.files(&[&format!("d{a}/e{b}/f.txt"), &format!("d{a}/e{b}/g.rs")]);
+        }
+    }
+    t.files(&["d7/e5/needle", "d11/e2/needle", "d3/e0/needle"]);
+    t
+}
+
+#[test]
+fn sorted_output_is_byte_for_byte_one_processs() {
+    let t = hostile_tree();
+    for args in [
+        &["--sort", "path", "-H"][..],
+        &["--sort", "depth", "-u", "-0"],
+        &["--sort", "path", "-u", "--max-results", "7"],
+        &["--sort", "path", "-u", "-l"],
+        &[
+            "--sort",
+            "path",
+            "-u",
+            "--json",
+            "--json-fields",
+            "size,mode,inode",
+        ],
+        &["--sort", "depth", "-u", "--format", "{//} <{/.}>"],
+    ] {
+        let one = t.run(args);
+        assert_eq!(one.code, 0, "{args:?}: {}", one.stderr);
+        for (n, share_all) in LAUNCHES {
+            let got = run(&t, n, share_all, args);
+            assert_eq!(got.code, 0, "{args:?} n={n}: {}", got.stderr);
+            assert!(
+                got.stdout == one.stdout,
+                "{args:?} n={n}: not byte for byte:\n{}\nagainst\n{}",
+                String::from_utf8_lossy(&got.stdout),
+                String::from_utf8_lossy(&one.stdout)
+            );
+        }
+    }
+}
+
+#[test]
+fn formats_made_where_entries_are_found_read_as_one_processs() {
+    let t = hostile_tree();
+    for args in [
+        &["-u", "-l"][..],
+        &[
+            "-u",
+            "--json",
+            "--json-fields",
+            "size,mtime,mode,owner,nlink,inode",
+        ],
+        &["-u", "--format", "{/}|{//}|{.}"],
+        &["-u", "--path-separator", "::"],
+        &["-u", "--color=always"],
+    ] {
+        agree(&t, args);
+    }
+}
+
+#[test]
+fn max_results_gives_exactly_that_many_records_of_the_whole() {
+    let t = wide_tree();
+    let all = t.run(&["-u", "-0"]).sorted_by(0);
+    for limit in [1, 2, 17, 200, all.len(), all.len() + 10] {
+        for (n, share_all) in LAUNCHES {
+            let limit_s = limit.to_string();
+            let got = run(&t, n, share_all, &["-u", "-0", "--max-results", &limit_s]);
+            assert_eq!(got.code, 0, "{}", got.stderr);
+            let records = got.sorted_by(0);
+            assert_eq!(
+                records.len(),
+                limit.min(all.len()),
+                "--max-results {limit} n={n}"
+            );
+            let mut unique = records.clone();
+            unique.dedup();
+            assert_eq!(unique.len(), records.len(), "a record twice");
+            assert!(
+                records.iter().all(|r| all.contains(r)),
+                "each one a real entry"
+            );
+        }
+    }
+}
+
+#[test]
+fn quiet_answers_for_every_process() {
+    let t = wide_tree();
+    // Whichever process finds the needles, the answer is yes; none, no.
+    for round in 0..3 {
+        for (n, share_all) in LAUNCHES {
+            let yes = run(&t, n, share_all, &["-q", "^needle$"]);
+            assert_eq!(
+                (yes.code, yes.stdout.len()),
+                (0, 0),
+                "round {round} n={n}: {}",
+                yes.stderr
+            );
+            let no = run(&t, n, share_all, &["-q", "^haystack$"]);
+            assert_eq!((no.code, no.stdout.len()), (1, 0), "n={n}: {}", no.stderr);
+            let first = run(&t, n, share_all, &["-1", "^needle$"]);
+            assert_eq!(first.sorted().len(), 1, "n={n}");
+        }
+    }
+}
+
+#[test]
+fn the_output_file_gets_what_stdout_gets() {
+    let t = hostile_tree();
+    let want = t.run(&["-u", "--sort", "path"]);
+    let out = t.home().join("out");
+    for (n, share_all) in LAUNCHES {
+        fs::write(&out, "stale").unwrap();
+        let got = run(
+            &t,
+            n,
+            share_all,
+            &["-u", "--sort", "path", "--output", out.to_str().unwrap()],
+        );
+        assert_eq!((got.code, got.stdout.len()), (0, 0), "{}", got.stderr);
+        assert_eq!(fs::read(&out).unwrap(), want.stdout, "n={n}");
+    }
+    // A file that cannot be created: said once, by process 0, and nothing searched.
+    let got = run(&t, 4, false, &["--output", "no/such/dir/out"]);
+    assert_eq!(got.code, 2);
+    assert_eq!(
+        got.stderr,
+        "ffind: no/such/dir/out: cannot write the results there: No such file or directory\n"
+    );
+}
+
+#[test]
+fn what_cannot_start_is_said_once() {
+    let t = wide_tree();
+    for (args, says) in [
+        (&["("][..], "ffind: "),
+        (
+            &["--no-such-option"],
+            "error: unexpected argument '--no-such-option'",
+        ),
+        (&["-x", "echo"], "ffind: --mpi cannot run commands"),
+        (&["-X", "echo"], "ffind: --mpi cannot run commands"),
+        (&["--method", "serial"], "ffind: --mpi walks with its own"),
+        (
+            &["--order", "breadth"],
+            "ffind: --mpi walks depth first only",
+        ),
+        (
+            &["-C", "no-such-dir"],
+            "ffind: no-such-dir: cannot use as base directory",
+        ),
+    ] {
+        let got = run(&t, 4, false, args);
+        assert_eq!(got.code, 2, "{args:?}: {}", got.stderr);
+        assert!(got.stdout.is_empty(), "{args:?}");
+        assert!(got.stderr.starts_with(says), "{args:?}: {}", got.stderr);
+        let first = got.stderr.lines().next().unwrap();
+        assert_eq!(
+            got.stderr.matches(first).count(),
+            1,
+            "{args:?}: said more than once:\n{}",
+            got.stderr
+        );
+    }
+    // --help and --version: once too.
+    let help = run(&t, 4, false, &["--version"]);
+    assert_eq!(help.code, 0);
+    assert_eq!(String::from_utf8_lossy(&help.stdout).lines().count(), 1);
+}
+
+#[test]
+fn a_missing_search_path_is_said_once_and_the_others_searched() {
+    let t = wide_tree();
+    agree(&t, &["-u", ".", "no-such-path", "d3"]);
+}
