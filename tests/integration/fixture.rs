@@ -308,6 +308,19 @@ impl Tree {
     }
 }
 
+/// The filter families every method (and `--mpi`) must agree on over [`hostile_tree`].
+pub const HOSTILE_FILTER_FAMILIES: [&[&str]; 9] = [
+    &[],
+    &["-u"],
+    &["-H"],
+    &["-L"],
+    &["-u", "-L"],
+    &["-d", "2"],
+    &["--min-depth", "3"],
+    &["-t", "l"],
+    &["-t", "d", "-H"],
+];
+
 /// The parity tests' hostile tree: hidden files, links of every kind (one a loop), empty and
 /// unreadable directories, hostile names, a wide directory.
 pub fn hostile_tree() -> Tree {

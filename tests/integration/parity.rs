@@ -3,7 +3,7 @@
 
 use std::process::Command;
 
-use crate::fixture::{clean_env, have, hostile_tree, Run, Tree};
+use crate::fixture::{clean_env, have, hostile_tree, Run, Tree, HOSTILE_FILTER_FAMILIES};
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 const CONCURRENCY: [&str; 4] = ["1", "2", "8", "64"];
@@ -62,17 +62,7 @@ fn assert_all_equal(runs: &[(String, Run)]) -> Vec<Vec<u8>> {
 #[test]
 fn all_methods_agree_on_a_hostile_tree() {
     let t = hostile_tree();
-    for args in [
-        &[][..],
-        &["-u"],
-        &["-H"],
-        &["-L"],
-        &["-u", "-L"],
-        &["-d", "2"],
-        &["--min-depth", "3"],
-        &["-t", "l"],
-        &["-t", "d", "-H"],
-    ] {
+    for args in HOSTILE_FILTER_FAMILIES {
         assert_all_equal(&run_all(&t, args, false));
     }
 }

@@ -4,26 +4,18 @@
 
 use std::fs;
 
-use crate::fixture::{hostile_tree, Tree};
+use crate::fixture::{hostile_tree, Tree, HOSTILE_FILTER_FAMILIES};
 use crate::{agree, compare, LAUNCHES};
 
 #[test]
 fn the_hostile_tree_under_every_filter_family() {
     let t = hostile_tree();
-    for args in [
-        &[][..],
-        &["-u"],
-        &["-H"],
-        &["-L"],
-        &["-u", "-L"],
-        &["-d", "2"],
-        &["--min-depth", "3"],
-        &["-t", "l"],
-        &["-t", "d", "-H"],
+    let more: [&[&str]; 3] = [
         &["-u", "--prune", "d0"],
         &["-u", "-E", "sub", "-E", "a/b"],
         &["-u", "-e", "txt", ".", "a", "wide"],
-    ] {
+    ];
+    for args in HOSTILE_FILTER_FAMILIES.into_iter().chain(more) {
         agree(&t, args);
     }
 }
