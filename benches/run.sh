@@ -245,6 +245,19 @@ rss_rows() {
   done
 }
 
+# One max-RSS row per command into a reader that sleeps $reader_sleep s first, appended to
+# $tmp/mem.tsv after rss_rows' (memory must stay bounded when stdout is slow).
+rss_sleeping_rows() {
+  local c name lines kib
+  for c in "$@"; do
+    name=$(short "$c")
+    echo "  $name | (sleep $reader_sleep; wc -l)" >&2
+    lines=$(eval "/usr/bin/time -f %M -o $tmp/rss $c" | (sleep "$reader_sleep" && wc -l)) || die "failed: $name"
+    kib=$(tail -1 "$tmp/rss")
+    printf '%s\t%s\t%s\n' "$name | (sleep $reader_sleep; wc -l)" "$lines" "$kib" >>"$tmp/mem.tsv"
+  done
+}
+
 declare -A entries
 count_entries() { # the tree's entries, as `find TREE -mindepth 1` counts them
   [ -n "${entries[$1]:-}" ] || entries[$1]=$(find "$1" -mindepth 1 | wc -l)
@@ -464,19 +477,13 @@ memory() {
   d=$(q "$dir")
   local base=$out/$stamp-$label-memory
   local -a cmds=("$ffind -u . $d")
-  local m c name kib lines
+  local m
   for m in "${methods[@]}"; do cmds+=("$ffind -u --method $m . $d"); done
   cmds+=("$fd -u . $d" "bfs $d" "$floor -p -j2 $d")
   load=$(loadavg)
   say "$label: memory (max RSS, 3 runs to /dev/null, 1 with a reader that sleeps ${reader_sleep}s)"
   rss_rows "${cmds[@]}"
-  for c in "${cmds[@]}"; do
-    name=$(short "$c")
-    echo "  $name | (sleep $reader_sleep; wc -l)" >&2
-    lines=$(eval "/usr/bin/time -f %M -o $tmp/rss $c" | (sleep "$reader_sleep" && wc -l)) || die "failed: $name"
-    kib=$(tail -1 "$tmp/rss")
-    printf '%s\t%s\t%s\n' "$name | (sleep $reader_sleep; wc -l)" "$lines" "$kib" >>"$tmp/mem.tsv"
-  done
+  rss_sleeping_rows "${cmds[@]}"
   local table
   table=$(python3 "$here/report.py" memory "$tmp/mem.tsv" "$base.json")
   {
@@ -581,19 +588,14 @@ sort_cost() {
 order_cost() {
   local label=$1 dir=$2
   shift 2
-  local base=$out/$stamp-$label-order table c name kib lines
+  local base=$out/$stamp-$label-order table
   find "$dir" >/dev/null
   say "$label: order (stream.py, $runs rounds after $warmup; then max RSS)"
   load=$(loadavg)
   table=$(python3 "$here/stream.py" "$runs" "$warmup" "$@") || die "stream.py failed for $label"
   table=$(short "$table")
   rss_rows "$@"
-  for c in "$@"; do
-    name=$(short "$c")
-    lines=$(eval "/usr/bin/time -f %M -o $tmp/rss $c" | (sleep "$reader_sleep" && wc -l)) || die "failed: $name"
-    kib=$(tail -1 "$tmp/rss")
-    printf '%s\t%s\t%s\n' "$name | (sleep $reader_sleep; wc -l)" "$lines" "$kib" >>"$tmp/mem.tsv"
-  done
+  rss_sleeping_rows "$@"
   local memory
   memory=$(python3 "$here/report.py" memory "$tmp/mem.tsv" "$base-memory.json")
   {
