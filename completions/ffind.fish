@@ -66,6 +66,8 @@ complete -c ffind -s j -l concurrency -d 'How many directories are read at once 
 complete -c ffind -s C -l base-directory -d 'Change the working directory before searching; results are relative to it' -r -F
 complete -c ffind -l search-path -d 'More search paths, for patterns that look like paths (repeatable)' -r -F
 complete -c ffind -l output -d 'Write the results to FILE instead of standard output (it is created, or emptied first)' -r -F
+complete -c ffind -l cache-dir -d 'Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind, else ~/.cache/ffind). It must be the user\'s own directory, which no one else may write to, and not a symbolic link; ffind creates it 0700' -r -F
+complete -c ffind -l cache-limit -d 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first' -r
 complete -c ffind -l gen-completions -d 'Print a shell completion script for SHELL and exit' -r -f -a "bash\t''
 elvish\t''
 fish\t''
@@ -102,6 +104,8 @@ complete -c ffind -s q -l quiet -d 'Print nothing; exit 0 if anything matches, 1
 complete -c ffind -s l -l list-details -d 'List results with details, like \'ls -l\': mode, links, owner, group, size (1024-based units, as ls -h), modification time, path, and "-> target" for symbolic links'
 complete -c ffind -l json -d 'Print one JSON object per result and line (NDJSON), for scripts'
 complete -c ffind -l mpi -d 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'
+complete -c ffind -l cache -d 'Remember the directories read, and read again next time only those that changed (a directory\'s stat tells: device, inode, mtime, ctime, size, mode)'
+complete -c ffind -l no-cache -d 'Do not use the directory memo (undoes --cache, in the config file for example)'
 complete -c ffind -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
 complete -c ffind -l show-errors -d 'Accepted for fd compatibility: ffind always reports file-system errors (an unreadable directory, a missing search path) on stderr, and exits with 1 after them'
 complete -c ffind -l gen-man -d 'Print the manual page (roff, for doc/ffind.1) and exit'

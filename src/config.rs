@@ -80,6 +80,12 @@ impl Method {
     /// directories themselves. The walker crates walk depth first only (walkdir and jwalk have
     /// no other order; the ignore crate's workers keep LIFO deques, on purpose).
     pub fn walks_breadth_first(self) -> bool {
+        self.reads_directories_itself()
+    }
+
+    /// Whether this method reads directories with ffind's own reader (`scan.rs`), where the
+    /// directory memo (`--cache`) plugs in.
+    pub fn reads_directories_itself(self) -> bool {
         matches!(self, Method::Serial | Method::Queue | Method::Rayon)
     }
 }
@@ -170,6 +176,8 @@ pub struct Config {
     pub exec: Option<ExecSpec>,
     /// `--output`: the file results are written to instead of stdout.
     pub output: Option<PathBuf>,
+    /// `--cache`: where the directory memo lives and how large it may grow (`None`: no memo).
+    pub cache: Option<CacheSettings>,
 }
 
 /// The working directory, with a clear error if it is gone. It is read only when a search
@@ -529,6 +537,56 @@ fn resolve_order(cli: &Cli, method: Method) -> Result<WalkOrder> {
     }
 }
 
+/// `--cache`'s settings: the memo directory (`--cache-dir`, else `$FFIND_CACHE_DIR`, else
+/// `$XDG_CACHE_HOME/ffind`, else `~/.cache/ffind`) and its bound (`--cache-limit`, 1 GiB).
+/// Only the methods with ffind's own directory reader can use it.
+fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
+    if !cli.cache || cli.no_cache {
+        return Ok(None);
+    }
+    if !method.reads_directories_itself() {
+        bail!(
+            "--cache: the {} method reads directories through its crate; use --method auto, \
+             serial, queue or rayon (or --no-cache)",
+            method.name()
+        );
+    }
+    if cli.mpi {
+        bail!("--cache does not go with --mpi: each process would keep a memo of its own part");
+    }
+    let Some(dir) = cache_dir(cli.cache_dir.clone()) else {
+        bail!("--cache: no cache directory: set $FFIND_CACHE_DIR, $XDG_CACHE_HOME or $HOME");
+    };
+    Ok(Some(CacheSettings {
+        dir,
+        limit: cli.cache_limit.unwrap_or(DEFAULT_CACHE_LIMIT_MIB) << 20,
+    }))
+}
+
+/// The memo's default bound: 1 GiB.
+pub const DEFAULT_CACHE_LIMIT_MIB: u64 = 1024;
+
+/// Where the memo lives: `given` (`--cache-dir`), else `$FFIND_CACHE_DIR`, else the XDG cache
+/// home's `ffind` (`$XDG_CACHE_HOME` when absolute, else `~/.cache`).
+pub fn cache_dir(given: Option<PathBuf>) -> Option<PathBuf> {
+    given
+        .or_else(|| {
+            std::env::var_os("FFIND_CACHE_DIR")
+                .filter(|v| !v.is_empty())
+                .map(PathBuf::from)
+        })
+        .or_else(|| crate::fs::xdg::cache_home().map(|h| h.join("ffind")))
+}
+
+/// The directory memo's settings (`--cache`).
+#[derive(Debug, Clone)]
+pub struct CacheSettings {
+    /// The directory holding the memo files.
+    pub dir: PathBuf,
+    /// The most bytes its files may take; the least recently used go first.
+    pub limit: u64,
+}
+
 /// The method `auto` stands for, and the concurrency used when none is given.
 fn resolve_method(arg: MethodArg) -> Method {
     match arg {
@@ -618,6 +676,7 @@ impl Config {
                 cli.path_separator.as_deref().map(str::as_bytes),
             )?,
             output: cli.output.clone(),
+            cache: resolve_cache(cli, method)?,
         })
     }
 }

@@ -12,6 +12,7 @@ mod exec;
 mod exit;
 mod filter;
 mod fs;
+mod memo;
 mod output;
 mod report;
 mod template;

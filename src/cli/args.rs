@@ -506,6 +506,34 @@ pub struct Cli {
     #[arg(long)]
     pub mpi: bool,
 
+    /// Remember the directories read, and read again next time only those that changed
+    /// (a directory's stat tells: device, inode, mtime, ctime, size, mode).
+    ///
+    /// A repeated search of an unchanged tree then costs one stat per directory instead of
+    /// reading it, and prints exactly what a search without --cache prints: a directory
+    /// changed since, or within 3 seconds of being remembered, is read again, and ignore
+    /// files are always read. The memo is the user's own (--cache-dir), one file per search
+    /// path; file systems whose directory times cannot be trusted (NFS, SMB, FUSE, 9P, FAT,
+    /// proc) are searched without it, with a warning. Only for --method auto, serial, queue
+    /// and rayon. See docs/CACHE.md.
+    #[arg(long, overrides_with = "no_cache")]
+    pub cache: bool,
+
+    /// Do not use the directory memo (undoes --cache, in the config file for example).
+    #[arg(long, overrides_with = "cache")]
+    pub no_cache: bool,
+
+    /// Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind,
+    /// else ~/.cache/ffind). It must be the user's own directory, which no one else may write
+    /// to, and not a symbolic link; ffind creates it 0700.
+    #[arg(long, value_name = "DIR")]
+    pub cache_dir: Option<PathBuf>,
+
+    /// The most the memo may take on disk, in MiB (default 1024); past it, the search paths
+    /// least recently searched are forgotten first.
+    #[arg(long, value_name = "MIB")]
+    pub cache_limit: Option<u64>,
+
     /// Do not read the config file of default options ($FFIND_CONFIG_PATH, else
     /// $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config).
     ///

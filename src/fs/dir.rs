@@ -400,20 +400,23 @@ const SLOW_FS_MAGICS: [i64; 9] = [
 
 /// Whether `path` lives on a network or FUSE file system (by `statfs` magic).
 pub fn is_slow_filesystem(path: &[u8]) -> bool {
+    fs_magic(path).is_some_and(|magic| SLOW_FS_MAGICS.contains(&magic))
+}
+
+/// The `statfs` magic number (`f_type`) of the file system `path` lives on; `None` when it
+/// cannot be asked.
+pub fn fs_magic(path: &[u8]) -> Option<i64> {
     let path = if path.is_empty() { &b"."[..] } else { path };
-    let Ok(c) = std::ffi::CString::new(path) else {
-        return false;
-    };
+    let c = std::ffi::CString::new(path).ok()?;
     let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
     // SAFETY: statfs fills the struct on success, and we read it only then.
     unsafe {
         if libc::statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
-            return false;
+            return None;
         }
         // f_type is i64 on x86_64 but narrower elsewhere.
         #[allow(clippy::unnecessary_cast)]
-        let magic = fs.assume_init().f_type as i64;
-        SLOW_FS_MAGICS.contains(&magic)
+        Some(fs.assume_init().f_type as i64)
     }
 }
 

@@ -10,6 +10,8 @@
 //! - [`Kind`] and [`Stat`]: what an entry is, and its metadata (`kind.rs`).
 //! - The descriptor budget and [`DirSlot`], a descriptor shared by the threads that open
 //!   subdirectories relative to it (`budget.rs`).
+//! - [`Mapped`]: a file mapped read-only, how the directory memo (`--cache`) reads its files
+//!   (`mapped.rs`).
 //! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
 //!   bytes on a terminal and in messages; [`xdg`]: where configuration files live.
 //!
@@ -23,6 +25,7 @@ mod dir;
 pub mod escape;
 mod kind;
 mod listing;
+mod mapped;
 pub mod path;
 pub mod xdg;
 
@@ -30,6 +33,7 @@ pub use budget::{
     fd_budget, fd_slots_left, give_fd_slot, grow_fd_table, raise_fd_limit, set_fd_budget,
     take_fd_slot, DirInUse, DirSlot, Evicted,
 };
-pub use dir::{is_slow_filesystem, read_small_file, stat_path, Dir};
+pub use dir::{fs_magic, is_slow_filesystem, read_small_file, stat_path, Dir};
 pub use kind::{Kind, Stat};
 pub use listing::Listing;
+pub use mapped::Mapped;

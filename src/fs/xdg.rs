@@ -30,6 +30,19 @@ fn config_home_of(
         })
 }
 
+/// The user's cache directory, by the same rule as [`config_home`]: `$XDG_CACHE_HOME` when
+/// it is an absolute path, else `.cache` in the home directory.
+pub fn cache_home() -> Option<PathBuf> {
+    std::env::var_os("XDG_CACHE_HOME")
+        .map(PathBuf::from)
+        .filter(|p| p.is_absolute())
+        .or_else(|| {
+            std::env::home_dir()
+                .filter(|h| !h.as_os_str().is_empty())
+                .map(|h| h.join(".cache"))
+        })
+}
+
 /// Git's rule for its own files (git's `xdg_config_home_for`, and the ignore crate's, with
 /// which fd finds git's excludes file): `$XDG_CONFIG_HOME` when set and not empty, even a
 /// relative one, else `.config` in the home directory `home`. ffind's own files use

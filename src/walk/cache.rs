@@ -174,6 +174,24 @@ impl CachedDir {
         }
     }
 
+    /// Ends a directory that the memo served without it being opened (`--cache`), which
+    /// handed out `subdirs` subdirectories: its device and inode recorded (a child's `..`
+    /// may give it a descriptor), its wait for them counted as [`CachedDir::done`] does.
+    pub fn done_unread(self: &Arc<Self>, subdirs: usize, dev: u64, ino: u64) {
+        self.dev.store(dev, Ordering::Relaxed);
+        self.ino.store(ino, Ordering::Release);
+        let handed = subdirs as isize;
+        let waiting = self.waiting.fetch_add(handed, Ordering::AcqRel) + handed;
+        if waiting == 0 && subdirs > 0 {
+            self.release();
+        }
+    }
+
+    /// A subdirectory handed out will not be opened from here (the memo served it).
+    pub fn skip_child(&self) {
+        self.opened_one();
+    }
+
     /// One of its subdirectories was opened (or could not be): the last one releases the
     /// descriptor.
     fn opened_one(&self) {

@@ -41,6 +41,8 @@ pub struct Walk<'a> {
     /// Workers `queue` may grow to when reads block (`auto`): `Config::concurrency_max`,
     /// capped by the descriptors too; `workers` when it may not grow.
     pub max_workers: usize,
+    /// The directory memo (`--cache`), when in use.
+    pub memo: Option<&'a crate::memo::Session>,
     /// No rule hides an entry and no filter drops one (`-u` and nothing else that chooses):
     /// judging an entry is its depth alone ([`Walk::judge`]'s fast path).
     pub lists_all: bool,
@@ -59,7 +61,15 @@ const BREADTH_FD_TABLE: usize = 4096;
 
 /// Walks every root with the configured method.
 pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
-    let walk = prepare(config, printer, report);
+    let memo = config
+        .cache
+        .as_ref()
+        .and_then(|settings| crate::memo::Session::open(settings, &config.roots, report))
+        // As the configuration, it lives as long as the process (jwalk's callbacks need
+        // 'static).
+        .map(|memo| &*Box::leak(Box::new(memo)));
+    let mut walk = prepare(config, printer, report);
+    walk.memo = memo;
     if let Some(ignore) = &config.ignore {
         ignore.report_unread(report);
     }
@@ -71,6 +81,11 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
         Method::Rayon => rayon::walk(&walk),
         Method::Jwalk => jwalk::walk(&walk),
         Method::Ignore => ignore::walk(&walk),
+    }
+    // Written only once the walk is whole, never after an interruption (Ctrl-C ends the
+    // process before this): a memo holds whole listings only.
+    if let Some(memo) = memo {
+        memo.finish(report);
     }
 }
 
@@ -106,6 +121,7 @@ pub fn prepare<'a>(config: &'a Config, printer: &'a Printer, report: &'a Reporte
         report,
         workers,
         max_workers,
+        memo: None,
         lists_all: config.hidden
             && config.ignore.is_none()
             && config.excludes.is_none()

@@ -4,7 +4,7 @@
 //! and hand back the subdirectories as [`DirJob`]s for the method to schedule. The buffers
 //! ([`Scanner`]) are a worker's own and reused.
 
-use std::cell::Cell;
+use std::cell::{Cell, OnceCell};
 use std::ffi::CStr;
 use std::sync::{Arc, Weak};
 
@@ -13,37 +13,39 @@ use crate::filter::ignore::{read_reported, say_of_file, IgnoreFiles, Unread, IGN
 use crate::filter::Meta;
 use crate::fs::path::{base_len, join_into};
 use crate::fs::{Dir, DirInUse, Kind, Listing, Stat};
+use crate::memo::{Hit, Look};
 use crate::output::printer::Batch;
 use crate::walk::cache::CachedDir;
 use crate::walk::visit::{Action, DirState};
 use crate::walk::Walk;
 
-/// Metadata of an entry, fetched relative to its open directory.
-struct MetaAt<'a> {
-    dir: &'a Dir,
+/// Metadata of an entry, fetched relative to its directory's descriptor (opened first when
+/// the memo served the directory).
+struct MetaAt<'a, 'd> {
+    dir: &'a Opening<'d>,
     name: &'a CStr,
     follow: bool,
     stat: Option<Option<Stat>>,
 }
 
-impl Meta for MetaAt<'_> {
+impl Meta for MetaAt<'_, '_> {
     fn stat(&mut self) -> Option<Stat> {
         let (dir, name, follow) = (self.dir, self.name, self.follow);
         *self
             .stat
-            .get_or_insert_with(|| dir.stat_at(name, follow).ok())
+            .get_or_insert_with(|| dir.get()?.stat_at(name, follow).ok())
     }
 
     fn executable(&mut self) -> bool {
-        self.dir.executable_at(self.name)
+        self.dir.get().is_some_and(|d| d.executable_at(self.name))
     }
 
     fn is_empty(&mut self, kind: Kind) -> bool {
         match kind {
             Kind::Dir => self
                 .dir
-                .is_empty_dir_at(self.name, self.follow)
-                .unwrap_or(false),
+                .get()
+                .is_some_and(|d| d.is_empty_dir_at(self.name, self.follow).unwrap_or(false)),
             Kind::File => self.stat().is_some_and(|st| st.size == 0),
             _ => false,
         }
@@ -55,7 +57,52 @@ impl Meta for MetaAt<'_> {
         rel.extend_from_slice(self.name.to_bytes());
         rel.push(b'/');
         rel.extend_from_slice(name.to_bytes_with_nul());
-        CStr::from_bytes_with_nul(&rel).is_ok_and(|rel| self.dir.stat_at(rel, true).is_ok())
+        let Some(dir) = self.dir.get() else {
+            return false;
+        };
+        CStr::from_bytes_with_nul(&rel).is_ok_and(|rel| dir.stat_at(rel, true).is_ok())
+    }
+}
+
+/// How a directory served by the memo is opened when first needed.
+type Opener<'d> = Box<dyn FnOnce() -> Option<DirInUse<'d>> + 'd>;
+
+/// The descriptor of the directory being scanned: open from the start when it is read, or
+/// opened at the first entry that needs it when the memo served its listing (`--cache`).
+struct Opening<'d> {
+    cell: OnceCell<Option<DirInUse<'d>>>,
+    /// How to open it, until it is.
+    open: Cell<Option<Opener<'d>>>,
+}
+
+impl<'d> Opening<'d> {
+    /// A directory open already.
+    fn open(reading: DirInUse<'d>) -> Opening<'d> {
+        Opening {
+            cell: OnceCell::from(Some(reading)),
+            open: Cell::new(None),
+        }
+    }
+
+    /// A directory to open when first needed, by `open`.
+    fn later(open: Opener<'d>) -> Opening<'d> {
+        Opening {
+            cell: OnceCell::new(),
+            open: Cell::new(Some(open)),
+        }
+    }
+
+    /// The descriptor, opened now if need be; `None` when it cannot be opened.
+    fn get(&self) -> Option<&Dir> {
+        self.cell
+            .get_or_init(|| self.open.take().and_then(|open| open()))
+            .as_ref()
+            .map(|reading| &**reading)
+    }
+
+    /// The descriptor if it is open.
+    fn reading(&self) -> Option<&DirInUse<'d>> {
+        self.cell.get().and_then(Option::as_ref)
     }
 }
 
@@ -119,7 +166,6 @@ impl DirJob {
     }
 
     /// The directory's display path.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
     pub fn path(&self) -> &[u8] {
         &self.path[..self.path.len() - 1]
     }
@@ -231,6 +277,17 @@ impl Scanner {
         if printer.stopped() {
             return;
         }
+        // With --cache, the memo is asked first: a directory it serves is not read.
+        let mut fresh = None;
+        if let Some(memo) = walk.memo {
+            let dir_path = job.path();
+            let rel = dir_path.get(job.state.root_base..).unwrap_or_default();
+            match memo.look(job.state.root, rel, dir_path, job.via_link, walk.report) {
+                Look::Hit(hit) => return self.remembered(walk, job, &hit, push),
+                Look::Read(f) => fresh = Some(f),
+                Look::Plain => {}
+            }
+        }
         let DirJob {
             path: job_path,
             name_start,
@@ -284,10 +341,9 @@ impl Scanner {
             state.screen_paths(&self.path);
         }
         let node = CachedDir::new(parent, base_len(dir_path), via_link);
-        let reading = node.read(dir);
+        let opening = Opening::open(node.read(dir));
         let here = Here {
-            dir: &reading,
-            reading: &reading,
+            dir: &opening,
             subdirs: Cell::new(0),
             node: &node,
             state: &state,
@@ -297,7 +353,8 @@ impl Scanner {
             if pending {
                 pending = false;
             } else {
-                match self.listing.read_next(here.dir) {
+                let Some(dir) = opening.get() else { break };
+                match self.listing.read_next(dir) {
                     Ok(true) => {}
                     Ok(false) => break,
                     Err(e) => {
@@ -305,8 +362,14 @@ impl Scanner {
                         if e.raw_os_error() != Some(libc::ENOENT) {
                             walk.report.path_error(dir_path, &e);
                         }
+                        fresh = None;
                         break;
                     }
+                }
+            }
+            if let Some(fresh) = &mut fresh {
+                for (name, kind, _) in self.listing.entries() {
+                    fresh.push(name, kind);
                 }
             }
             for (name, kind, _) in self.listing.entries() {
@@ -319,16 +382,111 @@ impl Scanner {
                     &mut self.batch,
                     push,
                 ) {
+                    // Stopped: the listing is not whole.
+                    fresh = None;
                     break 'chunks;
                 }
             }
         }
         let subdirs = here.subdirs.get();
-        node.done(reading, subdirs);
+        if let Some(Some(reading)) = opening.cell.into_inner() {
+            node.done(reading, subdirs);
+        }
+        if let (Some(memo), Some(fresh)) = (walk.memo, fresh) {
+            memo.keep(fresh);
+        }
         printer.directory_done(&mut self.batch);
         if self.listing.capacity_bytes() > LISTING_KEEP_BYTES {
             self.listing.release();
         }
+    }
+
+    /// Scans a directory that the memo serves (`--cache`): its entries come from the memo,
+    /// and it is opened only if something needs its descriptor (its ignore files, an
+    /// entry's metadata, a subdirectory that must be read).
+    fn remembered(
+        &mut self,
+        walk: &Walk<'_>,
+        job: DirJob,
+        hit: &Hit<'_>,
+        push: &mut dyn FnMut(DirJob),
+    ) {
+        let config = walk.config;
+        let DirJob {
+            path: job_path,
+            name_start,
+            parent,
+            via_link,
+            state,
+        } = job;
+        let dir_path = &job_path[..job_path.len() - 1];
+        let Scanner {
+            batch,
+            path,
+            reopened,
+            ..
+        } = self;
+        let attempted = Cell::new(false);
+        let node = CachedDir::new(parent.clone(), base_len(dir_path), via_link);
+        let opening = Opening::later(Box::new(|| {
+            attempted.set(true);
+            let dir = match &parent {
+                Some(p) => {
+                    let name = CStr::from_bytes_with_nul(&job_path[name_start..]).ok()?;
+                    p.open_child(&job_path, name, via_link, reopened).ok()?
+                }
+                None => Dir::open_path(dir_path).ok()?,
+            };
+            Some(node.read(dir))
+        }));
+        let mut state = walk.entered(state, config.follow.then_some(&hit.stat));
+        if config.ignore.is_some() {
+            let present = ignore_files_in(
+                hit.entries()
+                    .filter(|(n, _)| n.to_bytes().first() == Some(&b'.')),
+            );
+            if !present.is_empty() {
+                // Ignore files are read afresh every time (an edit in place leaves the
+                // directory's stamp as it was).
+                let Some(dir) = opening.get() else {
+                    // Gone since its stat: as the read would have found it.
+                    if let Some(Some(reading)) = opening.cell.into_inner() {
+                        node.done(reading, 0);
+                    }
+                    return;
+                };
+                add_rules_of(walk, &mut state, dir, dir_path, &present);
+            }
+        }
+        join_into(path, dir_path, b"");
+        if config.ignore.is_some() {
+            state.screen_paths(path);
+        }
+        let here = Here {
+            dir: &opening,
+            subdirs: Cell::new(0),
+            node: &node,
+            state: &state,
+            child_base: base_len(dir_path),
+        };
+        for (name, kind) in hit.entries() {
+            if !visit_entry(walk, &here, name, kind, path, batch, push) {
+                break;
+            }
+        }
+        let subdirs = here.subdirs.get();
+        match opening.cell.into_inner() {
+            Some(Some(reading)) => node.done(reading, subdirs),
+            _ => {
+                node.done_unread(subdirs, hit.stat.dev, hit.stat.ino);
+                if !attempted.get() {
+                    if let Some(p) = &parent {
+                        p.skip_child();
+                    }
+                }
+            }
+        }
+        walk.printer.directory_done(batch);
     }
 }
 
@@ -343,31 +501,51 @@ pub fn add_own_rules(
     dir_path: &[u8],
     listing: Option<&Listing>,
 ) {
+    if walk.config.ignore.is_none() {
+        return;
+    }
+    let present = match listing {
+        Some(listing) => ignore_files_in(listing.dot_entries().map(|(n, k, _)| (n, k))),
+        None => IGNORE_NAMES
+            .iter()
+            .filter(|n| dir.exists_at(n))
+            .map(|n| (*n, Kind::Unknown))
+            .collect(),
+    };
+    add_rules_of(walk, state, dir, dir_path, &present);
+}
+
+/// The ignore files (and `.git`) among a directory's entries, with their listed kinds.
+fn ignore_files_in<'n>(
+    entries: impl Iterator<Item = (&'n CStr, Kind)>,
+) -> Vec<(&'static str, Kind)> {
+    let mut present = Vec::new();
+    for (name, kind) in entries {
+        let n = name.to_bytes();
+        if let Some(known) = IGNORE_NAMES.iter().find(|k| k.as_bytes() == n) {
+            present.push((*known, kind));
+        }
+    }
+    present
+}
+
+/// Adds the rules of the ignore files `present` in the directory `dir` (see
+/// [`add_own_rules`]).
+fn add_rules_of(
+    walk: &Walk<'_>,
+    state: &mut DirState,
+    dir: &Dir,
+    dir_path: &[u8],
+    present: &[(&'static str, Kind)],
+) {
     let Some(opts) = &walk.config.ignore else {
         return;
     };
-    let mut present: Vec<(&'static str, Kind)> = Vec::new();
-    match listing {
-        Some(listing) => {
-            for (name, kind, _) in listing.dot_entries() {
-                let n = name.to_bytes();
-                if let Some(known) = IGNORE_NAMES.iter().find(|k| k.as_bytes() == n) {
-                    present.push((known, kind));
-                }
-            }
-        }
-        None => present.extend(
-            IGNORE_NAMES
-                .iter()
-                .filter(|n| dir.exists_at(n))
-                .map(|n| (*n, Kind::Unknown)),
-        ),
-    }
     if present.is_empty() {
         return;
     }
     let files = &mut ListedFiles {
-        names: &present,
+        names: present,
         dir,
         dir_path,
         walk,
@@ -382,10 +560,9 @@ pub fn add_own_rules(
 }
 
 /// The directory a scan is reading, as its entries need it.
-struct Here<'a> {
-    dir: &'a Dir,
-    /// The same descriptor, which the cache keeps once a subdirectory needs it.
-    reading: &'a DirInUse<'a>,
+struct Here<'a, 'd> {
+    /// Its descriptor, which the descriptor cache keeps once a subdirectory needs it.
+    dir: &'a Opening<'d>,
     /// The subdirectories handed out as jobs (at the first, the cache is asked to keep the
     /// descriptor).
     subdirs: Cell<usize>,
@@ -399,7 +576,7 @@ struct Here<'a> {
 /// directory's prefix ("dir/") on entry and is left with it. False when the walk must stop.
 fn visit_entry(
     walk: &Walk<'_>,
-    here: &Here<'_>,
+    here: &Here<'_, '_>,
     name: &CStr,
     listed: Kind,
     path: &mut Vec<u8>,
@@ -413,7 +590,11 @@ fn visit_entry(
     let mut kind = listed;
     let mut stat = None;
     if kind == Kind::Unknown {
-        match here.dir.stat_at(name, false) {
+        match here
+            .dir
+            .get()
+            .map_or_else(|| Err(gone()), |d| d.stat_at(name, false))
+        {
             Ok(st) => {
                 kind = st.kind();
                 stat = Some(Some(st));
@@ -428,7 +609,11 @@ fn visit_entry(
     }
     let mut via_link = false;
     if config.follow && kind == Kind::Symlink {
-        match here.dir.stat_at(name, true) {
+        match here
+            .dir
+            .get()
+            .map_or_else(|| Err(gone()), |d| d.stat_at(name, true))
+        {
             Ok(st) => {
                 kind = st.kind();
                 stat = Some(Some(st));
@@ -468,7 +653,9 @@ fn visit_entry(
     }
     if descend {
         if here.subdirs.replace(here.subdirs.get() + 1) == 0 {
-            here.node.wanted(here.reading);
+            if let Some(reading) = here.dir.reading() {
+                here.node.wanted(reading);
+            }
         }
         let mut child = Vec::with_capacity(path.len() + 1);
         child.extend_from_slice(path);
@@ -482,6 +669,12 @@ fn visit_entry(
         });
     }
     true
+}
+
+/// What an entry of a directory that can no longer be opened gives (it was removed since
+/// the memo's stat): as if the entry were gone.
+fn gone() -> std::io::Error {
+    std::io::Error::from_raw_os_error(libc::ENOENT)
 }
 
 /// Whether opening a listed subdirectory failed because it is no longer a directory there:

@@ -38,6 +38,9 @@ pub struct DirState {
     pub root_base: usize,
     /// The search root's device, for `--one-file-system`.
     pub root_dev: u64,
+    /// The search root's place in [`crate::config::Config::roots`] (the memo of `--cache` is
+    /// kept per root).
+    pub root: usize,
     /// Whether a rule on paths in `ignore` may match one of the directory's entries
     /// ([`DirState::screen_paths`]); when not, each entry is screened by its name alone.
     pub path_rules: bool,
@@ -130,6 +133,12 @@ impl Walk<'_> {
             ancestors: None,
             root_base,
             root_dev: st.dev,
+            root: self
+                .config
+                .roots
+                .iter()
+                .position(|r| std::ptr::eq(r, root))
+                .unwrap_or(usize::MAX),
             // Asked again of every directory as it is entered; until then, rules on paths
             // are never screened out.
             path_rules: true,

@@ -1,0 +1,467 @@
+//! The bytes of a memo file (docs/CACHE.md, "The file"): a header, one record per directory
+//! (its stamp, when it was listed, its path below the search root, its entries' kinds and raw
+//! names), and an index of the records by a hash of their paths, each part checked by a
+//! CRC-32. Little-endian throughout. Nothing here touches the file system.
+
+use std::ffi::CStr;
+
+use crate::fs::Kind;
+
+/// The first bytes of every memo file.
+pub const MAGIC: [u8; 8] = *b"FFINDMEM";
+
+/// The format's version: a file of another is ignored (and rewritten).
+pub const VERSION: u32 = 1;
+
+/// The fixed part of the header: magic, version, header CRC, credentials, record count,
+/// where the index starts, the index's CRC, the root's length.
+const HEADER: usize = 48;
+
+/// The fixed part of a record (see [`Record`]).
+const RECORD: usize = 96;
+
+/// One index entry: the path's hash and the record's offset.
+const INDEX_ENTRY: usize = 16;
+
+/// What identifies a directory's state: if any of it differs, its listing is read again.
+/// Creating, removing or renaming an entry changes the directory's mtime and ctime (POSIX
+/// requires it of every file system ffind trusts); the rest catches a directory replaced by
+/// another (device, inode), a permission change (mode, owner: ctime too), and a mount or
+/// unmount on it (device, inode).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Stamp {
+    pub dev: u64,
+    pub ino: u64,
+    pub mtime: (i64, u32),
+    pub ctime: (i64, u32),
+    pub size: u64,
+    pub mode: u32,
+    pub nlink: u32,
+    pub uid: u32,
+    pub gid: u32,
+}
+
+impl Stamp {
+    /// The stamp of a directory's metadata.
+    pub fn of(md: &std::fs::Metadata) -> Stamp {
+        use std::os::unix::fs::MetadataExt;
+        Stamp {
+            dev: md.dev(),
+            ino: md.ino(),
+            mtime: (md.mtime(), nsec(md.mtime_nsec())),
+            ctime: (md.ctime(), nsec(md.ctime_nsec())),
+            size: md.size(),
+            mode: md.mode(),
+            nlink: u32::try_from(md.nlink()).unwrap_or(u32::MAX),
+            uid: md.uid(),
+            gid: md.gid(),
+        }
+    }
+
+    /// The later of its mtime and ctime.
+    pub fn changed(&self) -> (i64, u32) {
+        self.mtime.max(self.ctime)
+    }
+}
+
+fn nsec(ns: i64) -> u32 {
+    u32::try_from(ns).unwrap_or(0)
+}
+
+/// The one-byte code of a kind in a record.
+fn kind_code(kind: Kind) -> u8 {
+    match kind {
+        Kind::File => libc::DT_REG,
+        Kind::Dir => libc::DT_DIR,
+        Kind::Symlink => libc::DT_LNK,
+        Kind::Fifo => libc::DT_FIFO,
+        Kind::Socket => libc::DT_SOCK,
+        Kind::BlockDevice => libc::DT_BLK,
+        Kind::CharDevice => libc::DT_CHR,
+        Kind::Unknown => libc::DT_UNKNOWN,
+    }
+}
+
+/// A 64-bit FNV-1a hash of a record's path, for the index.
+pub fn path_hash(rel: &[u8]) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in rel {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h
+}
+
+/// A record being written: the directory's stamp and listing time, then its entries.
+#[derive(Debug)]
+pub struct NewRecord {
+    bytes: Vec<u8>,
+    count: u32,
+}
+
+impl NewRecord {
+    /// Starts the record of the directory `rel` (below its search root), stamped `stamp`,
+    /// whose listing began at `listed` (seconds and nanoseconds since the epoch).
+    pub fn new(rel: &[u8], stamp: &Stamp, listed: (i64, u32)) -> NewRecord {
+        let mut bytes = Vec::with_capacity(RECORD + rel.len() + 256);
+        bytes.extend_from_slice(&[0; 8]); // length and CRC, filled by `finish`
+        for v in [stamp.dev, stamp.ino] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        for v in [stamp.mtime.0, stamp.ctime.0] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&stamp.size.to_le_bytes());
+        bytes.extend_from_slice(&listed.0.to_le_bytes());
+        let rel_len = u32::try_from(rel.len()).unwrap_or(u32::MAX);
+        for v in [
+            stamp.mtime.1,
+            stamp.ctime.1,
+            listed.1,
+            stamp.mode,
+            stamp.nlink,
+            stamp.uid,
+            stamp.gid,
+            rel_len,
+        ] {
+            bytes.extend_from_slice(&v.to_le_bytes());
+        }
+        bytes.extend_from_slice(&[0; 4]); // entry count, filled by `finish`
+        bytes.extend_from_slice(&[0; 4]);
+        debug_assert_eq!(bytes.len(), RECORD);
+        bytes.extend_from_slice(rel);
+        NewRecord { bytes, count: 0 }
+    }
+
+    /// Adds an entry: its kind, its name's length, its name and a NUL (names are at most 255
+    /// bytes on Linux; a longer one cannot be stored, and the record is refused by `finish`).
+    pub fn push(&mut self, name: &CStr, kind: Kind) {
+        let name = name.to_bytes_with_nul();
+        let len = u8::try_from(name.len() - 1).unwrap_or(0);
+        self.bytes.push(kind_code(kind));
+        self.bytes.push(len);
+        self.bytes.extend_from_slice(name);
+        self.count = self.count.saturating_add(1);
+    }
+
+    /// The finished record's bytes, or `None` when it cannot be stored (a name longer than
+    /// 255 bytes, or a record over 4 GiB).
+    pub fn finish(mut self) -> Option<Vec<u8>> {
+        let len = u32::try_from(self.bytes.len()).ok()?;
+        self.bytes[88..92].copy_from_slice(&self.count.to_le_bytes());
+        self.bytes[0..4].copy_from_slice(&len.to_le_bytes());
+        let crc = crc32fast::hash(&self.bytes[8..]);
+        self.bytes[4..8].copy_from_slice(&crc.to_le_bytes());
+        // Every name must read back as it went in (a 0 length marks a name too long).
+        let whole = Record::parse(&self.bytes)?.entries().all(|e| e.is_some());
+        whole.then_some(self.bytes)
+    }
+}
+
+fn u32_at(b: &[u8], at: usize) -> u32 {
+    u32::from_le_bytes(b[at..at + 4].try_into().expect("4 bytes"))
+}
+
+fn u64_at(b: &[u8], at: usize) -> u64 {
+    u64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+fn i64_at(b: &[u8], at: usize) -> i64 {
+    i64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
+}
+
+/// A record read from a file, its CRC checked.
+#[derive(Debug, Clone, Copy)]
+pub struct Record<'a> {
+    bytes: &'a [u8],
+}
+
+impl<'a> Record<'a> {
+    /// The record at the start of `at`, if its length fits and its CRC matches.
+    pub fn parse(at: &'a [u8]) -> Option<Record<'a>> {
+        if at.len() < RECORD {
+            return None;
+        }
+        let len = usize::try_from(u32_at(at, 0)).ok()?;
+        if len < RECORD || len > at.len() {
+            return None;
+        }
+        let bytes = &at[..len];
+        if crc32fast::hash(&bytes[8..]) != u32_at(bytes, 4) {
+            return None;
+        }
+        let rel_len = usize::try_from(u32_at(bytes, 84)).ok()?;
+        (RECORD + rel_len <= len).then_some(Record { bytes })
+    }
+
+    /// All of its bytes, as written.
+    pub fn bytes(&self) -> &'a [u8] {
+        self.bytes
+    }
+
+    /// The directory's stamp when it was listed.
+    pub fn stamp(&self) -> Stamp {
+        let b = self.bytes;
+        Stamp {
+            dev: u64_at(b, 8),
+            ino: u64_at(b, 16),
+            mtime: (i64_at(b, 24), u32_at(b, 56)),
+            ctime: (i64_at(b, 32), u32_at(b, 60)),
+            size: u64_at(b, 40),
+            mode: u32_at(b, 68),
+            nlink: u32_at(b, 72),
+            uid: u32_at(b, 76),
+            gid: u32_at(b, 80),
+        }
+    }
+
+    /// When its listing began.
+    pub fn listed(&self) -> (i64, u32) {
+        (i64_at(self.bytes, 48), u32_at(self.bytes, 64))
+    }
+
+    /// The directory's path below its search root.
+    pub fn rel(&self) -> &'a [u8] {
+        let rel_len = u32_at(self.bytes, 84) as usize;
+        &self.bytes[RECORD..RECORD + rel_len]
+    }
+
+    /// Its entries: name and kind; `None` for an entry that does not parse (the record is
+    /// then not to be trusted: its CRC matched bytes that were written wrong).
+    pub fn entries(&self) -> impl Iterator<Item = Option<(&'a CStr, Kind)>> + 'a {
+        let count = u32_at(self.bytes, 88);
+        let mut rest = &self.bytes[RECORD + self.rel().len()..];
+        (0..count).map(move |_| {
+            let (&code, tail) = rest.split_first()?;
+            let (&len, tail) = tail.split_first()?;
+            let len = usize::from(len);
+            if len == 0 || tail.len() <= len || tail[len] != 0 || tail[..len].contains(&0) {
+                rest = &[];
+                return None;
+            }
+            let name = CStr::from_bytes_with_nul(&tail[..=len]).ok()?;
+            rest = &tail[len + 1..];
+            Some((name, Kind::from_dtype(code)))
+        })
+    }
+}
+
+/// A memo file's header, checked: the tree it is of and the credentials it was written with.
+#[derive(Debug)]
+pub struct Header<'a> {
+    /// The search root's canonical path.
+    pub root: &'a [u8],
+    /// [`crate::memo::credentials`] of the writer.
+    pub credentials: u64,
+    /// Where the index starts in the file.
+    pub index_at: usize,
+}
+
+/// Why a file's bytes cannot be used.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Unusable {
+    /// Not a memo file, or one cut short or damaged.
+    Corrupt,
+    /// A memo file of another version.
+    Version(u32),
+}
+
+impl<'a> Header<'a> {
+    /// Checks `file` (magic, version, sizes, the header's and the index's CRCs).
+    pub fn parse(file: &'a [u8]) -> Result<Header<'a>, Unusable> {
+        if file.len() < HEADER || file[..8] != MAGIC {
+            return Err(Unusable::Corrupt);
+        }
+        let version = u32_at(file, 8);
+        if version != VERSION {
+            return Err(Unusable::Version(version));
+        }
+        let root_len = u32_at(file, 44) as usize;
+        let end = HEADER.checked_add(root_len).ok_or(Unusable::Corrupt)?;
+        if end > file.len() || crc32fast::hash(&file[16..end]) != u32_at(file, 12) {
+            return Err(Unusable::Corrupt);
+        }
+        let count = usize::try_from(u64_at(file, 24)).map_err(|_| Unusable::Corrupt)?;
+        let index_at = usize::try_from(u64_at(file, 32)).map_err(|_| Unusable::Corrupt)?;
+        let index_len = count.checked_mul(INDEX_ENTRY).ok_or(Unusable::Corrupt)?;
+        let index = index_at
+            .checked_add(index_len)
+            .filter(|&e| e == file.len() && index_at >= end)
+            .map(|_| &file[index_at..])
+            .ok_or(Unusable::Corrupt)?;
+        if crc32fast::hash(index) != u32_at(file, 40) {
+            return Err(Unusable::Corrupt);
+        }
+        Ok(Header {
+            root: &file[HEADER..end],
+            credentials: u64_at(file, 16),
+            index_at,
+        })
+    }
+}
+
+/// The index of a file whose header was checked: (hash, offset) pairs of 16 bytes, sorted.
+#[derive(Debug, Clone, Copy)]
+pub struct Index<'a>(pub &'a [u8]);
+
+impl<'a> Index<'a> {
+    /// The offsets of the records whose paths hash to `hash` (the index is sorted by hash).
+    pub fn offsets_of(&self, hash: u64) -> impl Iterator<Item = usize> + 'a {
+        let index = self.0;
+        let n = index.len() / INDEX_ENTRY;
+        let at = |i: usize| u64_at(index, i * INDEX_ENTRY);
+        let (mut lo, mut hi) = (0, n);
+        while lo < hi {
+            let mid = (lo + hi) / 2;
+            if at(mid) < hash {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        (lo..n)
+            .take_while(move |&i| at(i) == hash)
+            .map(move |i| u64_at(index, i * INDEX_ENTRY + 8) as usize)
+    }
+
+    /// Every record's offset, in index order.
+    pub fn all_offsets(&self) -> impl Iterator<Item = usize> + 'a {
+        let index = self.0;
+        (0..index.len() / INDEX_ENTRY).map(move |i| u64_at(index, i * INDEX_ENTRY + 8) as usize)
+    }
+}
+
+/// Writes a whole memo file of `records` (each a finished record's bytes) for the tree at
+/// `root`, into `out`.
+pub fn write_file(
+    out: &mut impl std::io::Write,
+    root: &[u8],
+    credentials: u64,
+    records: &[&[u8]],
+) -> std::io::Result<()> {
+    let root_len = u32::try_from(root.len()).map_err(|_| std::io::ErrorKind::InvalidInput)?;
+    let mut at = (HEADER + root.len()) as u64;
+    let mut index: Vec<(u64, u64)> = Vec::with_capacity(records.len());
+    for rec in records {
+        let rel = Record { bytes: rec }.rel();
+        index.push((path_hash(rel), at));
+        at += rec.len() as u64;
+    }
+    index.sort_unstable();
+    let mut index_bytes = Vec::with_capacity(index.len() * INDEX_ENTRY);
+    for (hash, offset) in &index {
+        index_bytes.extend_from_slice(&hash.to_le_bytes());
+        index_bytes.extend_from_slice(&offset.to_le_bytes());
+    }
+    let mut head = Vec::with_capacity(HEADER + root.len());
+    head.extend_from_slice(&MAGIC);
+    head.extend_from_slice(&VERSION.to_le_bytes());
+    head.extend_from_slice(&[0; 4]);
+    head.extend_from_slice(&credentials.to_le_bytes());
+    head.extend_from_slice(&(records.len() as u64).to_le_bytes());
+    head.extend_from_slice(&at.to_le_bytes());
+    head.extend_from_slice(&crc32fast::hash(&index_bytes).to_le_bytes());
+    head.extend_from_slice(&root_len.to_le_bytes());
+    head.extend_from_slice(root);
+    let crc = crc32fast::hash(&head[16..]);
+    head[12..16].copy_from_slice(&crc.to_le_bytes());
+    out.write_all(&head)?;
+    for rec in records {
+        out.write_all(rec)?;
+    }
+    out.write_all(&index_bytes)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stamp() -> Stamp {
+        Stamp {
+            dev: 1,
+            ino: 2,
+            mtime: (3, 4),
+            ctime: (5, 6),
+            size: 7,
+            mode: 0o40755,
+            nlink: 8,
+            uid: 9,
+            gid: 10,
+        }
+    }
+
+    fn file_of(records: &[Vec<u8>]) -> Vec<u8> {
+        let refs: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
+        let mut out = Vec::new();
+        write_file(&mut out, b"/the/root", 42, &refs).unwrap();
+        out
+    }
+
+    #[test]
+    fn a_record_reads_back_as_written() {
+        let mut rec = NewRecord::new(b"a/b", &stamp(), (11, 12));
+        rec.push(c"x", Kind::File);
+        rec.push(c"dir\nwith newline", Kind::Dir);
+        rec.push(c"\xff\xfe", Kind::Symlink);
+        let bytes = rec.finish().unwrap();
+        let file = file_of(&[bytes]);
+        let head = Header::parse(&file).unwrap();
+        assert_eq!(head.root, b"/the/root");
+        assert_eq!(head.credentials, 42);
+        let index = Index(&file[head.index_at..]);
+        let at: Vec<_> = index.offsets_of(path_hash(b"a/b")).collect();
+        assert_eq!(at.len(), 1);
+        let r = Record::parse(&file[at[0]..]).unwrap();
+        assert_eq!(r.rel(), b"a/b");
+        assert_eq!(r.stamp(), stamp());
+        assert_eq!(r.listed(), (11, 12));
+        let entries: Vec<_> = r.entries().map(|e| e.unwrap()).collect();
+        assert_eq!(
+            entries,
+            [
+                (c"x", Kind::File),
+                (c"dir\nwith newline", Kind::Dir),
+                (c"\xff\xfe", Kind::Symlink)
+            ]
+        );
+        assert_eq!(index.offsets_of(path_hash(b"a")).count(), 0);
+    }
+
+    #[test]
+    fn every_damage_is_seen() {
+        let mut recs = Vec::new();
+        for rel in [&b""[..], b"a", b"a/b"] {
+            let mut rec = NewRecord::new(rel, &stamp(), (1, 0));
+            rec.push(c"n", Kind::Dir);
+            recs.push(rec.finish().unwrap());
+        }
+        let file = file_of(&recs);
+        // Every truncation is refused by the header check; every flipped bit by a CRC.
+        for cut in 0..file.len() {
+            assert!(Header::parse(&file[..cut]).is_err(), "cut at {cut}");
+        }
+        for at in 0..file.len() {
+            for bit in 0..8 {
+                let mut bad = file.clone();
+                bad[at] ^= 1 << bit;
+                let ok = Header::parse(&bad).is_ok_and(|h| {
+                    Index(&bad[h.index_at..])
+                        .all_offsets()
+                        .all(|o| bad.get(o..).and_then(Record::parse).is_some())
+                });
+                assert!(!ok, "bit {bit} of byte {at}");
+            }
+        }
+        let mut other = file.clone();
+        other[8] = 2;
+        assert_eq!(Header::parse(&other).unwrap_err(), Unusable::Version(2));
+    }
+
+    #[test]
+    fn too_long_a_name_is_refused() {
+        let long = std::ffi::CString::new(vec![b'n'; 256]).unwrap();
+        let mut rec = NewRecord::new(b"", &stamp(), (1, 0));
+        rec.push(&long, Kind::File);
+        assert!(rec.finish().is_none());
+    }
+}

@@ -1,0 +1,456 @@
+//! The directory memo behind `--cache` (issue 25; docs/CACHE.md): the listings of the
+//! directories a search read, kept per search root in the user's cache directory, and given
+//! back to the next search for every directory whose stamp (device, inode, mtime, ctime,
+//! size, mode, links, owner) is unchanged and was settled when it was listed (the racy rule,
+//! [`MARGIN_SECS`]), on file systems whose directory times are trusted ([`trust`]).
+//!
+//! The walk asks [`Session::look`] once per directory, before opening it: a [`Look::Hit`]
+//! gives the names and kinds, and the directory is neither opened nor read (unless an ignore
+//! file or an entry's metadata needs it); a [`Look::Read`] is read as always and its listing
+//! handed back ([`Session::keep`]). Everything after the listing is the walk's own. This is
+//! not `walk/cache.rs`, the cache of open descriptors.
+
+pub mod format;
+pub mod place;
+mod trust;
+
+use std::collections::{HashMap, HashSet};
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Mutex;
+use std::time::SystemTime;
+
+use crate::config::{CacheSettings, Root};
+use crate::fs::{Kind, Mapped, Stat};
+use crate::report::Reporter;
+use format::{Header, Index, NewRecord, Record, Stamp, Unusable};
+
+/// A listing is trusted only if its directory last changed at least this long before the
+/// listing began (git's racy-timestamp rule, with a margin). A change after the listing
+/// leaves the stamp equal only if it falls within the same tick of the file system's
+/// timestamps as the change before: the kernel's coarse clock (1-10 ms), file systems of
+/// 1-second times, FAT's 2 seconds. Three seconds covers them with a second to spare for the
+/// coarse clock lagging the one read here; clocks of other machines (NFS) are not trusted at
+/// all ([`trust`]). The cost: a directory changed in the last three seconds is read again.
+pub const MARGIN_SECS: i64 = 3;
+
+/// A directory, as the memo has it or not.
+pub enum Look<'m> {
+    /// The memo does not serve this directory (no memo for its tree, a file system not
+    /// trusted, a path too long, a stat that failed): read it as without `--cache`.
+    Plain,
+    /// Remembered and unchanged: its entries, and its stat (followed where the walk follows).
+    Hit(Hit<'m>),
+    /// To read, and to hand its listing back with [`Session::keep`].
+    Read(Fresh),
+}
+
+/// A directory the memo serves.
+pub struct Hit<'m> {
+    record: Record<'m>,
+    /// The directory's stat, taken to validate it.
+    pub stat: Stat,
+}
+
+impl<'m> Hit<'m> {
+    /// Its entries: raw names (NUL-terminated) and kinds as `getdents64` gave them.
+    pub fn entries(&self) -> impl Iterator<Item = (&'m std::ffi::CStr, Kind)> + 'm {
+        // Every entry was parsed once when the record was found.
+        self.record.entries().map_while(|e| e)
+    }
+}
+
+/// A directory being read, for the memo.
+pub struct Fresh {
+    tree: usize,
+    record: NewRecord,
+}
+
+impl Fresh {
+    /// One entry of the listing.
+    #[inline]
+    pub fn push(&mut self, name: &std::ffi::CStr, kind: Kind) {
+        self.record.push(name, kind);
+    }
+}
+
+/// One search root's memo.
+struct Tree {
+    /// The root as the user gave it, for messages.
+    shown: Vec<u8>,
+    /// Its canonical path: what the file is of.
+    canonical: Vec<u8>,
+    file: PathBuf,
+    /// The file read at the start, checked (header and index): `None` when there was none
+    /// or it was refused. With the file itself, whose time of last use is set.
+    map: Option<(Mapped, usize, std::fs::File)>,
+    /// A record that failed its check: the file is used no more and rewritten whole.
+    damaged: AtomicBool,
+    /// The listings read by this search.
+    fresh: Mutex<Vec<Vec<u8>>>,
+}
+
+impl Tree {
+    fn index(&self) -> Option<(&[u8], Index<'_>)> {
+        if self.damaged.load(Ordering::Relaxed) {
+            return None;
+        }
+        let (map, at, _) = self.map.as_ref()?;
+        Some((map.bytes(), Index(&map.bytes()[*at..])))
+    }
+
+    /// The record of the directory `rel`, checked (a damaged one marks the tree damaged).
+    fn find(&self, rel: &[u8], report: &Reporter) -> Option<Record<'_>> {
+        let (bytes, index) = self.index()?;
+        for at in index.offsets_of(format::path_hash(rel)) {
+            let record = bytes.get(at..).and_then(Record::parse);
+            match record {
+                Some(r) if r.entries().all(|e| e.is_some()) => {
+                    if r.rel() == rel {
+                        return Some(r);
+                    }
+                }
+                _ => {
+                    if !self.damaged.swap(true, Ordering::Relaxed) {
+                        report.warning(&format!(
+                            "--cache: {}: damaged (a record fails its check); ignored and \
+                             written again",
+                            self.file.display()
+                        ));
+                    }
+                    return None;
+                }
+            }
+        }
+        None
+    }
+}
+
+/// The memo of one search: a tree per distinct search root.
+pub struct Session {
+    settings: CacheSettings,
+    trees: Vec<Tree>,
+    /// The tree of each of the configuration's roots.
+    of_root: Vec<Option<usize>>,
+    /// Whether each device met is on a trusted file system.
+    devices: Mutex<Vec<(u64, bool)>>,
+    credentials: u64,
+    /// A write failed: said once.
+    write_failed: AtomicBool,
+}
+
+/// Who reads: the memo is only valid for the same user and groups (what a directory's
+/// permissions let through depends on them). A hash of the effective uid, gid and groups.
+pub fn credentials() -> u64 {
+    let mut bytes = Vec::new();
+    bytes.extend_from_slice(&nix::unistd::geteuid().as_raw().to_le_bytes());
+    bytes.extend_from_slice(&nix::unistd::getegid().as_raw().to_le_bytes());
+    let mut groups: Vec<u32> = nix::unistd::getgroups()
+        .unwrap_or_default()
+        .iter()
+        .map(|g| g.as_raw())
+        .collect();
+    groups.sort_unstable();
+    for g in groups {
+        bytes.extend_from_slice(&g.to_le_bytes());
+    }
+    format::path_hash(&bytes)
+}
+
+/// Now, as (seconds, nanoseconds) since the epoch.
+fn now() -> (i64, u32) {
+    let d = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    (
+        i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
+        d.subsec_nanos(),
+    )
+}
+
+/// Whether a listing that began at `listed` of a directory stamped `stamp` can be trusted
+/// (see [`MARGIN_SECS`]).
+fn settled(stamp: &Stamp, listed: (i64, u32)) -> bool {
+    let (s, ns) = stamp.changed();
+    (s.saturating_add(MARGIN_SECS), ns) < listed
+}
+
+/// Paths longer than this are not looked up by path (one `statx` cannot take them): their
+/// directories are read as without `--cache`.
+const LONGEST_PATH: usize = 4000;
+
+impl Session {
+    /// Opens the memo for the search `roots`: `None`, after a warning, when its directory
+    /// cannot be used.
+    pub fn open(settings: &CacheSettings, roots: &[Root], report: &Reporter) -> Option<Session> {
+        if let Err(why) = place::open_dir(&settings.dir) {
+            report.warning(&format!("--cache: {why}; searching without the cache"));
+            return None;
+        }
+        let mut session = Session {
+            settings: settings.clone(),
+            trees: Vec::new(),
+            of_root: Vec::new(),
+            devices: Mutex::new(Vec::new()),
+            credentials: credentials(),
+            write_failed: AtomicBool::new(false),
+        };
+        for root in roots {
+            let tree = session.tree_of(root, report);
+            session.of_root.push(tree);
+        }
+        Some(session)
+    }
+
+    /// The tree of `root`, opened (its file read and checked) if no other root shares it.
+    fn tree_of(&mut self, root: &Root, report: &Reporter) -> Option<usize> {
+        use std::os::unix::ffi::OsStrExt;
+        let path = std::ffi::OsStr::from_bytes(root.open_path());
+        let canonical = std::fs::canonicalize(path).ok()?;
+        let canonical = canonical.as_os_str().as_bytes().to_vec();
+        if let Some(i) = self.trees.iter().position(|t| t.canonical == canonical) {
+            return Some(i);
+        }
+        let md = std::fs::metadata(path).ok()?;
+        if !self.trusts(
+            std::os::unix::fs::MetadataExt::dev(&md),
+            root.open_path(),
+            report,
+        ) {
+            return None;
+        }
+        let file = place::file_of(&self.settings.dir, &canonical);
+        let map = self.load(&file, &canonical, report);
+        self.trees.push(Tree {
+            shown: root.open_path().to_vec(),
+            canonical,
+            file,
+            map,
+            damaged: AtomicBool::new(false),
+            fresh: Mutex::new(Vec::new()),
+        });
+        Some(self.trees.len() - 1)
+    }
+
+    /// Maps the memo file `file` of the tree at `canonical` and checks it.
+    fn load(
+        &self,
+        file: &std::path::Path,
+        canonical: &[u8],
+        report: &Reporter,
+    ) -> Option<(Mapped, usize, std::fs::File)> {
+        let warn = |what: &str| {
+            report.warning(&format!(
+                "--cache: {}: {what}; ignored and written again",
+                file.display()
+            ));
+        };
+        let opened = match place::open_file(file) {
+            Ok(Some(f)) => f,
+            Ok(None) => return None,
+            Err(e) => {
+                warn(&crate::report::describe(&e));
+                return None;
+            }
+        };
+        let map = match Mapped::new(&opened) {
+            Ok(m) => m,
+            Err(e) => {
+                warn(&crate::report::describe(&e));
+                return None;
+            }
+        };
+        let index_at = match Header::parse(map.bytes()) {
+            Ok(h) if h.root != canonical => return None,
+            // Written by other credentials (the groups changed): silently read afresh.
+            Ok(h) if h.credentials != self.credentials => return None,
+            Ok(h) => h.index_at,
+            Err(Unusable::Corrupt) => {
+                warn("not a memo file, or damaged or cut short");
+                return None;
+            }
+            Err(Unusable::Version(v)) => {
+                warn(&format!("written by another version of ffind (format {v})"));
+                return None;
+            }
+        };
+        Some((map, index_at, opened))
+    }
+
+    /// Whether directories on the device `dev` (where `path` is) are trusted; says once why
+    /// not.
+    fn trusts(&self, dev: u64, path: &[u8], report: &Reporter) -> bool {
+        let mut devices = self.devices.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(&(_, trusted)) = devices.iter().find(|(d, _)| *d == dev) {
+            return trusted;
+        }
+        let magic = crate::fs::fs_magic(path);
+        let trusted = magic.is_some_and(trust::trusted);
+        if !trusted {
+            report.warning(&format!(
+                "--cache: {} is on {}, whose directory times ffind does not trust (docs/CACHE.md): \
+                 searched there without the cache",
+                crate::fs::escape::escaped(if path.is_empty() { b"." } else { path }),
+                magic.map_or_else(|| "an unknown file system".into(), trust::name),
+            ));
+        }
+        devices.push((dev, trusted));
+        trusted
+    }
+
+    /// What the memo has for the directory shown as `path`, `rel` below the search root
+    /// `root` (an index into the configuration's roots); `follow`: the walk reaches it
+    /// through a link (a search root, or `-L`).
+    pub fn look(
+        &self,
+        root: usize,
+        rel: &[u8],
+        path: &[u8],
+        follow: bool,
+        report: &Reporter,
+    ) -> Look<'_> {
+        let Some(t) = self.of_root.get(root).copied().flatten() else {
+            return Look::Plain;
+        };
+        if path.len() > LONGEST_PATH {
+            return Look::Plain;
+        }
+        let tree = &self.trees[t];
+        // Before the stat: a change after this instant is either in the stamp or in a
+        // directory time at least this late (see `settled`).
+        let listed = now();
+        use std::os::unix::ffi::OsStrExt;
+        let p = std::ffi::OsStr::from_bytes(if path.is_empty() { b"." } else { path });
+        let md = if follow {
+            std::fs::metadata(p)
+        } else {
+            std::fs::symlink_metadata(p)
+        };
+        let Ok(md) = md else { return Look::Plain };
+        if !md.is_dir() {
+            return Look::Plain;
+        }
+        let stamp = Stamp::of(&md);
+        if !self.trusts(stamp.dev, path, report) {
+            return Look::Plain;
+        }
+        if let Some(record) = tree.find(rel, report) {
+            if record.stamp() == stamp && settled(&stamp, record.listed()) {
+                return Look::Hit(Hit {
+                    record,
+                    stat: Stat::from_metadata(&md),
+                });
+            }
+        }
+        Look::Read(Fresh {
+            tree: t,
+            record: NewRecord::new(rel, &stamp, listed),
+        })
+    }
+
+    /// Keeps the whole listing of a directory read.
+    pub fn keep(&self, fresh: Fresh) {
+        if let Some(bytes) = fresh.record.finish() {
+            let tree = &self.trees[fresh.tree];
+            tree.fresh
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(bytes);
+        }
+    }
+
+    /// Writes what changed (each tree's file replaced whole), marks the files used, and keeps
+    /// the memo within its bound. A failure is said once; the search's results are whole.
+    pub fn finish(&self, report: &Reporter) {
+        let mut wrote = false;
+        for tree in &self.trees {
+            let fresh = tree.fresh.lock().unwrap_or_else(|e| e.into_inner());
+            let damaged = tree.damaged.load(Ordering::Relaxed);
+            if fresh.is_empty() && !damaged && tree.map.is_some() {
+                // Unchanged: only its last use is recorded, for the size bound.
+                if let Some((_, _, file)) = &tree.map {
+                    let _ = file.set_modified(SystemTime::now());
+                }
+                continue;
+            }
+            if fresh.is_empty() && tree.map.is_none() {
+                continue;
+            }
+            let old = tree.map.as_ref().filter(|_| !damaged);
+            let records = merged(old.map(|(m, at, _)| (m.bytes(), *at)), &fresh);
+            match place::replace(&tree.file, &tree.canonical, self.credentials, &records) {
+                Ok(()) => wrote = true,
+                Err(e) => {
+                    if !self.write_failed.swap(true, Ordering::Relaxed) {
+                        report.warning(&format!(
+                            "--cache: cannot write the cache of {} in {}: {}",
+                            crate::fs::escape::escaped(&tree.shown),
+                            self.settings.dir.display(),
+                            crate::report::describe(&e)
+                        ));
+                    }
+                }
+            }
+        }
+        if wrote {
+            place::prune(&self.settings.dir, self.settings.limit);
+        }
+    }
+}
+
+/// The records of the new file: those read now, and those of the old file (`bytes`, index at
+/// the offset given) not read again whose directory is still there as far as this search
+/// knows (each parent read now still lists it, and its own parent is kept).
+fn merged<'a>(old: Option<(&'a [u8], usize)>, fresh: &'a [Vec<u8>]) -> Vec<&'a [u8]> {
+    let mut by_rel: HashMap<&'a [u8], (Record<'a>, bool)> = HashMap::new();
+    if let Some((bytes, at)) = old {
+        for offset in Index(&bytes[at..]).all_offsets() {
+            if let Some(r) = bytes.get(offset..).and_then(Record::parse) {
+                by_rel.insert(r.rel(), (r, false));
+            }
+        }
+    }
+    for bytes in fresh {
+        if let Some(r) = Record::parse(bytes) {
+            by_rel.insert(r.rel(), (r, true));
+        }
+    }
+    let depth = |rel: &[u8]| {
+        if rel.is_empty() {
+            0
+        } else {
+            1 + rel.iter().filter(|&&b| b == b'/').count()
+        }
+    };
+    let mut rels: Vec<&[u8]> = by_rel.keys().copied().collect();
+    rels.sort_by_key(|r| (depth(r), *r));
+    let mut kept: HashSet<&[u8]> = HashSet::new();
+    let mut listed: HashMap<&[u8], HashSet<&[u8]>> = HashMap::new();
+    let mut out = Vec::with_capacity(rels.len());
+    for rel in rels {
+        let keep = match rel.iter().rposition(|&b| b == b'/') {
+            _ if rel.is_empty() => true,
+            split => {
+                let (parent, name) = match split {
+                    Some(i) => (&rel[..i], &rel[i + 1..]),
+                    None => (&b""[..], rel),
+                };
+                kept.contains(parent)
+                    && match by_rel.get(parent) {
+                        Some((p, true)) => listed
+                            .entry(parent)
+                            .or_insert_with(|| {
+                                p.entries().flatten().map(|(n, _)| n.to_bytes()).collect()
+                            })
+                            .contains(name),
+                        _ => true,
+                    }
+            }
+        };
+        if keep {
+            kept.insert(rel);
+            out.push(by_rel[rel].0.bytes());
+        }
+    }
+    out
+}

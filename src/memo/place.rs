@@ -1,0 +1,233 @@
+//! Where the memo lives, and keeping it safe and bounded: the per-user directory (created
+//! 0700, refused when it is a link or another user's, or others may write to it), one file
+//! per search root named by a hash of the root's canonical path, written beside and renamed
+//! over (so a reader sees the old file or the new one, never a torn one), and the least
+//! recently used files removed past the size bound.
+
+use std::fs::{self, File};
+use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, SystemTime};
+
+use super::format;
+
+/// The ending of memo files' names.
+const SUFFIX: &str = ".ffc";
+
+/// A temporary file older than this was left by a writer that died (a writer takes well
+/// under a second per million entries): removed when the directory is next written to.
+const STALE_TEMP: Duration = Duration::from_secs(600);
+
+/// The memo directory of the user, checked (created if missing); an error saying why it
+/// cannot be used otherwise.
+pub fn open_dir(dir: &Path) -> Result<(), String> {
+    let shown = dir.display();
+    if let Some(parent) = dir.parent() {
+        if !parent.as_os_str().is_empty() {
+            fs::DirBuilder::new()
+                .recursive(true)
+                .mode(0o700)
+                .create(parent)
+                .map_err(|e| format!("{shown}: {}", crate::report::describe(&e)))?;
+        }
+    }
+    match fs::DirBuilder::new().mode(0o700).create(dir) {
+        Ok(()) => {}
+        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(format!("{shown}: {}", crate::report::describe(&e))),
+    }
+    let md = fs::symlink_metadata(dir)
+        .map_err(|e| format!("{shown}: {}", crate::report::describe(&e)))?;
+    check_dir(&md).map_err(|why| format!("{shown}: {why}"))?;
+    if md.mode() & 0o077 != 0 {
+        // Ours, and only others' reading to take away: the memo is never shared.
+        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+            .map_err(|e| format!("{shown}: {}", crate::report::describe(&e)))?;
+    }
+    Ok(())
+}
+
+/// Whether a memo directory with this metadata (not followed) may be used.
+fn check_dir(md: &fs::Metadata) -> Result<(), &'static str> {
+    if md.file_type().is_symlink() {
+        return Err("is a symbolic link; refused (the memo must be the user's own directory)");
+    }
+    if !md.is_dir() {
+        return Err("is not a directory");
+    }
+    if md.uid() != nix::unistd::geteuid().as_raw() {
+        return Err("belongs to another user; refused");
+    }
+    if md.mode() & 0o022 != 0 {
+        return Err("others may write to it; refused (make it 0700)");
+    }
+    Ok(())
+}
+
+/// The file of the tree whose canonical root path is `root`.
+pub fn file_of(dir: &Path, root: &[u8]) -> PathBuf {
+    dir.join(format!("tree-{:016x}{SUFFIX}", format::path_hash(root)))
+}
+
+/// Opens a memo file to read: not through a link, and only a regular file of ours that no
+/// one else may read or write. `Ok(None)` when there is none.
+pub fn open_file(path: &Path) -> io::Result<Option<File>> {
+    let file = match fs::OpenOptions::new()
+        .read(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)
+    {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    let md = file.metadata()?;
+    if !md.is_file()
+        || md.uid() != nix::unistd::geteuid().as_raw()
+        || md.permissions().mode() & 0o077 != 0
+    {
+        return Err(io::Error::new(
+            io::ErrorKind::InvalidData,
+            "not a private regular file of this user",
+        ));
+    }
+    Ok(Some(file))
+}
+
+/// Writes `records` as the memo file `path` of the tree at `root`: into a new temporary file
+/// (0600) beside it, renamed over `path` once whole.
+pub fn replace(path: &Path, root: &[u8], credentials: u64, records: &[&[u8]]) -> io::Result<()> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let stamp = SystemTime::now()
+        .duration_since(SystemTime::UNIX_EPOCH)
+        .unwrap_or_default();
+    let temp = dir.join(format!(
+        ".tmp-{}-{}-{}",
+        std::process::id(),
+        stamp.as_nanos(),
+        path.file_name()
+            .map_or(&b""[..], |n| n.as_bytes())
+            .escape_ascii()
+    ));
+    let file = fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .custom_flags(libc::O_NOFOLLOW)
+        .open(&temp)?;
+    let written = (|| {
+        let mut out = io::BufWriter::with_capacity(1 << 20, &file);
+        format::write_file(&mut out, root, credentials, records)?;
+        out.flush()?;
+        drop(out);
+        fs::rename(&temp, path)
+    })();
+    if written.is_err() {
+        let _ = fs::remove_file(&temp);
+    }
+    written
+}
+
+/// One memo file: its path, size and last use.
+#[derive(Debug)]
+pub struct Held {
+    pub path: PathBuf,
+    pub size: u64,
+    pub used: SystemTime,
+}
+
+/// Every memo file in `dir`, least recently used first.
+pub fn held(dir: &Path) -> io::Result<Vec<Held>> {
+    let mut files = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let name = entry.file_name();
+        if !name.as_bytes().ends_with(SUFFIX.as_bytes()) {
+            continue;
+        }
+        let Ok(md) = entry.metadata() else { continue };
+        if md.is_file() {
+            files.push(Held {
+                path: entry.path(),
+                size: md.len(),
+                used: md.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+            });
+        }
+    }
+    files.sort_by_key(|h| h.used);
+    Ok(files)
+}
+
+/// Removes the least recently used memo files until those left take at most `limit`
+/// bytes, and the temporary files of writers that died.
+pub fn prune(dir: &Path, limit: u64) {
+    if let Ok(entries) = fs::read_dir(dir) {
+        let now = SystemTime::now();
+        for entry in entries.flatten() {
+            if !entry.file_name().as_bytes().starts_with(b".tmp-") {
+                continue;
+            }
+            let old = entry
+                .metadata()
+                .and_then(|m| m.modified())
+                .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > STALE_TEMP);
+            if old {
+                let _ = fs::remove_file(entry.path());
+            }
+        }
+    }
+    let Ok(files) = held(dir) else { return };
+    let mut total: u64 = files.iter().map(|h| h.size).sum();
+    for file in files {
+        if total <= limit {
+            break;
+        }
+        if fs::remove_file(&file.path).is_ok() {
+            total -= file.size;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_directory_is_made_private_and_links_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("a/b/ffind");
+        open_dir(&dir).unwrap();
+        let md = fs::symlink_metadata(&dir).unwrap();
+        assert_eq!(md.mode() & 0o777, 0o700);
+        let link = tmp.path().join("link");
+        std::os::unix::fs::symlink(&dir, &link).unwrap();
+        assert!(open_dir(&link).unwrap_err().contains("symbolic link"));
+        fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+        assert!(open_dir(&dir).unwrap_err().contains("others may write"));
+    }
+
+    #[test]
+    fn the_least_recently_used_go_first() {
+        let tmp = tempfile::tempdir().unwrap();
+        let t0 = SystemTime::now() - Duration::from_secs(100);
+        for (i, name) in ["tree-a.ffc", "tree-b.ffc", "tree-c.ffc"]
+            .iter()
+            .enumerate()
+        {
+            let p = tmp.path().join(name);
+            fs::write(&p, vec![0u8; 100]).unwrap();
+            let f = File::options().write(true).open(&p).unwrap();
+            f.set_modified(t0 + Duration::from_secs(10 * i as u64))
+                .unwrap();
+        }
+        prune(tmp.path(), 250);
+        let left: Vec<_> = held(tmp.path())
+            .unwrap()
+            .into_iter()
+            .map(|h| h.path.file_name().unwrap().to_owned())
+            .collect();
+        assert_eq!(left, ["tree-b.ffc", "tree-c.ffc"]);
+    }
+}

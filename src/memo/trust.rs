@@ -1,0 +1,60 @@
+//! Which file systems' directory times the memo trusts (docs/CACHE.md, "Where it is not
+//! used"): local ones that update a directory's mtime and ctime on every create, remove and
+//! rename, with fine timestamps, and whose `stat` answers from the file system itself.
+//! Everything else is searched without the memo: network file systems (NFS, SMB/CIFS, Ceph,
+//! AFS, Lustre: attribute caches answer `stat` for up to a minute without asking the
+//! server, other clients' changes come stamped by other clocks), FUSE and 9P (the server
+//! decides what mtime says, and the kernel caches it), FAT, exFAT and NTFS drivers
+//! (2-second or coarser times, no ctime of their own), and the kernel's own (proc, sysfs),
+//! whose directories change without their times.
+
+/// The `statfs` magic numbers of the trusted file systems, with their names.
+const TRUSTED: [(i64, &str); 12] = [
+    (0xEF53, "ext2/3/4"),
+    (0x5846_5342, "XFS"),
+    (0x9123_683E, "btrfs"),
+    (0x0102_1994, "tmpfs"),
+    (0x8584_58f6, "ramfs"),
+    (0xF2F5_2010, "F2FS"),
+    (0x2FC1_2FC1, "ZFS"),
+    (0xCA45_1A4E, "bcachefs"),
+    (0x794C_7630, "overlayfs"),
+    (0x3153_464A, "JFS"),
+    (0x5265_4973, "ReiserFS"),
+    (0x3434, "NILFS"),
+];
+
+/// Names of untrusted file systems, for the message.
+const OTHERS: [(i64, &str); 14] = [
+    (0x6969, "NFS"),
+    (0x517B, "SMB"),
+    (0xFE53_4D42, "SMB2"),
+    (0xFF53_4D42, "CIFS"),
+    (0x6573_5546, "FUSE"),
+    (0x0102_1997, "9P"),
+    (0x4D44, "FAT"),
+    (0x2011_BAB0, "exFAT"),
+    (0x5346_544E, "NTFS"),
+    (0x00C3_6400, "Ceph"),
+    (0x5346_414F, "AFS"),
+    (0x0BD0_0BD0, "Lustre"),
+    (0x9FA0, "proc"),
+    (0x6265_6572, "sysfs"),
+];
+
+/// Whether the file system of `statfs` magic `magic` is trusted.
+pub fn trusted(magic: i64) -> bool {
+    TRUSTED.iter().any(|(m, _)| *m == magic)
+}
+
+/// The name of the file system of magic `magic`.
+pub fn name(magic: i64) -> String {
+    TRUSTED
+        .iter()
+        .chain(OTHERS.iter())
+        .find(|(m, _)| *m == magic)
+        .map_or_else(
+            || format!("a file system of type {magic:#x}"),
+            |(_, n)| (*n).into(),
+        )
+}
