@@ -5,9 +5,8 @@
 //! fuzz-parity` runs thousands.
 
 use proptest::prelude::*;
-use proptest::test_runner::Config;
 
-use crate::random_tree::{cmd, nodes, run, Case, Node};
+use crate::random_tree::{cases, cmd, nodes, run, Case, Node};
 use crate::reference::Cmd;
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
@@ -60,21 +59,8 @@ fn check(nodes: &[Node], cmd: Cmd) -> Result<(), TestCaseError> {
     Ok(())
 }
 
-fn config() -> Config {
-    let cases = std::env::var("PROPTEST_CASES")
-        .ok()
-        .and_then(|c| c.parse().ok())
-        .unwrap_or(32);
-    // Failures found are kept (shrunk) in tests/proptest-regressions/, proptest's default,
-    // and replayed first on every run.
-    Config {
-        cases,
-        ..Config::default()
-    }
-}
-
 proptest! {
-    #![proptest_config(config())]
+    #![proptest_config(cases(32))]
 
     /// Every method, at every concurrency, prints what the reference walk prints; breadth
     /// first too, nearest first.

@@ -511,6 +511,20 @@ pub fn nobody_binary() -> &'static Path {
     })
 }
 
+/// A property test's configuration: `PROPTEST_CASES` cases, else `default`. Failures found
+/// are kept (shrunk) in tests/proptest-regressions/, proptest's default, and replayed first
+/// on every run.
+pub fn cases(default: u32) -> proptest::test_runner::Config {
+    let cases = std::env::var("PROPTEST_CASES")
+        .ok()
+        .and_then(|c| c.parse().ok())
+        .unwrap_or(default);
+    proptest::test_runner::Config {
+        cases,
+        ..proptest::test_runner::Config::default()
+    }
+}
+
 /// Runs ffind in the tree's root, as nobody when we are root and can drop privileges.
 pub fn run(t: &Tree, args: &[String]) -> Run {
     run_under(t, &[], args)

@@ -1,0 +1,536 @@
+//! `--cache` (issue 25): a search served by the directory memo prints what a search without
+//! it prints, whatever happened to the tree in between; and a memo that is damaged, cut
+//! short, of another version, written by two searches at once or by one killed midway, on a
+//! full disk, in a read-only directory, a link or another user's directory, never changes a
+//! result.
+//!
+//! The property test builds a random tree (`random_tree.rs`), waits until its directories'
+//! times are settled (the memo does not trust a listing taken within 3 seconds of its
+//! directory's last change), then applies a random sequence of changes, and after each runs
+//! `--cache` and `--no-cache` with the same random command line under serial, queue and
+//! rayon: same sorted output, same sorted messages, same exit code. Before the first change
+//! the `--cache` run is also held to the reference walk.
+
+use std::fs;
+use std::io::Write;
+use std::os::unix::fs::{symlink, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use proptest::prelude::*;
+
+use crate::fixture::{bin, clean_env, have, is_root, Run, Tree};
+use crate::random_tree::{cases, cmd, have_setpriv, name, nodes, run, Case, Name, Node};
+use crate::reference::Cmd;
+
+/// The methods that take `--cache`.
+const METHODS: [&str; 3] = ["serial", "queue", "rayon"];
+
+/// How long a directory must be left alone before the memo trusts its listing, and a little.
+const SETTLE: std::time::Duration = std::time::Duration::from_millis(3100);
+
+/// One change to the tree: indices pick among the entries and directories there then.
+#[derive(Debug, Clone)]
+enum Change {
+    File(usize, Name),
+    Dir(usize, Name),
+    Remove(usize),
+    Rename(usize, Name),
+    /// A directory moved to another parent.
+    Move(usize, usize),
+    /// An entry replaced by one of another kind (0 file, 1 directory, 2 symlink).
+    Replace(usize, u8),
+    /// A directory made unreadable (000), or readable again.
+    Lock(usize),
+    /// An ignore file rewritten in place, its size and its directory's stamp unchanged.
+    EditIgnore(usize, usize),
+    /// A file created, a search with `--cache` at once, and another file created at once:
+    /// two changes of one directory close together, the first one remembered.
+    Twice(usize, Name, Name),
+}
+
+fn change() -> impl Strategy<Value = Change> {
+    let i = any::<usize>;
+    prop_oneof![
+        3 => (i(), name()).prop_map(|(d, n)| Change::File(d, n)),
+        2 => (i(), name()).prop_map(|(d, n)| Change::Dir(d, n)),
+        2 => i().prop_map(Change::Remove),
+        2 => (i(), name()).prop_map(|(e, n)| Change::Rename(e, n)),
+        2 => (i(), i()).prop_map(|(a, b)| Change::Move(a, b)),
+        2 => (i(), 0u8..3).prop_map(|(e, k)| Change::Replace(e, k)),
+        1 => i().prop_map(Change::Lock),
+        3 => (i(), i()).prop_map(|(d, r)| Change::EditIgnore(d, r)),
+        2 => (i(), name(), name()).prop_map(|(d, a, b)| Change::Twice(d, a, b)),
+    ]
+}
+
+/// Every entry below `root` (not following links), and the directories among them with
+/// the root first: relative paths, sorted.
+fn entries(root: &Path) -> (Vec<PathBuf>, Vec<PathBuf>) {
+    let mut all = Vec::new();
+    let mut dirs = vec![PathBuf::new()];
+    let mut i = 0;
+    while i < dirs.len() {
+        let rel = dirs[i].clone();
+        i += 1;
+        let Ok(read) = fs::read_dir(root.join(&rel)) else {
+            continue;
+        };
+        let mut here: Vec<PathBuf> = read.flatten().map(|e| rel.join(e.file_name())).collect();
+        here.sort();
+        for p in here {
+            if fs::symlink_metadata(root.join(&p)).is_ok_and(|m| m.is_dir()) {
+                dirs.push(p.clone());
+            }
+            all.push(p);
+        }
+    }
+    (all, dirs)
+}
+
+fn os(n: &Name) -> &std::ffi::OsStr {
+    use std::os::unix::ffi::OsStrExt;
+    std::ffi::OsStr::from_bytes(n.0)
+}
+
+fn remove(p: &Path) {
+    if fs::symlink_metadata(p).is_ok_and(|m| m.is_dir()) {
+        unlock_all(p);
+        let _ = fs::remove_dir_all(p);
+    } else {
+        let _ = fs::remove_file(p);
+    }
+}
+
+/// Makes every directory below `p` readable again (so that it can be removed or moved).
+fn unlock_all(p: &Path) {
+    let _ = fs::set_permissions(p, fs::Permissions::from_mode(0o755));
+    if let Ok(read) = fs::read_dir(p) {
+        for e in read.flatten() {
+            if e.file_type().is_ok_and(|t| t.is_dir()) {
+                unlock_all(&e.path());
+            }
+        }
+    }
+}
+
+/// Rules of five bytes, for ignore files rewritten in place at the same size.
+const SAME_SIZE_RULES: [&[u8]; 6] = [b"*.log", b"*.rs ", b"a    ", b"x    ", b"d1/  ", b"tmp  "];
+
+/// Applies `change` to the tree at `root`; `search` runs a `--cache` search (for
+/// [`Change::Twice`]).
+fn apply(root: &Path, change: &Change, search: &dyn Fn()) {
+    let (all, dirs) = entries(root);
+    let pick = |v: &[PathBuf], i: usize| (!v.is_empty()).then(|| v[i % v.len()].clone());
+    match change {
+        Change::File(d, n) => {
+            let p = root.join(pick(&dirs, *d).unwrap()).join(os(n));
+            if fs::symlink_metadata(&p).is_err() {
+                let _ = fs::write(p, "");
+            }
+        }
+        Change::Dir(d, n) => {
+            let _ = fs::create_dir(root.join(pick(&dirs, *d).unwrap()).join(os(n)));
+        }
+        Change::Remove(e) => {
+            if let Some(e) = pick(&all, *e) {
+                remove(&root.join(e));
+            }
+        }
+        Change::Rename(e, n) => {
+            if let Some(e) = pick(&all, *e) {
+                let to = root.join(&e).with_file_name(os(n));
+                if fs::symlink_metadata(&to).is_err() {
+                    let _ = fs::rename(root.join(e), to);
+                }
+            }
+        }
+        Change::Move(a, b) => {
+            let (Some(from), Some(to)) = (pick(&dirs[1..], *a), pick(&dirs, *b)) else {
+                return;
+            };
+            let dest = root.join(&to).join(from.file_name().unwrap());
+            if !to.starts_with(&from) && fs::symlink_metadata(&dest).is_err() {
+                let _ = fs::rename(root.join(from), dest);
+            }
+        }
+        Change::Replace(e, kind) => {
+            if let Some(e) = pick(&all, *e) {
+                let p = root.join(e);
+                remove(&p);
+                let _ = match kind {
+                    0 => fs::write(&p, "replaced"),
+                    1 => fs::create_dir(&p),
+                    _ => symlink("a", &p),
+                };
+            }
+        }
+        Change::Lock(d) => {
+            if let Some(d) = pick(&dirs[1..], *d) {
+                let p = root.join(d);
+                let locked = fs::metadata(&p).is_ok_and(|m| m.permissions().mode() & 0o777 == 0);
+                let mode = if locked { 0o755 } else { 0o000 };
+                let _ = fs::set_permissions(p, fs::Permissions::from_mode(mode));
+            }
+        }
+        Change::EditIgnore(d, r) => {
+            let dir = root.join(pick(&dirs, *d).unwrap());
+            for name in [".gitignore", ".ignore", ".fdignore", ".ffindignore"] {
+                let p = dir.join(name);
+                let Ok(old) = fs::read(&p) else { continue };
+                if old.is_empty() {
+                    continue;
+                }
+                // The same length, written over the old bytes: no truncation, no rename.
+                let rule = SAME_SIZE_RULES[r % SAME_SIZE_RULES.len()];
+                let mut new: Vec<u8> = rule
+                    .iter()
+                    .chain(b"\n")
+                    .copied()
+                    .cycle()
+                    .take(old.len())
+                    .collect();
+                if let Some(last) = new.last_mut() {
+                    *last = b'\n';
+                }
+                let mut f = fs::OpenOptions::new().write(true).open(&p).unwrap();
+                f.write_all(&new).unwrap();
+                break;
+            }
+        }
+        Change::Twice(d, a, b) => {
+            let dir = root.join(pick(&dirs, *d).unwrap());
+            let _ = fs::write(dir.join(os(a)), "");
+            search();
+            let _ = fs::write(dir.join(os(b)).with_extension("second"), "");
+        }
+    }
+}
+
+/// The memo directory of a case: beside the tree's root, the user's who runs ffind (nobody
+/// when the tests run as root and can drop privileges).
+fn memo_dir(case: &Case) -> PathBuf {
+    let dir = case.tree.root().parent().unwrap().join("memo");
+    fs::create_dir_all(&dir).unwrap();
+    fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
+    if is_root() && have_setpriv() {
+        std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).unwrap();
+    }
+    dir
+}
+
+fn with(method: &str, memo: &Path, cache: bool, args: &[String]) -> Vec<String> {
+    let mut full: Vec<String> = ["--method", method, "-0"].map(String::from).to_vec();
+    if cache {
+        full.extend([
+            "--cache".into(),
+            "--cache-dir".into(),
+            memo.display().to_string(),
+        ]);
+    } else {
+        full.push("--no-cache".into());
+    }
+    full.extend(args.iter().cloned());
+    full
+}
+
+fn sorted_lines(s: &str) -> Vec<&str> {
+    let mut v: Vec<&str> = s.lines().collect();
+    v.sort_unstable();
+    v
+}
+
+/// `--cache` against `--no-cache` on the tree as it is now, under every method.
+fn agree(case: &Case, memo: &Path, step: &str) -> Result<(), TestCaseError> {
+    for m in METHODS {
+        let cached = run(&case.tree, &with(m, memo, true, &case.args));
+        let plain = run(&case.tree, &with(m, memo, false, &case.args));
+        let what = format!(
+            "{step}: ffind {}",
+            with(m, memo, true, &case.args).join(" ")
+        );
+        prop_assert!(
+            cached.sorted_by(0) == plain.sorted_by(0),
+            "{}: output differs from --no-cache\nwith:\n{}without:\n{}",
+            what,
+            crate::random_tree::show(&cached.sorted_by(0)),
+            crate::random_tree::show(&plain.sorted_by(0))
+        );
+        prop_assert_eq!(
+            sorted_lines(&cached.stderr),
+            sorted_lines(&plain.stderr),
+            "{}: messages differ",
+            what
+        );
+        prop_assert_eq!(cached.code, plain.code, "{}: exit code differs", what);
+    }
+    Ok(())
+}
+
+fn check(nodes: &[Node], cmd: Cmd, changes: &[Change]) -> Result<(), TestCaseError> {
+    let case = Case::build(nodes, cmd);
+    let memo = memo_dir(&case);
+    let root = case.tree.root();
+    // Remembered before the tree settles: every directory is read again next time.
+    let first = run(&case.tree, &with("queue", &memo, true, &case.args));
+    case.verify("the first --cache search", &first)?;
+    std::thread::sleep(SETTLE);
+    for m in METHODS {
+        let r = run(&case.tree, &with(m, &memo, true, &case.args));
+        case.verify(&format!("a settled --cache search ({m})"), &r)?;
+    }
+    for (i, change) in changes.iter().enumerate() {
+        let search = || {
+            run(&case.tree, &with("queue", &memo, true, &case.args));
+        };
+        apply(&root, change, &search);
+        agree(&case, &memo, &format!("after change {i} ({change:?})"))?;
+    }
+    unlock_all(&root);
+    Ok(())
+}
+
+proptest! {
+    // Each case waits 3 s for its tree to settle: fewer cases than the other property tests.
+    #![proptest_config(cases(10))]
+
+    /// After every change, --cache prints what --no-cache prints.
+    #[test]
+    fn cache_is_never_stale(
+        nodes in nodes(),
+        cmd in cmd(),
+        changes in prop::collection::vec(change(), 1..8),
+    ) {
+        check(&nodes, cmd, &changes)?;
+    }
+}
+
+/// A small tree with an ignore file, settled, and its memo directory.
+fn settled_tree() -> (Tree, PathBuf) {
+    let t = Tree::new();
+    t.files(&["a/b/c.txt", "a/x.log", "d/e.rs", "top"]);
+    t.write(".ignore", "*.log\n");
+    let memo = t.home().join("memo");
+    std::thread::sleep(SETTLE);
+    (t, memo)
+}
+
+fn cached(t: &Tree, memo: &Path, args: &[&str]) -> Run {
+    let mut full = vec!["--cache", "--cache-dir", memo.to_str().unwrap()];
+    full.extend(args);
+    t.run(&full)
+}
+
+/// The memo files in `memo`.
+fn memo_files(memo: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(memo)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "ffc"))
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_settled_tree_is_served_from_the_memo_without_reading_directories() {
+    if !have("strace") {
+        eprintln!("skipped: no strace");
+        return;
+    }
+    let (t, memo) = settled_tree();
+    let want = t.run(&["--no-cache", "-u"]).sorted();
+    assert_eq!(cached(&t, &memo, &["-u"]).sorted(), want);
+    let mut c = Command::new("strace");
+    c.args(["-f", "-qq", "-e", "trace=getdents64", "--"])
+        .arg(bin())
+        .args(["--cache", "--cache-dir", memo.to_str().unwrap(), "-u"])
+        .current_dir(t.root());
+    clean_env(&mut c, &t.home());
+    let r = Run::from(c.output().unwrap());
+    assert_eq!(r.sorted(), want);
+    assert!(
+        !r.stderr.contains("getdents64"),
+        "directories were read: {}",
+        r.stderr
+    );
+    // A directory changed is read again, and only it.
+    fs::write(t.root().join("a/new"), "").unwrap();
+    let after = cached(&t, &memo, &["-u"]);
+    assert!(after.sorted().contains(&"a/new".to_string()));
+}
+
+#[test]
+fn damaged_memo_files_are_ignored_with_one_warning() {
+    let (t, memo) = settled_tree();
+    let want = t.run(&["--no-cache"]);
+    cached(&t, &memo, &[]);
+    let file = memo_files(&memo).pop().expect("a memo file");
+    let good = fs::read(&file).unwrap();
+    // Every length it could be cut to, random bytes, and another version.
+    let mut damaged: Vec<Vec<u8>> = (0..good.len()).map(|n| good[..n].to_vec()).collect();
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..20 {
+        let mut v = good.clone();
+        for _ in 0..4 {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let at = (seed as usize) % v.len();
+            v[at] = v[at].wrapping_add(1 + (seed >> 32) as u8 % 255);
+        }
+        damaged.push(v);
+    }
+    let random: Vec<u8> = (0..good.len()).map(|i| (i * 7919 % 251) as u8).collect();
+    damaged.push(random);
+    let mut other = good.clone();
+    other[8] = 99;
+    damaged.push(other);
+    for (i, bytes) in damaged.iter().enumerate() {
+        fs::write(&file, bytes).unwrap();
+        let r = cached(&t, &memo, &[]);
+        assert_eq!(r.sorted(), want.sorted(), "damage {i}");
+        assert_eq!(r.code, want.code, "damage {i}");
+        let warnings = r.stderr.lines().filter(|l| l.contains("--cache")).count();
+        if i > 0 {
+            assert_eq!(warnings, 1, "damage {i}: {}", r.stderr);
+        }
+        // Written again whole: the next search reads it without a word.
+        let again = cached(&t, &memo, &[]);
+        assert_eq!(again.sorted(), want.sorted());
+    }
+}
+
+#[test]
+fn two_writers_at_once_and_a_killed_writer_leave_a_whole_memo() {
+    let t = Tree::new();
+    for i in 0..200 {
+        t.files(&[&format!("d{i}/f{i}")]);
+    }
+    let memo = t.home().join("memo");
+    let want = t.run(&["--no-cache", "-u"]).sorted();
+    // Writers at once: each file written is the old one or a new one, never a mix.
+    let children: Vec<_> = (0..8)
+        .map(|_| {
+            let mut c = t.cmd(&["--cache", "--cache-dir", memo.to_str().unwrap(), "-u"]);
+            c.stdout(std::process::Stdio::null()).spawn().unwrap()
+        })
+        .collect();
+    for mut c in children {
+        assert!(c.wait().unwrap().success());
+    }
+    // Killed while writing: SIGKILL at many moments of a search.
+    for delay_us in (0..40).map(|i| i * 250) {
+        let mut c = t.cmd(&["--cache", "--cache-dir", memo.to_str().unwrap(), "-u"]);
+        let mut child = c.stdout(std::process::Stdio::null()).spawn().unwrap();
+        std::thread::sleep(std::time::Duration::from_micros(delay_us));
+        let _ = child.kill();
+        let _ = child.wait();
+        let r = cached(&t, &memo, &["-u"]);
+        assert_eq!(r.sorted(), want, "killed after {delay_us} us");
+        assert!(!r.stderr.contains("warning"), "{}", r.stderr);
+    }
+    assert_eq!(memo_files(&memo).len(), 1);
+}
+
+#[test]
+fn a_read_only_or_full_memo_directory_costs_one_warning() {
+    let (t, memo) = settled_tree();
+    let want = t.run(&["--no-cache"]);
+    fs::create_dir_all(&memo).unwrap();
+    fs::set_permissions(&memo, fs::Permissions::from_mode(0o500)).unwrap();
+    // Root may write anywhere: the read-only directory is then nobody's, searched as nobody.
+    let r = if is_root() {
+        if !have_setpriv() {
+            eprintln!("skipped the read-only directory: root without setpriv");
+            None
+        } else {
+            std::os::unix::fs::chown(&memo, Some(65534), Some(65534)).unwrap();
+            t.run_unprivileged(&["--cache", "--cache-dir", memo.to_str().unwrap()])
+        }
+    } else {
+        Some(cached(&t, &memo, &[]))
+    };
+    if let Some(r) = r {
+        assert_eq!(r.sorted(), want.sorted());
+        assert_eq!(r.code, want.code);
+        assert_eq!(r.stderr.matches("warning").count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains("cannot write"), "{}", r.stderr);
+    }
+    // A full disk: a tmpfs of 64 KiB, filled.
+    if !is_root() || !have("mount") {
+        eprintln!("skipped the full disk: not root");
+        return;
+    }
+    let small = t.home().join("small");
+    fs::create_dir_all(&small).unwrap();
+    let mounted = Command::new("mount")
+        .args(["-t", "tmpfs", "-o", "size=64k,mode=0700", "tmpfs"])
+        .arg(&small)
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("skipped the full disk: mount is not permitted here");
+        return;
+    }
+    let filler = small.join("filler");
+    let _ = fs::write(&filler, vec![0u8; 64 * 1024]);
+    let r = cached(&t, &small, &[]);
+    let _ = Command::new("umount").arg(&small).status();
+    assert_eq!(r.sorted(), want.sorted());
+    assert_eq!(r.code, want.code);
+    assert_eq!(r.stderr.matches("warning").count(), 1, "{}", r.stderr);
+    assert!(r.stderr.contains("cannot write"), "{}", r.stderr);
+}
+
+#[test]
+fn a_memo_directory_that_is_a_link_or_another_users_is_refused() {
+    let (t, memo) = settled_tree();
+    let want = t.run(&["--no-cache"]);
+    let real = t.home().join("real");
+    fs::create_dir_all(&real).unwrap();
+    fs::set_permissions(&real, fs::Permissions::from_mode(0o700)).unwrap();
+    symlink(&real, &memo).unwrap();
+    let r = cached(&t, &memo, &[]);
+    assert_eq!(r.sorted(), want.sorted());
+    assert!(r.stderr.contains("symbolic link; refused"), "{}", r.stderr);
+    assert_eq!(
+        fs::read_dir(&real).unwrap().count(),
+        0,
+        "nothing written there"
+    );
+    let open = t.home().join("open");
+    fs::create_dir_all(&open).unwrap();
+    fs::set_permissions(&open, fs::Permissions::from_mode(0o777)).unwrap();
+    let r = cached(&t, &open, &[]);
+    assert!(r.stderr.contains("others may write"), "{}", r.stderr);
+    assert_eq!(r.sorted(), want.sorted());
+    // Another user's: root's directory, searched as nobody.
+    if is_root() && have_setpriv() {
+        let theirs = t.home().join("theirs");
+        fs::create_dir_all(&theirs).unwrap();
+        fs::set_permissions(&theirs, fs::Permissions::from_mode(0o755)).unwrap();
+        fs::set_permissions(t.home(), fs::Permissions::from_mode(0o755)).unwrap();
+        let r = t
+            .run_unprivileged(&["--cache", "--cache-dir", theirs.to_str().unwrap()])
+            .unwrap();
+        assert!(r.stderr.contains("another user"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn the_walker_crate_methods_and_mpi_refuse_the_cache() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    for m in ["walkdir", "jwalk", "ignore"] {
+        let r = t.run(&["--cache", "--method", m]);
+        assert_eq!(r.code, 2, "{m}: {}", r.stderr);
+        assert!(r.stderr.contains("--cache"), "{}", r.stderr);
+    }
+    let r = t.run(&["--cache", "--mpi"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    // --no-cache undoes it, as a config file's --cache would be undone.
+    let r = t.run(&["--cache", "--no-cache", "--method", "walkdir"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+}
