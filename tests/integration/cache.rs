@@ -58,7 +58,7 @@ fn change() -> impl Strategy<Value = Change> {
         2 => (i(), name()).prop_map(|(e, n)| Change::Rename(e, n)),
         2 => (i(), i()).prop_map(|(a, b)| Change::Move(a, b)),
         2 => (i(), 0u8..3).prop_map(|(e, k)| Change::Replace(e, k)),
-        1 => i().prop_map(Change::Lock),
+        2 => i().prop_map(Change::Lock),
         3 => (i(), i()).prop_map(|(d, r)| Change::EditIgnore(d, r)),
         2 => (i(), name(), name()).prop_map(|(d, a, b)| Change::Twice(d, a, b)),
     ]
