@@ -68,6 +68,8 @@ complete -c ffind -l search-path -d 'More search paths, for patterns that look l
 complete -c ffind -l output -d 'Write the results to FILE instead of standard output (it is created, or emptied first)' -r -F
 complete -c ffind -l cache-dir -d 'Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind, else ~/.cache/ffind). It must be the user\'s own directory, which no one else may write to, and not a symbolic link; ffind creates it 0700' -r -F
 complete -c ffind -l cache-limit -d 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first' -r
+complete -c ffind -l cache-clear -d 'Forget what --cache remembers: everything, or with =PATH that search path\'s memo. Searches nothing. (Removing the cache directory by hand is as safe.)' -r -F
+complete -c ffind -l cache-check -d 'Test whether --cache can be trusted on the file system of PATH (default .): its type, and whether creating, renaming and removing entries in a directory made there change its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1 when not. Searches nothing' -r -F
 complete -c ffind -l gen-completions -d 'Print a shell completion script for SHELL and exit' -r -f -a "bash\t''
 elvish\t''
 fish\t''
@@ -106,6 +108,7 @@ complete -c ffind -l json -d 'Print one JSON object per result and line (NDJSON)
 complete -c ffind -l mpi -d 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'
 complete -c ffind -l cache -d 'Remember the directories read, and read again next time only those that changed (a directory\'s stat tells: device, inode, mtime, ctime, size, mode)'
 complete -c ffind -l no-cache -d 'Do not use the directory memo (undoes --cache, in the config file for example)'
+complete -c ffind -l cache-list -d 'List what the memo of --cache holds: each search path, its file\'s size and when it was last used, then the total. Searches nothing'
 complete -c ffind -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
 complete -c ffind -l show-errors -d 'Accepted for fd compatibility: ffind always reports file-system errors (an unreadable directory, a missing search path) on stderr, and exits with 1 after them'
 complete -c ffind -l gen-man -d 'Print the manual page (roff, for doc/ffind.1) and exit'

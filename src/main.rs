@@ -65,9 +65,28 @@ fn run(args: Vec<OsString>) -> Outcome {
             }
         };
     }
+    if let Some(task) = memo_task(&cli) {
+        let Some(dir) = config::cache_dir(cli.cache_dir.clone()) else {
+            eprintln!("ffind: no cache directory: set $FFIND_CACHE_DIR, $XDG_CACHE_HOME or $HOME");
+            return Outcome::Usage;
+        };
+        return memo::manage::run(&task, &dir);
+    }
     match launched {
         Some(launch) => distributed(&cli, launch),
         None => alone(&cli),
+    }
+}
+
+/// What `--cache-list`, `--cache-clear` or `--cache-check` ask of the memo, if any.
+fn memo_task(cli: &Cli) -> Option<memo::manage::Task> {
+    use memo::manage::Task;
+    if cli.cache_list {
+        Some(Task::List)
+    } else if let Some(path) = &cli.cache_clear {
+        Some(Task::Clear(path.clone()))
+    } else {
+        cli.cache_check.clone().map(Task::Check)
     }
 }
 

@@ -534,6 +534,29 @@ pub struct Cli {
     #[arg(long, value_name = "MIB")]
     pub cache_limit: Option<u64>,
 
+    /// List what the memo of --cache holds: each search path, its file's size and when it
+    /// was last used, then the total. Searches nothing.
+    #[arg(long)]
+    pub cache_list: bool,
+
+    /// Forget what --cache remembers: everything, or with =PATH that search path's memo.
+    /// Searches nothing. (Removing the cache directory by hand is as safe.)
+    #[arg(long, value_name = "PATH", num_args = 0..=1, require_equals = true)]
+    pub cache_clear: Option<Option<PathBuf>>,
+
+    /// Test whether --cache can be trusted on the file system of PATH (default .): its type,
+    /// and whether creating, renaming and removing entries in a directory made there change
+    /// its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1
+    /// when not. Searches nothing.
+    #[arg(
+        long,
+        value_name = "PATH",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "."
+    )]
+    pub cache_check: Option<PathBuf>,
+
     /// Do not read the config file of default options ($FFIND_CONFIG_PATH, else
     /// $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config).
     ///

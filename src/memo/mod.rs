@@ -11,6 +11,7 @@
 //! not `walk/cache.rs`, the cache of open descriptors.
 
 pub mod format;
+pub mod manage;
 pub mod place;
 mod trust;
 

@@ -534,3 +534,47 @@ fn the_walker_crate_methods_and_mpi_refuse_the_cache() {
     let r = t.run(&["--cache", "--no-cache", "--method", "walkdir"]);
     assert_eq!(r.code, 0, "{}", r.stderr);
 }
+
+#[test]
+fn the_memo_is_listed_cleared_and_its_file_system_checked() {
+    let t = Tree::new();
+    t.files(&["one/a", "two/b"]);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    for dir in ["one", "two"] {
+        assert_eq!(t.run(&["--cache", "--cache-dir", m, ".", dir]).code, 0);
+    }
+    let list = t.run(&["--cache-dir", m, "--cache-list"]);
+    let root = fs::canonicalize(t.root()).unwrap();
+    for dir in ["one", "two"] {
+        let shown = root.join(dir).display().to_string();
+        assert!(list.text().contains(&shown), "{}", list.text());
+    }
+    assert!(list.text().contains("in 2 file(s)"));
+    let cleared = t.run(&["--cache-dir", m, "--cache-clear=one"]);
+    assert_eq!(cleared.code, 0, "{}", cleared.stderr);
+    let list = t.run(&["--cache-dir", m, "--cache-list"]);
+    assert!(!list
+        .text()
+        .contains(&root.join("one").display().to_string()));
+    assert!(list
+        .text()
+        .contains(&root.join("two").display().to_string()));
+    t.run(&["--cache-dir", m, "--cache-clear"]);
+    assert!(memo_files(&memo).is_empty());
+    // A file system where entries change their directory's times, and one that is not
+    // trusted at all.
+    let here = t.run(&["--cache-check"]);
+    assert_eq!(here.code, 0, "{}", here.text());
+    assert!(here.text().contains("is safe here"));
+    let proc = t.run(&["--cache-check=/proc"]);
+    assert_eq!(proc.code, 1, "{}", proc.text());
+    assert!(proc.text().contains("NOT safe"));
+}
+
+impl Run {
+    /// stdout, lossily decoded.
+    fn text(&self) -> String {
+        String::from_utf8_lossy(&self.stdout).into_owned()
+    }
+}

@@ -1,0 +1,209 @@
+//! Managing the memo from the command line: `--cache-list` (what is remembered, how large, when
+//! last used), `--cache-clear[=PATH]` (everything, or one search path's file) and
+//! `--cache-check[=PATH]` (whether the memo can be trusted on PATH's file system, tested as
+//! `git update-index --test-untracked-cache` tests one). Options, not an `ffind cache`
+//! subcommand: a bare word is a search pattern (`ffind cache` looks for names holding
+//! "cache", as in fd).
+
+use std::fs;
+use std::io::{self, Write};
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+
+use super::format::{Header, Stamp};
+use super::{place, trust};
+use crate::exit::Outcome;
+use crate::fs::escape::escaped;
+
+/// What to do with the memo.
+#[derive(Debug, Clone)]
+pub enum Task {
+    /// List the memo files.
+    List,
+    /// Remove every file, or (`Some`) the one of that search path.
+    Clear(Option<PathBuf>),
+    /// Test the file system of that path.
+    Check(PathBuf),
+}
+
+/// Does `task` on the memo in `dir`, writing what it finds to stdout.
+pub fn run(task: &Task, dir: &Path) -> Outcome {
+    let out = &mut io::stdout().lock();
+    let done = match task {
+        Task::List => list(dir, out),
+        Task::Clear(path) => clear(dir, path.as_deref(), out),
+        Task::Check(path) => check(path, out),
+    };
+    match done {
+        Ok(true) => Outcome::Success,
+        Ok(false) => Outcome::Errors,
+        Err(e) => {
+            eprintln!("ffind: {}", crate::report::describe(&e));
+            Outcome::Errors
+        }
+    }
+}
+
+/// A size for people: bytes, KiB, MiB or GiB.
+fn size(bytes: u64) -> String {
+    match bytes {
+        0..1024 => format!("{bytes} B"),
+        1024..1_048_576 => format!("{:.1} KiB", bytes as f64 / 1024.0),
+        1_048_576..1_073_741_824 => format!("{:.1} MiB", bytes as f64 / 1_048_576.0),
+        _ => format!("{:.1} GiB", bytes as f64 / 1_073_741_824.0),
+    }
+}
+
+/// One line per memo file: size, last use, search path; then the total.
+fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
+    let files = match place::held(dir) {
+        Ok(f) => f,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    let mut total = 0;
+    for held in files.iter().rev() {
+        total += held.size;
+        let used = jiff::Timestamp::try_from(held.used)
+            .map(|t| t.strftime("%Y-%m-%d %H:%M:%S UTC").to_string())
+            .unwrap_or_default();
+        let bytes = fs::read(&held.path).unwrap_or_default();
+        let root = match Header::parse(&bytes) {
+            Ok(h) => escaped(h.root),
+            Err(_) => format!("(unreadable: {})", held.path.display()),
+        };
+        writeln!(out, "{:>10}  {used}  {root}", size(held.size))?;
+    }
+    writeln!(
+        out,
+        "{:>10}  in {} file(s) in {}",
+        size(total),
+        files.len(),
+        dir.display()
+    )?;
+    Ok(true)
+}
+
+/// Removes every memo file (and leftover temporary file), or the one of `path`.
+fn clear(dir: &Path, path: Option<&Path>, out: &mut impl Write) -> io::Result<bool> {
+    if let Some(path) = path {
+        let canonical = fs::canonicalize(path)?;
+        let file = place::file_of(dir, canonical.as_os_str().as_bytes());
+        return match fs::remove_file(&file) {
+            Ok(()) => {
+                writeln!(out, "forgot {}", escaped(canonical.as_os_str().as_bytes()))?;
+                Ok(true)
+            }
+            Err(e) if e.kind() == io::ErrorKind::NotFound => {
+                writeln!(
+                    out,
+                    "nothing remembered of {}",
+                    escaped(canonical.as_os_str().as_bytes())
+                )?;
+                Ok(true)
+            }
+            Err(e) => Err(e),
+        };
+    }
+    let mut removed = 0;
+    match fs::read_dir(dir) {
+        Ok(entries) => {
+            for entry in entries.flatten() {
+                let name = entry.file_name();
+                let ours =
+                    name.as_bytes().ends_with(b".ffc") || name.as_bytes().starts_with(b".tmp-");
+                if ours && fs::remove_file(entry.path()).is_ok() {
+                    removed += 1;
+                }
+            }
+        }
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+        Err(e) => return Err(e),
+    }
+    writeln!(out, "removed {removed} file(s) from {}", dir.display())?;
+    Ok(true)
+}
+
+/// The stamp of the directory `dir`.
+fn stamp(dir: &Path) -> io::Result<Stamp> {
+    Ok(Stamp::of(&fs::symlink_metadata(dir)?))
+}
+
+/// Tests the file system of `path`: its type, then in a new directory there, whether
+/// creating, renaming and removing entries each change the directory's mtime and ctime, also
+/// when two come right after each other (a `stat` between).
+fn check(path: &Path, out: &mut impl Write) -> io::Result<bool> {
+    let magic = crate::fs::fs_magic(path.as_os_str().as_bytes());
+    let name = magic.map_or_else(|| "an unknown file system".into(), trust::name);
+    let trusted = magic.is_some_and(trust::trusted);
+    writeln!(
+        out,
+        "{}: {name}, {}",
+        path.display(),
+        if trusted {
+            "a type whose directory times ffind trusts"
+        } else {
+            "a type ffind does not trust (docs/CACHE.md): searched without the memo"
+        }
+    )?;
+    let test = path.join(format!(".ffind-cache-check-{}", std::process::id()));
+    let changes_seen = match fs::create_dir(&test) {
+        Ok(()) => {
+            let result = check_in(&test, out);
+            let _ = fs::remove_dir_all(&test);
+            result?
+        }
+        Err(e) => {
+            let why = crate::report::describe(&e);
+            writeln!(out, "cannot make a directory there to test it: {why}")?;
+            false
+        }
+    };
+    let safe = trusted && changes_seen;
+    writeln!(
+        out,
+        "{}",
+        if safe {
+            "the memo (--cache) is safe here"
+        } else {
+            "the memo (--cache) is NOT safe here"
+        }
+    )?;
+    Ok(safe)
+}
+
+/// The changes tried in `test`, each twice in a row; true when every one changed the stamp.
+fn check_in(test: &Path, out: &mut impl Write) -> io::Result<bool> {
+    type Step = (&'static str, fn(&Path, usize) -> io::Result<()>);
+    let steps: [Step; 4] = [
+        ("creating a file", |d, i| {
+            fs::write(d.join(format!("f{i}")), "")
+        }),
+        ("renaming a file", |d, i| {
+            fs::rename(d.join(format!("f{i}")), d.join(format!("g{i}")))
+        }),
+        ("removing a file", |d, i| {
+            fs::remove_file(d.join(format!("g{i}")))
+        }),
+        ("creating a directory", |d, i| {
+            fs::create_dir(d.join(format!("d{i}")))
+        }),
+    ];
+    let mut all = true;
+    for (what, step) in steps {
+        let mut seen = true;
+        for i in 0..2 {
+            let before = stamp(test)?;
+            step(test, i)?;
+            let after = stamp(test)?;
+            seen &= after.mtime != before.mtime && after.ctime != before.ctime;
+        }
+        writeln!(
+            out,
+            "{what} changes the directory's mtime and ctime, twice in a row: {}",
+            if seen { "yes" } else { "NO" }
+        )?;
+        all &= seen;
+    }
+    Ok(all)
+}
