@@ -81,6 +81,9 @@ struct Tree {
     shown: Vec<u8>,
     /// Its canonical path: what the file is of.
     canonical: Vec<u8>,
+    /// Its device, on a trusted file system (a tree is made only then): directories on it
+    /// need no look in [`Session::trusts`]'s list.
+    dev: u64,
     file: PathBuf,
     /// The file read at the start, checked (header and index): `None` when there was none
     /// or it was refused. With the file itself, whose time of last use is set.
@@ -213,11 +216,8 @@ impl Session {
             return Some(i);
         }
         let md = std::fs::metadata(path).ok()?;
-        if !self.trusts(
-            std::os::unix::fs::MetadataExt::dev(&md),
-            root.open_path(),
-            report,
-        ) {
+        let dev = std::os::unix::fs::MetadataExt::dev(&md);
+        if !self.trusts(dev, root.open_path(), report) {
             return None;
         }
         let file = place::file_of(&self.settings.dir, &canonical);
@@ -225,6 +225,7 @@ impl Session {
         self.trees.push(Tree {
             shown: root.open_path().to_vec(),
             canonical,
+            dev,
             file,
             map,
             damaged: AtomicBool::new(false),
@@ -332,7 +333,7 @@ impl Session {
             return Look::Plain;
         }
         let stamp = Stamp::of(&md);
-        if !self.trusts(stamp.dev, path, report) {
+        if stamp.dev != tree.dev && !self.trusts(stamp.dev, path, report) {
             return Look::Plain;
         }
         if let Some(record) = tree.find(rel, report) {
@@ -403,32 +404,33 @@ impl Session {
 /// the offset given) not read again whose directory is still there as far as this search
 /// knows (each parent read now still lists it, and its own parent is kept).
 fn merged<'a>(old: Option<(&'a [u8], usize)>, fresh: &'a [Vec<u8>]) -> Vec<&'a [u8]> {
-    let mut by_rel: HashMap<&'a [u8], (Record<'a>, bool)> = HashMap::new();
-    if let Some((bytes, at)) = old {
-        for offset in Index(&bytes[at..]).all_offsets() {
-            if let Some(r) = bytes.get(offset..).and_then(Record::parse) {
-                by_rel.insert(r.rel(), (r, false));
-            }
-        }
-    }
+    let mut now: HashMap<&'a [u8], Record<'a>> = HashMap::with_capacity(fresh.len());
     for bytes in fresh {
         if let Some(r) = Record::parse(bytes) {
-            by_rel.insert(r.rel(), (r, true));
+            now.insert(r.rel(), r);
         }
     }
-    let depth = |rel: &[u8]| {
-        if rel.is_empty() {
-            0
-        } else {
-            1 + rel.iter().filter(|&&b| b == b'/').count()
-        }
+    let mut out: Vec<&[u8]> = now.values().map(|r| r.bytes()).collect();
+    let Some((bytes, at)) = old else {
+        return out;
     };
-    let mut rels: Vec<&[u8]> = by_rel.keys().copied().collect();
-    rels.sort_by_key(|r| (depth(r), *r));
-    let mut kept: HashSet<&[u8]> = HashSet::new();
+    // The old records not read again, parents before children.
+    let mut before: Vec<(usize, Record<'a>)> = Index(&bytes[at..])
+        .all_offsets()
+        .filter_map(|offset| bytes.get(offset..).and_then(Record::parse))
+        .filter(|r| !now.contains_key(r.rel()))
+        .map(|r| {
+            (
+                r.rel().iter().filter(|&&b| b == b'/').count() + usize::from(!r.rel().is_empty()),
+                r,
+            )
+        })
+        .collect();
+    before.sort_unstable_by_key(|(depth, _)| *depth);
+    let mut kept: HashSet<&[u8]> = now.keys().copied().collect();
     let mut listed: HashMap<&[u8], HashSet<&[u8]>> = HashMap::new();
-    let mut out = Vec::with_capacity(rels.len());
-    for rel in rels {
+    for (_, r) in before {
+        let rel = r.rel();
         let keep = match rel.iter().rposition(|&b| b == b'/') {
             _ if rel.is_empty() => true,
             split => {
@@ -437,20 +439,19 @@ fn merged<'a>(old: Option<(&'a [u8], usize)>, fresh: &'a [Vec<u8>]) -> Vec<&'a [
                     None => (&b""[..], rel),
                 };
                 kept.contains(parent)
-                    && match by_rel.get(parent) {
-                        Some((p, true)) => listed
+                    && now.get(parent).is_none_or(|p| {
+                        listed
                             .entry(parent)
                             .or_insert_with(|| {
                                 p.entries().flatten().map(|(n, _)| n.to_bytes()).collect()
                             })
-                            .contains(name),
-                        _ => true,
-                    }
+                            .contains(name)
+                    })
             }
         };
         if keep {
             kept.insert(rel);
-            out.push(by_rel[rel].0.bytes());
+            out.push(r.bytes());
         }
     }
     out
