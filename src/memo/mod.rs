@@ -456,3 +456,84 @@ fn merged<'a>(old: Option<(&'a [u8], usize)>, fresh: &'a [Vec<u8>]) -> Vec<&'a [
     }
     out
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stamp(changed: i64) -> Stamp {
+        Stamp {
+            dev: 1,
+            ino: 2,
+            mtime: (changed, 5),
+            ctime: (changed - 1, 0),
+            size: 4096,
+            mode: 0o40755,
+            nlink: 2,
+            uid: 0,
+            gid: 0,
+        }
+    }
+
+    #[test]
+    fn a_listing_is_trusted_only_well_after_the_last_change() {
+        let st = stamp(100);
+        assert!(settled(&st, (100 + MARGIN_SECS, 6)));
+        assert!(!settled(&st, (100 + MARGIN_SECS, 5)));
+        assert!(!settled(&st, (100 + MARGIN_SECS - 1, 999_999_999)));
+        // The later of mtime and ctime counts.
+        let mut later_ctime = st;
+        later_ctime.ctime = (200, 0);
+        assert!(!settled(&later_ctime, (150, 0)));
+    }
+
+    fn record(rel: &[u8], names: &[(&std::ffi::CStr, Kind)]) -> Vec<u8> {
+        let mut r = NewRecord::new(rel, &stamp(1), (10, 0));
+        for (n, k) in names {
+            r.push(n, *k);
+        }
+        r.finish().unwrap()
+    }
+
+    #[test]
+    fn a_rewrite_keeps_what_was_not_read_and_still_is_there() {
+        let old_records = [
+            record(
+                b"",
+                &[
+                    (c"a", Kind::Dir),
+                    (c"gone", Kind::Dir),
+                    (c"skipped", Kind::Dir),
+                ],
+            ),
+            record(b"a", &[(c"b", Kind::Dir)]),
+            record(b"a/b", &[]),
+            record(b"gone", &[(c"under", Kind::Dir)]),
+            record(b"gone/under", &[]),
+            record(b"skipped", &[]),
+            record(b"orphan/x", &[]),
+        ];
+        let refs: Vec<&[u8]> = old_records.iter().map(Vec::as_slice).collect();
+        let mut file = Vec::new();
+        format::write_file(&mut file, b"/r", 0, &refs).unwrap();
+        let at = Header::parse(&file).unwrap().index_at;
+        // This search read the root again ("gone" was removed) and "a".
+        let fresh = [
+            record(b"", &[(c"a", Kind::Dir), (c"skipped", Kind::Dir)]),
+            record(b"a", &[(c"b", Kind::Dir), (c"new", Kind::File)]),
+        ];
+        let merged = merged(Some((&file, at)), &fresh);
+        let mut rels: Vec<&[u8]> = merged
+            .iter()
+            .map(|b| Record::parse(b).unwrap().rel())
+            .collect();
+        rels.sort();
+        assert_eq!(rels, [&b""[..], b"a", b"a/b", b"skipped"]);
+        let a = merged
+            .iter()
+            .map(|b| Record::parse(b).unwrap())
+            .find(|r| r.rel() == b"a")
+            .unwrap();
+        assert_eq!(a.entries().count(), 2, "the fresh record wins");
+    }
+}

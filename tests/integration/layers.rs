@@ -11,7 +11,7 @@ const FLOORS: &[&[&str]] = &[
     &["main"],
     &["bench"],
     &["walk"],
-    &["config", "cli"],
+    &["config", "cli", "memo"],
     &["exec", "output"],
     &["filter", "template"],
     &["fs", "report", "exit"],
