@@ -578,3 +578,38 @@ impl Run {
         String::from_utf8_lossy(&self.stdout).into_owned()
     }
 }
+
+#[test]
+fn a_file_system_mounted_or_unmounted_below_the_root_is_seen() {
+    let (t, memo) = settled_tree();
+    let under = t.root().join("a");
+    let same = |what: &str| {
+        let with = cached(&t, &memo, &["-u"]);
+        let without = t.run(&["--no-cache", "-u"]);
+        assert_eq!(with.sorted(), without.sorted(), "{what}");
+        assert_eq!(with.code, without.code, "{what}");
+        with.sorted()
+    };
+    same("before");
+    let mounted = is_root()
+        && Command::new("mount")
+            .args(["-t", "tmpfs", "-o", "size=64k", "tmpfs"])
+            .arg(&under)
+            .status()
+            .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("skipped: mount is not permitted here");
+        return;
+    }
+    fs::write(under.join("on-tmpfs"), "").unwrap();
+    // Remembered and settled while mounted: the memo's "a" is the tmpfs's root.
+    std::thread::sleep(SETTLE);
+    let on = same("mounted");
+    let _ = same("mounted, served");
+    let unmounted = Command::new("umount").arg(&under).status();
+    assert!(unmounted.is_ok_and(|s| s.success()));
+    let off = same("unmounted");
+    assert!(on.contains(&"a/on-tmpfs".to_string()), "{on:?}");
+    assert!(!off.contains(&"a/on-tmpfs".to_string()), "{off:?}");
+    assert!(off.contains(&"a/b/c.txt".to_string()), "{off:?}");
+}
