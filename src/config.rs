@@ -102,6 +102,10 @@ pub struct Root {
     pub display: Vec<u8>,
     /// The absolute path, for ignore files in the directories above it.
     pub absolute: PathBuf,
+    /// The directory the path named when the search was set up (device and inode, links
+    /// followed as for any search root; `None` if there was none): whatever opens the root
+    /// again must find this very directory there (docs/SECURITY.md).
+    pub identity: Option<(u64, u64)>,
 }
 
 impl Root {
@@ -113,7 +117,32 @@ impl Root {
             &self.display
         }
     }
+
+    /// A root found at `display` (shown so), `absolute` for the directories above it.
+    fn at(display: Vec<u8>, absolute: PathBuf) -> Root {
+        let mut root = Root {
+            display,
+            absolute,
+            identity: None,
+        };
+        root.identity = crate::fs::stat_path(root.open_path(), true)
+            .ok()
+            .map(|st| (st.dev, st.ino));
+        root
+    }
+
+    /// Whether `st` (of the directory found at the root's path) is the directory that was
+    /// there when the search was set up.
+    pub fn is_same(&self, st: &crate::fs::Stat) -> bool {
+        self.identity
+            .is_none_or(|(dev, ino)| st.dev == dev && st.ino == ino)
+    }
 }
+
+/// What is said of a directory that was replaced during the search (a search root swapped
+/// for a link to another tree, say): it is skipped, as a directory that vanished.
+pub const REPLACED: &str =
+    "replaced during the search (it is not the directory the search met there first): skipped";
 
 /// Everything a walk needs to know, resolved.
 #[derive(Debug)]
@@ -226,10 +255,7 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
         } else {
             b".".to_vec()
         };
-        return vec![Root {
-            display,
-            absolute: cwd.to_path_buf(),
-        }];
+        return vec![Root::at(display, cwd.to_path_buf())];
     }
     given
         .into_iter()
@@ -250,7 +276,7 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
                     display
                 }
             };
-            Root { display, absolute }
+            Root::at(display, absolute)
         })
         .collect()
 }

@@ -40,10 +40,11 @@ fn run(args: Vec<OsString>) -> Outcome {
     // Under an MPI launcher, only process 0 speaks before the search: not N copies of one
     // usage error, of the help, of the completions.
     let silent = || launch::detect().is_some_and(|l| !l.speaks());
-    let asked_mpi = launch::asked(&args);
-    let cli = match cli::parse_with_config(args) {
+    // --mpi on the command line, or in the config file.
+    let asked_mpi = |args: &[OsString]| launch::asked(args) || cli::config_asks_mpi(args);
+    let cli = match cli::parse_with_config(args.clone()) {
         Ok((cli, _)) => cli,
-        Err(_) if asked_mpi && silent() => return Outcome::Success,
+        Err(_) if silent() && asked_mpi(&args) => return Outcome::Success,
         Err(e) => return e.report(),
     };
     let launched = if cli.mpi { launch::detect() } else { None };
@@ -95,7 +96,11 @@ fn prepare(
     let config = Config::from_cli(cli, distributed).map_err(|e| {
         (
             Outcome::Usage,
-            format!("ffind: {}", strip_os_error(&format!("{e:#}"))),
+            // The message may quote a pattern or a value as given: escaped, line by line.
+            format!(
+                "ffind: {}",
+                crate::fs::escape::escaped_lines(&strip_os_error(&format!("{e:#}")))
+            ),
         )
     })?;
     if distributed {

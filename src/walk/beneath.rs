@@ -353,7 +353,14 @@ pub fn for_root(
     if walk.config.follow {
         return Ok(None);
     }
-    match Dir::open_path(root.open_path()) {
+    let opened = Dir::open_path(root.open_path()).and_then(|dir| {
+        // The directory the search met there first, or none.
+        match root.is_same(&dir.stat()?) {
+            true => Ok(dir),
+            false => Err(io::Error::other(crate::config::REPLACED)),
+        }
+    });
+    match opened {
         Ok(dir) => {
             let path = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
             Ok(Some(Beneath::new(path, Arc::new(dir))))

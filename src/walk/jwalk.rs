@@ -41,7 +41,9 @@ pub fn walk(walk: &Walk<'static>) {
         };
         // jwalk's error reading the root comes with the root's entry, which min_depth(1)
         // drops: find out first.
-        let root_dir = match Dir::open_path(root.open_path()) {
+        let opened = Dir::open_path(root.open_path())
+            .and_then(|d| crate::walk::scan::is_root(d, &root_state, root.open_path()));
+        let root_dir = match opened {
             Ok(dir) => Arc::new(dir),
             Err(e) => {
                 walk.report.path_error(root.open_path(), &e);

@@ -28,6 +28,7 @@ mod proptest_parity;
 mod random_tree;
 mod reference;
 mod sort;
+mod swapped_root;
 mod syscalls;
 mod terminal;
 mod threads;
