@@ -285,3 +285,34 @@ fn a_search_path_that_begins_with_a_dash_prints_as_dot_slash() {
         assert_eq!(ours.sorted(), theirs.sorted());
     }
 }
+
+/// fd's alias of --hyperlink, --hyper, with and without a value.
+#[test]
+fn hyper_is_an_alias_of_hyperlink() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    let plain = t.run(&["--hyperlink=always"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(plain.stdout.starts_with(b"\x1b]8;;file://"));
+    assert_eq!(t.run(&["--hyper=always"]).stdout, plain.stdout);
+    // Given without a value it is "auto": no links when piped.
+    assert_eq!(t.run(&["--hyper"]).stdout, b"a\n");
+}
+
+/// -q prints nothing, so -l has nothing to show: refused, as fd refuses it.
+#[test]
+fn quiet_and_list_details_conflict() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    for args in [
+        &["-q", "-l"][..],
+        &["-l", "-q"],
+        &["--list-details", "--quiet"],
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}");
+        assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+    }
+    assert_eq!(t.run(&["-q"]).code, 0);
+}
