@@ -316,3 +316,38 @@ fn quiet_and_list_details_conflict() {
     }
     assert_eq!(t.run(&["-q"]).code, 0);
 }
+
+/// `-h` fits on a screen, as fd's (39 lines) does, with the everyday options; `--help` has
+/// every option.
+#[test]
+fn short_help_is_one_screen_and_long_help_has_everything() {
+    let t = Tree::new();
+    let help = |flag: &str| {
+        let run = t.run(&[flag]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        String::from_utf8(run.stdout).unwrap()
+    };
+    let (short, long) = (help("-h"), help("--help"));
+    assert!(short.lines().count() <= 40, "{short}");
+    for everyday in [
+        "--hidden",
+        "--no-ignore",
+        "--extension",
+        "--type",
+        "--exec",
+        "--exclude",
+    ] {
+        assert!(short.contains(everyday), "-h shows {everyday}");
+    }
+    for rare in [
+        "--mpi",
+        "--method",
+        "--concurrency",
+        "--json-fields",
+        "--batch-size",
+    ] {
+        assert!(!short.contains(rare), "-h leaves out {rare}");
+        assert!(long.contains(rare), "--help shows {rare}");
+    }
+    assert!(long.contains("Exit status"), "{long}");
+}
