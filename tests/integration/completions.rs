@@ -274,3 +274,74 @@ fn the_manual_names_every_variable_the_source_reads() {
         );
     }
 }
+
+/// zsh's set-up for [`zsh_complete`]: the committed `_ffind` on `fpath`, and a `compadd` that
+/// prints each candidate (`HIT:word`) instead of showing it; Tab completes, then zsh exits.
+const ZSHRC: &str = r#"PROMPT=
+fpath=("$ZC/fn" $fpath)
+autoload -U compinit; compinit -u -D
+zstyle ':completion:*' list-grouped false
+zstyle ':completion:*' insert-tab false
+compadd () {
+    if [[ ${@[1,(i)(-|--)]} == *-(O|A|D)\ * ]]; then
+        builtin compadd "$@"
+        return $?
+    fi
+    typeset -a __hits
+    builtin compadd -A __hits "$@"
+    [[ -n $__hits ]] || return
+    for i in {1..$#__hits}; do
+        echo -E - "HIT:$__hits[$i]"
+    done
+}
+bindkey '^I' complete-word
+null-line () { echo -E - $'\0' }
+compprefuncs=( null-line )
+comppostfuncs=( null-line exit )
+"#;
+
+/// Types `line` and Tab into an interactive zsh (through zsh's zpty) and gives the candidates,
+/// sorted and each once.
+fn zsh_complete(t: &Tree, line: &str) -> Vec<String> {
+    let dir = t.home().join("zsh");
+    std::fs::create_dir_all(dir.join("fn")).unwrap();
+    std::fs::copy(repo_file("completions/_ffind"), dir.join("fn/_ffind")).unwrap();
+    std::fs::write(dir.join("zshrc"), ZSHRC).unwrap();
+    std::fs::write(
+        dir.join("capture.zsh"),
+        "zmodload zsh/zpty\nzpty z zsh -f -i\nzpty -w z \"source $ZC/zshrc\"\n\
+         zpty -w z \"$*\"$'\\t'\nwhile zpty -r z; do :; done | while IFS= read -r line; do\n  \
+         [[ $line == *HIT:* ]] && print -r -- \"${${line#*HIT:}%$'\\r'}\"\ndone\ntrue\n",
+    )
+    .unwrap();
+    let run = t.run_script(&format!(
+        "export ZC='{}'; timeout 60 zsh \"$ZC/capture.zsh\" '{line}'",
+        dir.display()
+    ));
+    assert_eq!(run.code, 0, "zsh: {}", run.stderr);
+    let mut got: Vec<String> = run.sorted().into_iter().filter(|l| !l.is_empty()).collect();
+    got.sort();
+    got.dedup();
+    got
+}
+
+#[test]
+fn zsh_completes_in_zsh() {
+    if !have("zsh") {
+        eprintln!("skipped: no zsh");
+        return;
+    }
+    let t = Tree::new();
+    t.files(&["somefile.txt"]);
+    assert_eq!(zsh_complete(&t, "ffind --bench --ru"), ["--runs"]);
+    assert!(zsh_complete(&t, "ffind --ru").is_empty());
+    assert_eq!(
+        zsh_complete(&t, "ffind --bench --methods "),
+        ["all", "ignore", "jwalk", "queue", "rayon", "serial", "walkdir"]
+    );
+    assert_eq!(zsh_complete(&t, "ffind --bench -e rs --ty"), ["--type"]);
+    // -x: a command, then that command's own arguments (files for cat).
+    assert!(zsh_complete(&t, "ffind -x ech").contains(&"echo".to_owned()));
+    assert_eq!(zsh_complete(&t, "ffind -x cat some"), ["somefile.txt"]);
+    assert!(zsh_complete(&t, "ffind --type ").contains(&"symlink".to_owned()));
+}
