@@ -150,19 +150,19 @@ _ffind() {
                     return 0
                     ;;
                 --exec)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -c "${cur}"))
                     return 0
                     ;;
                 -x)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -c "${cur}"))
                     return 0
                     ;;
                 --exec-batch)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -c "${cur}"))
                     return 0
                     ;;
                 -X)
-                    COMPREPLY=($(compgen -f "${cur}"))
+                    COMPREPLY=($(compgen -c "${cur}"))
                     return 0
                     ;;
                 --batch-size)

@@ -124,12 +124,22 @@ fn insert_after(script: &str, after: &str, text: &str) -> String {
     format!("{}{text}{}", &script[..at], &script[at..])
 }
 
-/// bash: `_ffind` hands a line that starts with `ffind --bench` to `_ffind_bench`.
+/// bash: `_ffind` hands a line that starts with `ffind --bench` to `_ffind_bench`, and the
+/// word after `-x` or `-X` completes as a command (clap's script offers files there).
 fn bash(search: &str, bench: &str) -> String {
     let handoff =
         "\n    if [[ ${COMP_CWORD} -gt 1 && ${COMP_WORDS[1]} == --bench ]]; then\n        \
                    _ffind_bench \"$@\"\n        return\n    fi";
-    let search = insert_after(search, "_ffind() {", handoff);
+    let mut search = insert_after(search, "_ffind() {", handoff);
+    for option in ["--exec", "-x", "--exec-batch", "-X"] {
+        let case = format!("\n                {option})\n                    COMPREPLY=($(compgen");
+        let files = format!("{case} -f");
+        assert!(
+            search.contains(&files),
+            "clap_complete's bash script has {option}"
+        );
+        search = search.replace(&files, &format!("{case} -c"));
+    }
     insert_before_tail(&search, function(bench, "_ffind_bench() {"), "\nif [[ ")
 }
 

@@ -108,6 +108,13 @@ fn bash_completes_options_and_their_values() {
         ["depth", "none", "path"]
     );
     assert_eq!(bash_complete(&t, &["ffind", "--method", "jw"]), ["jwalk"]);
+    // A command after -x and -X, not a file (the tree holds one named "echo-file").
+    t.files(&["echo-file"]);
+    for exec in ["-x", "--exec", "-X", "--exec-batch"] {
+        let got = bash_complete(&t, &["ffind", exec, "ech"]);
+        assert!(got.contains(&"echo".to_owned()), "{exec}: {got:?}");
+        assert!(!got.contains(&"echo-file".to_owned()), "{exec}: {got:?}");
+    }
 }
 
 #[test]
