@@ -7,11 +7,13 @@
 
 mod bench;
 mod cli;
+mod completions;
 mod config;
 mod exec;
 mod exit;
 mod filter;
 mod fs;
+mod manual;
 mod output;
 mod report;
 mod template;
@@ -34,7 +36,7 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Vec<OsString>) -> Outcome {
-    if args.get(1).is_some_and(|a| a == "bench") {
+    if args.get(1).is_some_and(|a| a == "--bench") {
         return bench::main(args);
     }
     // Under an MPI launcher, only process 0 speaks before the search: not N copies of one
@@ -52,12 +54,16 @@ fn run(args: Vec<OsString>) -> Outcome {
         return Outcome::Success;
     }
     if let Some(shell) = cli.gen_completions {
-        let mut cmd = <cli::Cli as clap::CommandFactory>::command();
-        clap_complete::generate(shell, &mut cmd, "ffind", &mut io::stdout());
-        return Outcome::Success;
+        return match completions::write(shell, &mut io::stdout()) {
+            Ok(()) => Outcome::Success,
+            Err(e) => {
+                eprintln!("ffind: cannot write the completions: {}", describe(&e));
+                Outcome::Errors
+            }
+        };
     }
     if cli.gen_man {
-        return match cli::manual(&mut io::stdout()) {
+        return match manual::render(&mut io::stdout()) {
             Ok(()) => Outcome::Success,
             Err(e) => {
                 eprintln!("ffind: cannot write the manual: {}", describe(&e));
@@ -199,6 +205,11 @@ fn alone(cli: &Cli) -> Outcome {
     let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
     walk::run(config, printer, report);
     printer.finish();
+    if !printer.matched() && !config.quiet {
+        if let Some(hint) = cli::hint::for_no_results(cli) {
+            eprintln!("{hint}");
+        }
+    }
     if let Some(runner) = runner {
         let commands_ok = runner.finish();
         return Outcome::of_walk(false, true, report.had_errors() || !commands_ok);

@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod config_file;
+pub mod hint;
 
 use std::ffi::OsString;
 
@@ -11,7 +12,7 @@ use clap::error::{ContextKind, ContextValue};
 use clap::parser::ValueSource;
 use clap::CommandFactory;
 
-pub use args::{manual, parse, Cli, MethodArg, OrderArg, SortArg};
+pub use args::{parse, Cli, MethodArg, OrderArg, SortArg};
 use config_file::ConfigFile;
 
 use crate::exit::Outcome;

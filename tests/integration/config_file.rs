@@ -273,10 +273,10 @@ fn completions_and_the_manual_ignore_the_file() {
     assert!(String::from_utf8_lossy(&help.stdout).contains("--no-config"));
 }
 
-/// `ffind bench` on `-t f` with one method and one run, and `extra`: its report.
+/// `ffind --bench` on `-t f` with one method and one run, and `extra`: its report.
 fn bench_files(t: &Tree, extra: &[&str]) -> String {
     let mut args = vec![
-        "bench",
+        "--bench",
         "--methods",
         "serial",
         "-r",

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 /// From the top floor down: a part may use its own floor's parts and those of lower floors.
 const FLOORS: &[&[&str]] = &[
     &["main"],
+    &["completions", "manual"],
     &["bench"],
     &["walk"],
     &["config", "cli"],
