@@ -136,7 +136,7 @@ impl ConfigFile {
 /// Refuses a config file that holds an argument clap does not take, a pattern or a path, `--`,
 /// a command (`-x`, `-X` would swallow the command line), an option that names where to search
 /// (`--search-path`, `-C`) or an action of the command line (`--help`, `--version`,
-/// `--gen-man`, `--gen-completions`): the message names its line, with a hint where one helps.
+/// `--gen-man`, `--gen-completions`, `--bench`): the message names its line, with a hint where one helps.
 /// `program` is the command line's first word, for clap.
 ///
 /// Linear in the file: its lines are read once the way clap reads them ([`Reading`]), to know
@@ -213,7 +213,7 @@ fn nothing_but_options() -> String {
 }
 
 /// The options the config file cannot hold (by clap id), as messages name them, and why.
-const REFUSED: [(&str, &str, &str); 8] = [
+const REFUSED: [(&str, &str, &str); 9] = [
     ("exec", "-x/--exec", "only options do"),
     ("exec_batch", "-X/--exec-batch", "only options do"),
     (
@@ -239,6 +239,11 @@ const REFUSED: [(&str, &str, &str); 8] = [
     (
         "gen_man",
         "--gen-man",
+        "it is an action of the command line, not an option",
+    ),
+    (
+        "bench",
+        "--bench",
         "it is an action of the command line, not an option",
     ),
     (

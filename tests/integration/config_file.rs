@@ -357,6 +357,7 @@ fn actions_of_the_command_line_are_refused() {
         (b"-Hh\n", "-h/--help"),
         (b"--version\n", "-V/--version"),
         (b"-V\n", "-V/--version"),
+        (b"--bench\n", "--bench"),
     ] {
         write_default(&t, text);
         let run = t.run(&["-t", "f"]);
