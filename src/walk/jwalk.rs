@@ -15,11 +15,12 @@ use ::jwalk::{Parallelism, WalkDirGeneric};
 use crate::fs::{stat_path, Dir, Kind};
 use crate::output::printer::Batch;
 use crate::walk::beneath::Beneath;
+use crate::walk::contract::Walk;
+use crate::walk::threads;
 use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };
 use crate::walk::walkdir::report_io;
-use crate::walk::{threads, Walk};
 
 /// Walks every root with jwalk.
 pub fn walk(walk: &Walk<'static>) {

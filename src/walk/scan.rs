@@ -15,8 +15,8 @@ use crate::fs::path::{base_len, join_into};
 use crate::fs::{Dir, DirInUse, Kind, Listing, Stat};
 use crate::output::printer::Batch;
 use crate::walk::cache::{self, CachedDir};
+use crate::walk::contract::Walk;
 use crate::walk::visit::{Action, DirState};
-use crate::walk::Walk;
 
 /// Metadata of an entry, fetched relative to its open directory.
 struct MetaAt<'a> {

@@ -15,7 +15,7 @@ use crate::filter::ignore::{FilesByPath, IgnoreNode, Verdict};
 use crate::filter::{Entry, Meta};
 use crate::fs::path::{base_len, join_into};
 use crate::fs::{stat_path, Dir, Kind, Stat};
-use crate::walk::Walk;
+use crate::walk::contract::Walk;
 
 /// A directory's identity, linked to its parent's, for loop detection under `-L`.
 #[derive(Debug)]

@@ -32,10 +32,10 @@ use crate::fs::path::base_len;
 use crate::fs::Dir;
 use crate::report::Reporter;
 use crate::walk::cache::{replaced, CachedDir};
+use crate::walk::contract::Walk;
 use crate::walk::mpi::wire::Handed;
 use crate::walk::scan::{add_own_rules, is_root, said_replaced, DirJob};
 use crate::walk::visit::DirState;
-use crate::walk::Walk;
 
 /// Rebuilt directories kept at most; past this the table is emptied (it is a cache: a
 /// directory not found in it is rebuilt again).

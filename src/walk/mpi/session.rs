@@ -167,7 +167,7 @@ impl Session {
             }
         };
         drop(to_coordinator);
-        let walk = crate::walk::prepare(config, printer, report);
+        let walk = crate::walk::prepare::prepare(config, printer, report);
         let rebuild = Rebuild::new(config.roots.len());
         if self.is_first() {
             // Said once, here; the other processes read the same files without a word.
