@@ -40,6 +40,7 @@ set edit:completion:arg-completer[ffind] = {|@words|
             cand --strip-cwd-prefix 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never'
             cand --sort 'Print the results sorted: by path, or by depth (fewer components in the printed path first, then by path)'
             cand --order 'The order results stream in: depth (the default: each directory''s subtree as the workers reach it, mostly depth first) or breadth (nearest first: every entry at one depth below its search path before any deeper one)'
+            cand --max-buffer-time 'How long results are held before they stream, in milliseconds (default 100; 0: they stream from the start): a search that ends within it, with at most 1,000 results, prints them sorted by path, as fd does (fd''s hidden option of the same name)'
             cand --max-results 'Stop after this many results. Overridden by -1'
             cand --format 'Print each result through a template instead of as its path: {} the path, {/} its file name, {//} its parent directory, {.} the path without extension, {/.} the file name without extension; {{ and }} are literal braces'
             cand --json-fields 'With --json: metadata to add to each object, comma-separated: size (bytes), mtime (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user", "group" when known), nlink, inode'

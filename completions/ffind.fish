@@ -37,6 +37,7 @@ depth\t'Shallower entries first, then by path'
 none\t'As found (the default)'"
 complete -c ffind -l order -d 'The order results stream in: depth (the default: each directory\'s subtree as the workers reach it, mostly depth first) or breadth (nearest first: every entry at one depth below its search path before any deeper one)' -r -f -a "depth\t'As the workers reach them, mostly depth first (the default)'
 breadth\t'Nearest first: depth by depth below the search path'"
+complete -c ffind -l max-buffer-time -d 'How long results are held before they stream, in milliseconds (default 100; 0: they stream from the start): a search that ends within it, with at most 1,000 results, prints them sorted by path, as fd does (fd\'s hidden option of the same name)' -r
 complete -c ffind -l max-results -d 'Stop after this many results. Overridden by -1' -r
 complete -c ffind -l format -d 'Print each result through a template instead of as its path: {} the path, {/} its file name, {//} its parent directory, {.} the path without extension, {/.} the file name without extension; {{ and }} are literal braces' -r
 complete -c ffind -l json-fields -d 'With --json: metadata to add to each object, comma-separated: size (bytes), mtime (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user", "group" when known), nlink, inode' -r -f -a "size\t''

@@ -186,11 +186,15 @@ fn alone(cli: &Cli) -> Outcome {
     let printer = match &runner {
         // Commands get NUL-terminated paths, as soon as each directory is read.
         Some(runner) => Printer::new(runner.sink(), 0, false, None, true),
-        None => results_printer(config, out),
+        None => match config.hold {
+            Some((order, window)) => results_printer(config, out).held(order, window),
+            None => results_printer(config, out),
+        },
     };
     // The writer and the error sink live as long as the process, as the configuration.
     // With --sort, commands too get the results in order (once the walk ends).
     let printer: &'static Printer = Box::leak(Box::new(printer.sorted(config.sort)));
+    printer.close_window();
     let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
     walk::run(config, printer, report);
     printer.finish();

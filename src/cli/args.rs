@@ -354,6 +354,12 @@ pub struct Cli {
     #[arg(long, value_name = "ORDER", value_enum)]
     pub order: Option<OrderArg>,
 
+    /// How long results are held before they stream, in milliseconds (default 100; 0: they
+    /// stream from the start): a search that ends within it, with at most 1,000 results,
+    /// prints them sorted by path, as fd does (fd's hidden option of the same name).
+    #[arg(long, value_name = "MS", hide = true)]
+    pub max_buffer_time: Option<u64>,
+
     /// Stop after this many results. Overridden by -1.
     #[arg(long, value_name = "COUNT", overrides_with = "max_one_result")]
     pub max_results: Option<usize>,

@@ -13,6 +13,7 @@ mod fd_parity;
 mod filters_common;
 mod fixture;
 mod git_referee;
+mod held;
 mod hostile_ignore;
 mod ignore_files;
 mod layers;
