@@ -25,6 +25,7 @@ use crate::cli::{Cli, MethodArg, OrderArg, SortArg};
 use crate::config::Config;
 use crate::exit::Outcome;
 use crate::output::printer::{Printer, Stopped};
+use crate::output::style::Style;
 use crate::report::{describe, strip_os_error, Reporter};
 use crate::walk::mpi::launch::{self, Launch};
 
@@ -195,9 +196,18 @@ fn alone(cli: &Cli) -> Outcome {
     // With --sort, commands too get the results in order (once the walk ends).
     let printer: &'static Printer = Box::leak(Box::new(printer.sorted(config.sort)));
     printer.close_window();
+    if runner.is_none() {
+        // Colors or links on: a signal must not leave the terminal in one.
+        if let Some(reset) = config.style.as_ref().and_then(Style::reset) {
+            if let Err(e) = output::interrupted::end_cleanly(printer, reset) {
+                eprintln!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
+            }
+        }
+    }
     let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
     walk::run(config, printer, report);
     printer.finish();
+    output::interrupted::settle();
     if let Some(runner) = runner {
         let commands_ok = runner.finish();
         return Outcome::of_walk(false, true, report.had_errors() || !commands_ok);

@@ -20,7 +20,7 @@
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, TryLockError};
 use std::time::{Duration, Instant};
 
 use crate::filter::Meta;
@@ -413,6 +413,36 @@ impl Printer {
                 self.halt(Stopped::WriteError);
             }
         }
+    }
+
+    /// Stops the walk and writes `bytes` as the output's last: after the write in progress,
+    /// and with the lock on the output kept, so that nothing follows (ffind is about to die
+    /// of a signal, `output/interrupted.rs`). Waits for the write in progress at most
+    /// `patience`, and no longer once `hurry` says so; false when `bytes` were not written.
+    pub fn write_last(
+        &self,
+        bytes: &[u8],
+        patience: Duration,
+        hurry: &mut dyn FnMut() -> bool,
+    ) -> bool {
+        self.stop.store(true, Ordering::Relaxed);
+        let until = Instant::now() + patience;
+        let mut out = loop {
+            match self.out.try_lock() {
+                Ok(out) => break out,
+                Err(TryLockError::Poisoned(e)) => break e.into_inner(),
+                Err(TryLockError::WouldBlock) => {
+                    if hurry() || Instant::now() >= until {
+                        return false;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+        };
+        let _ = out.write_all(bytes).and_then(|()| out.flush());
+        // Never unlocked: no write may follow.
+        std::mem::forget(out);
+        true
     }
 
     /// Notes that a batch went out (the delay before the next one starts now).

@@ -31,6 +31,7 @@ mod reference;
 mod sort;
 mod syscalls;
 mod terminal;
+mod terminal_signals;
 mod threads;
 mod types;
 mod walk;
