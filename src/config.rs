@@ -176,6 +176,13 @@ pub struct Config {
     pub exec: Option<ExecSpec>,
     /// `--output`: the file results are written to instead of stdout.
     pub output: Option<PathBuf>,
+    /// `--no-errors`: errors about what the walk meets are counted, not shown (those about a
+    /// search path still are).
+    pub hide_errors: bool,
+    /// With `hide_errors`, one line at the end says how many were hidden: when stderr is a
+    /// terminal, where a person reads it (scripts that asked for silence get silence and the
+    /// exit status).
+    pub count_hidden: bool,
 }
 
 /// The working directory, with a clear error if it is gone. It is read only when a search
@@ -642,6 +649,8 @@ impl Config {
                 cli.path_separator.as_deref().map(str::as_bytes),
             )?,
             output: cli.output.clone(),
+            hide_errors: cli.no_errors,
+            count_hidden: cli.no_errors && std::io::stderr().is_terminal(),
         })
     }
 }

@@ -204,15 +204,35 @@ fn alone(cli: &Cli) -> Outcome {
             }
         }
     }
-    let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
+    let report: &'static Reporter = Box::leak(Box::new(reporter(config)));
     walk::run(config, printer, report);
     printer.finish();
     output::interrupted::settle();
+    say_hidden(config, report);
     if let Some(runner) = runner {
         let commands_ok = runner.finish();
         return Outcome::of_walk(false, true, report.had_errors() || !commands_ok);
     }
     outcome(config, printer, report.had_errors())
+}
+
+/// The error reporter of a search: what `--no-errors` hides is counted instead of said, but
+/// for the messages about a search path.
+fn reporter(config: &Config) -> Reporter {
+    if !config.hide_errors {
+        return Reporter::new();
+    }
+    let paths: Vec<&[u8]> = config.roots.iter().map(|r| r.open_path()).collect();
+    Reporter::new().hiding(&paths)
+}
+
+/// Says, on a terminal, how many errors `--no-errors` hid (see [`Config::count_hidden`]).
+fn say_hidden(config: &Config, report: &Reporter) {
+    let n = report.hidden();
+    if config.count_hidden && n > 0 {
+        let errors = if n == 1 { "error" } else { "errors" };
+        eprintln!("ffind: {n} {errors} not shown (--no-errors)");
+    }
 }
 
 /// What a search that printed through `printer` ends with.
@@ -255,11 +275,12 @@ fn distributed(cli: &Cli, launch: Launch) -> Outcome {
     }
     let printer: &'static Printer =
         Box::leak(Box::new(results_printer(config, out).sorted(config.sort)));
-    let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
+    let report: &'static Reporter = Box::leak(Box::new(reporter(config)));
     let errors = session.search(config, Some((printer, report)));
     // MPI_Finalize: the other processes may end while the sorted results are written.
     drop(session);
     printer.finish();
+    say_hidden(config, report);
     outcome(config, printer, errors)
 }
 

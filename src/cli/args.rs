@@ -521,9 +521,19 @@ pub struct Cli {
     #[arg(long)]
     pub no_config: bool,
 
-    /// Accepted for fd compatibility: ffind always reports file-system errors (an unreadable
-    /// directory, a missing search path) on stderr, and exits with 1 after them.
-    #[arg(long)]
+    /// Do not show the errors met on the way: an unreadable directory, a symbolic link loop,
+    /// an ignore file that cannot be read.
+    ///
+    /// The exit status is still 1 after them, and on a terminal (stderr) one line at the end
+    /// says how many were not shown. An error about a search path itself is still shown.
+    /// Fits in the config file; --show-errors undoes it. Alias: --no-messages (grep's and
+    /// ripgrep's name).
+    #[arg(long, alias = "no-messages", overrides_with = "show_errors")]
+    pub no_errors: bool,
+
+    /// Show file-system errors (the default: unlike fd, ffind always reports them on stderr,
+    /// and exits with 1 after them); undoes --no-errors.
+    #[arg(long, overrides_with = "no_errors")]
     pub show_errors: bool,
 
     /// Print a shell completion script for SHELL and exit.

@@ -19,6 +19,7 @@ mod ignore_files;
 mod layers;
 mod metadata;
 mod methods_agree;
+mod no_errors;
 mod order;
 mod output;
 mod output_file;
