@@ -27,7 +27,7 @@ _ffind() {
 
     case "${cmd}" in
         ffind)
-            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -x -X -j -C -h -V --and --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-ignore-parent --ignore-parent --no-global-ignore-file --no-require-git --require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --no-follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --relative-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --exec --exec-batch --batch-size --method --concurrency --base-directory --search-path --output --mpi --no-config --show-errors --bench --gen-completions --gen-man --help --version"
+            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -x -X -j -C -h -V --and --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-ignore-parent --ignore-parent --no-global-ignore-file --no-require-git --require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --no-follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --relative-path --strip-cwd-prefix --sort --order --max-buffer-time --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --exec --exec-batch --batch-size --method --concurrency --base-directory --search-path --output --mpi --no-config --no-errors --show-errors --bench --gen-completions --gen-man --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -119,6 +119,10 @@ _ffind() {
                     ;;
                 --order)
                     COMPREPLY=($(compgen -W "depth breadth" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-buffer-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
                 --max-results)
@@ -236,7 +240,7 @@ _ffind_bench() {
 
     case "${cmd}" in
         ffind_bench)
-            opts="-j -r -w -H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -C -h -V --methods --concurrency --runs --warmup --export-json --export-markdown --export-csv --export-svg --and --hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --batch-size --base-directory --search-path --output --mpi --no-config --show-errors --help --version"
+            opts="-j -r -w -H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -C -h -V --methods --concurrency --runs --warmup --export-json --export-markdown --export-csv --export-svg --and --hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --batch-size --base-directory --search-path --output --mpi --no-config --no-errors --show-errors --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0

@@ -42,6 +42,7 @@ depth\t'Shallower entries first, then by path'
 none\t'As found (the default)'"
 complete -c ffind -n 'not __ffind_bench' -l order -d 'The order results stream in: depth (the default: each directory\'s subtree as the workers reach it, mostly depth first) or breadth (nearest first: every entry at one depth below its search path before any deeper one)' -r -f -a "depth\t'As the workers reach them, mostly depth first (the default)'
 breadth\t'Nearest first: depth by depth below the search path'"
+complete -c ffind -n 'not __ffind_bench' -l max-buffer-time -d 'How long results are held before they stream, in milliseconds (default 100; 0: they stream from the start): a search that ends within it, with at most 1,000 results, prints them sorted by path, as fd does (fd\'s hidden option of the same name)' -r
 complete -c ffind -n 'not __ffind_bench' -l max-results -d 'Stop after this many results. Overridden by -1' -r
 complete -c ffind -n 'not __ffind_bench' -l format -d 'Print each result through a template' -r
 complete -c ffind -n 'not __ffind_bench' -l json-fields -d 'With --json: metadata to add to each object, comma-separated: size (bytes), mtime (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user", "group" when known), nlink, inode' -r -f -a "size\t''
@@ -108,7 +109,8 @@ complete -c ffind -n 'not __ffind_bench' -s l -l list-details -d 'List details, 
 complete -c ffind -n 'not __ffind_bench' -l json -d 'Print one JSON object per result'
 complete -c ffind -n 'not __ffind_bench' -l mpi -d 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'
 complete -c ffind -n 'not __ffind_bench' -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
-complete -c ffind -n 'not __ffind_bench' -l show-errors -d 'Accepted for fd compatibility: ffind always reports file-system errors (an unreadable directory, a missing search path) on stderr, and exits with 1 after them'
+complete -c ffind -n 'not __ffind_bench' -l no-errors -d 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read'
+complete -c ffind -n 'not __ffind_bench' -l show-errors -d 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors'
 complete -c ffind -n 'not __ffind_bench' -l bench -d 'Time the traversal methods instead'
 complete -c ffind -n 'not __ffind_bench' -l gen-man -d 'Print the manual page (roff, for docs/ffind.1) and exit'
 complete -c ffind -n 'not __ffind_bench' -s h -l help -d 'Print help (see more with \'--help\')'
@@ -209,6 +211,7 @@ complete -c ffind -n '__ffind_bench' -s l -l list-details -d 'List details, like
 complete -c ffind -n '__ffind_bench' -l json -d 'Print one JSON object per result'
 complete -c ffind -n '__ffind_bench' -l mpi -d 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'
 complete -c ffind -n '__ffind_bench' -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
-complete -c ffind -n '__ffind_bench' -l show-errors -d 'Accepted for fd compatibility: ffind always reports file-system errors (an unreadable directory, a missing search path) on stderr, and exits with 1 after them'
+complete -c ffind -n '__ffind_bench' -l no-errors -d 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read'
+complete -c ffind -n '__ffind_bench' -l show-errors -d 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors'
 complete -c ffind -n '__ffind_bench' -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ffind -n '__ffind_bench' -s V -l version -d 'Print version'

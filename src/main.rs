@@ -27,6 +27,7 @@ use crate::cli::{Cli, MethodArg, OrderArg, SortArg};
 use crate::config::Config;
 use crate::exit::Outcome;
 use crate::output::printer::{Printer, Stopped};
+use crate::output::style::Style;
 use crate::report::{describe, strip_os_error, Reporter};
 use crate::walk::mpi::launch::{self, Launch};
 
@@ -197,14 +198,28 @@ fn alone(cli: &Cli) -> Outcome {
     let printer = match &runner {
         // Commands get NUL-terminated paths, as soon as each directory is read.
         Some(runner) => Printer::new(runner.sink(), 0, false, None, true),
-        None => results_printer(config, out),
+        None => match config.hold {
+            Some((order, window)) => results_printer(config, out).held(order, window),
+            None => results_printer(config, out),
+        },
     };
     // The writer and the error sink live as long as the process, as the configuration.
     // With --sort, commands too get the results in order (once the walk ends).
     let printer: &'static Printer = Box::leak(Box::new(printer.sorted(config.sort)));
-    let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
+    printer.close_window();
+    if runner.is_none() {
+        // Colors or links on: a signal must not leave the terminal in one.
+        if let Some(reset) = config.style.as_ref().and_then(Style::reset) {
+            if let Err(e) = output::interrupted::end_cleanly(printer, reset) {
+                eprintln!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
+            }
+        }
+    }
+    let report: &'static Reporter = Box::leak(Box::new(reporter(config)));
     walk::run(config, printer, report);
     printer.finish();
+    output::interrupted::settle();
+    say_hidden(config, report);
     if !printer.matched() && !config.quiet {
         if let Some(hint) = cli::hint::for_no_results(cli) {
             eprintln!("{hint}");
@@ -215,6 +230,25 @@ fn alone(cli: &Cli) -> Outcome {
         return Outcome::of_walk(false, true, report.had_errors() || !commands_ok);
     }
     outcome(config, printer, report.had_errors())
+}
+
+/// The error reporter of a search: what `--no-errors` hides is counted instead of said, but
+/// for the messages about a search path.
+fn reporter(config: &Config) -> Reporter {
+    if !config.hide_errors {
+        return Reporter::new();
+    }
+    let paths: Vec<&[u8]> = config.roots.iter().map(|r| r.open_path()).collect();
+    Reporter::new().hiding(&paths)
+}
+
+/// Says, on a terminal, how many errors `--no-errors` hid (see [`Config::count_hidden`]).
+fn say_hidden(config: &Config, report: &Reporter) {
+    let n = report.hidden();
+    if config.count_hidden && n > 0 {
+        let errors = if n == 1 { "error" } else { "errors" };
+        eprintln!("ffind: {n} {errors} not shown (--no-errors)");
+    }
 }
 
 /// What a search that printed through `printer` ends with.
@@ -257,11 +291,12 @@ fn distributed(cli: &Cli, launch: Launch) -> Outcome {
     }
     let printer: &'static Printer =
         Box::leak(Box::new(results_printer(config, out).sorted(config.sort)));
-    let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
+    let report: &'static Reporter = Box::leak(Box::new(reporter(config)));
     let errors = session.search(config, Some((printer, report)));
     // MPI_Finalize: the other processes may end while the sorted results are written.
     drop(session);
     printer.finish();
+    say_hidden(config, report);
     outcome(config, printer, errors)
 }
 

@@ -397,6 +397,12 @@ pub struct Cli {
     #[arg(long, value_name = "ORDER", value_enum)]
     pub order: Option<OrderArg>,
 
+    /// How long results are held before they stream, in milliseconds (default 100; 0: they
+    /// stream from the start): a search that ends within it, with at most 1,000 results,
+    /// prints them sorted by path, as fd does (fd's hidden option of the same name).
+    #[arg(long, value_name = "MS", hide = true)]
+    pub max_buffer_time: Option<u64>,
+
     /// Stop after this many results. Overridden by -1.
     #[arg(hide_short_help = true)]
     #[arg(long, value_name = "COUNT", overrides_with = "max_one_result")]
@@ -586,10 +592,21 @@ pub struct Cli {
     #[arg(long)]
     pub no_config: bool,
 
-    /// Accepted for fd compatibility: ffind always reports file-system errors (an unreadable
-    /// directory, a missing search path) on stderr, and exits with 1 after them.
+    /// Do not show the errors met on the way: an unreadable directory, a symbolic link loop,
+    /// an ignore file that cannot be read.
+    ///
+    /// The exit status is still 1 after them, and on a terminal (stderr) one line at the end
+    /// says how many were not shown. An error about a search path itself is still shown.
+    /// Fits in the config file; --show-errors undoes it. Alias: --no-messages (grep's and
+    /// ripgrep's name).
     #[arg(hide_short_help = true)]
-    #[arg(long)]
+    #[arg(long, alias = "no-messages", overrides_with = "show_errors")]
+    pub no_errors: bool,
+
+    /// Show file-system errors (the default: unlike fd, ffind always reports them on stderr,
+    /// and exits with 1 after them); undoes --no-errors.
+    #[arg(hide_short_help = true)]
+    #[arg(long, overrides_with = "no_errors")]
     pub show_errors: bool,
 
     /// Time the traversal methods on PATH instead of searching, as hyperfine would: ffind

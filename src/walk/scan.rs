@@ -300,6 +300,7 @@ impl Scanner {
             state: &state,
             child_base: base_len(dir_path),
         };
+        self.batch.depth = state.depth + 1;
         'chunks: loop {
             if pending {
                 pending = false;

@@ -208,7 +208,7 @@ impl Session {
                 std::thread::Builder::new()
                     .name("ffind-mpi-writer".into())
                     .spawn_scoped(scope, move || {
-                        writer::write_all(items, printer, written_tx, local)
+                        writer::write_all(items, printer, report, written_tx, local)
                     })
                     .unwrap_or_else(|_| self.world.abort(1));
                 Output::First { to_writer, written }
