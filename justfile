@@ -24,9 +24,14 @@ lint:
     cargo fmt --all -- --check
     python3 ../shared/tools/modcycles.py src
 
+# Install the benchmarks' peers (fd, bfs, hyperfine, the floor) and build their trees, once
+# before `just bench` (benches/README.md): `just bench-setup`, or `just bench-setup linux`
+bench-setup *TREES:
+    python3 benches/bench.py setup {{ TREES }}
+
 # Benchmarks against fd, bfs, find and the syscall floor: `just bench linux`, `just bench slow` (benches/README.md)
 bench *ARGS:
-    benches/run.sh {{ ARGS }}
+    python3 benches/bench.py {{ ARGS }}
 
 # Exactly what CI runs
 ci:
