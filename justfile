@@ -34,6 +34,10 @@ bench-setup *TREES:
 bench *ARGS:
     python3 benches/bench.py {{ ARGS }}
 
+# Build the Debian package (target/debian/ffind_*.deb) with cargo-deb (`cargo install cargo-deb`)
+deb:
+    cargo deb
+
 # Exactly what CI runs
 ci:
     bash .ci/run
