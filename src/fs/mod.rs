@@ -22,6 +22,7 @@
 
 mod budget;
 mod dir;
+mod dirent;
 pub mod escape;
 mod kind;
 mod listing;

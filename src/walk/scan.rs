@@ -15,9 +15,9 @@ use crate::fs::path::{base_len, join_into};
 use crate::fs::{Dir, DirInUse, Kind, Listing, Stat};
 use crate::memo::{Hit, Look};
 use crate::output::printer::Batch;
-use crate::walk::cache::CachedDir;
+use crate::walk::cache::{self, CachedDir};
+use crate::walk::contract::Walk;
 use crate::walk::visit::{Action, DirState};
-use crate::walk::Walk;
 
 /// Metadata of an entry, fetched relative to its directory's descriptor (opened first when
 /// the memo served the directory).
@@ -283,7 +283,16 @@ impl Scanner {
             let dir_path = job.path();
             let rel = dir_path.get(job.state.root_base..).unwrap_or_default();
             match memo.look(job.state.root, rel, dir_path, job.via_link, walk.report) {
-                Look::Hit(hit) => return self.remembered(walk, job, &hit, push),
+                // A search root must still be the directory the search began with (else
+                // the read below says so).
+                Look::Hit(hit)
+                    if job.state.depth > 0
+                        || (hit.stat.dev, hit.stat.ino)
+                            == (job.state.root_dev, job.state.root_ino) =>
+                {
+                    return self.remembered(walk, job, &hit, push)
+                }
+                Look::Hit(_) => {}
                 Look::Read(f) => fresh = Some(f),
                 Look::Plain => {}
             }
@@ -302,11 +311,15 @@ impl Scanner {
                 Ok(name) => p.open_child(&job_path, name, via_link, &mut self.reopened),
                 Err(_) => Err(std::io::Error::from_raw_os_error(libc::EINVAL)),
             },
-            // A search root (which may be a link), by the path it was given.
-            None => Dir::open_path(dir_path),
+            // A search root (which may be a link), by the path it was given: the directory
+            // found there when the search was set up, or none.
+            None => Dir::open_path(dir_path).and_then(|d| is_root(d, &state, dir_path)),
         };
         let dir = match opened {
             Ok(d) => d,
+            Err(e) if cache::replaced(&e).is_some() => {
+                return said_replaced(walk, &e);
+            }
             // Removed since its parent was listed (or replaced by a file, or by a link, which
             // O_NOFOLLOW refuses): nothing there to list, and nothing that exists is lost.
             Err(e) if state.depth > 0 && is_vanished(&e, via_link) => return,
@@ -341,6 +354,9 @@ impl Scanner {
             state.screen_paths(&self.path);
         }
         let node = CachedDir::new(parent, base_len(dir_path), via_link);
+        if state.depth == 0 {
+            node.identify(state.root_dev, state.root_ino);
+        }
         let opening = Opening::open(node.read(dir));
         let here = Here {
             dir: &opening,
@@ -349,6 +365,7 @@ impl Scanner {
             state: &state,
             child_base: base_len(dir_path),
         };
+        self.batch.depth = state.depth + 1;
         'chunks: loop {
             if pending {
                 pending = false;
@@ -428,6 +445,9 @@ impl Scanner {
         } = self;
         let attempted = Cell::new(false);
         let node = CachedDir::new(parent.clone(), base_len(dir_path), via_link);
+        if state.depth == 0 {
+            node.identify(state.root_dev, state.root_ino);
+        }
         let opening = Opening::later(Box::new(|| {
             attempted.set(true);
             let dir = match &parent {
@@ -680,6 +700,25 @@ fn gone() -> std::io::Error {
 /// Whether opening a listed subdirectory failed because it is no longer a directory there:
 /// removed (ENOENT), replaced by a file (ENOTDIR) or, when links are not followed, by a link
 /// (ELOOP from O_NOFOLLOW).
+/// `dir`, a search root opened by its path, if it is the root the search met there first
+/// (`state`'s); else the error of a directory [`cache::Replaced`] (at `path`).
+pub fn is_root(dir: Dir, state: &DirState, path: &[u8]) -> std::io::Result<Dir> {
+    let st = dir.stat()?;
+    if st.dev == state.root_dev && st.ino == state.root_ino {
+        return Ok(dir);
+    }
+    let path = path.to_vec();
+    Err(std::io::Error::other(cache::Replaced { path, said: false }))
+}
+
+/// Says (once) that a directory reopened was found replaced ([`cache::Replaced`]), as
+/// `walk` reports.
+pub fn said_replaced(walk: &Walk<'_>, e: &std::io::Error) {
+    if let Some(replaced) = cache::replaced(e).filter(|r| !r.said) {
+        walk.report.message(&replaced.path, crate::config::REPLACED);
+    }
+}
+
 fn is_vanished(e: &std::io::Error, via_link: bool) -> bool {
     match e.raw_os_error() {
         Some(libc::ENOENT | libc::ENOTDIR) => true,
