@@ -592,32 +592,38 @@ pub struct Cli {
     /// path; file systems whose directory times cannot be trusted (NFS, SMB, FUSE, 9P, FAT,
     /// proc) are searched without it, with a warning. Only for --method auto, serial, queue
     /// and rayon. See docs/CACHE.md.
-    #[arg(long, overrides_with = "no_cache")]
+    #[arg(long, overrides_with = "no_cache", hide_short_help = true)]
     pub cache: bool,
 
     /// Do not use the directory memo (undoes --cache, in the config file for example).
-    #[arg(long, overrides_with = "cache")]
+    #[arg(long, overrides_with = "cache", hide_short_help = true)]
     pub no_cache: bool,
 
     /// Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind,
     /// else ~/.cache/ffind). It must be the user's own directory, which no one else may write
     /// to, and not a symbolic link; ffind creates it 0700.
-    #[arg(long, value_name = "DIR")]
+    #[arg(long, value_name = "DIR", hide_short_help = true)]
     pub cache_dir: Option<PathBuf>,
 
     /// The most the memo may take on disk, in MiB (default 1024); past it, the search paths
     /// least recently searched are forgotten first.
-    #[arg(long, value_name = "MIB")]
+    #[arg(long, value_name = "MIB", hide_short_help = true)]
     pub cache_limit: Option<u64>,
 
     /// List what the memo of --cache holds: each search path, its file's size and when it
     /// was last used, then the total. Searches nothing.
-    #[arg(long)]
+    #[arg(long, hide_short_help = true)]
     pub cache_list: bool,
 
     /// Forget what --cache remembers: everything, or with =PATH that search path's memo.
     /// Searches nothing. (Removing the cache directory by hand is as safe.)
-    #[arg(long, value_name = "PATH", num_args = 0..=1, require_equals = true)]
+    #[arg(
+        long,
+        value_name = "PATH",
+        num_args = 0..=1,
+        require_equals = true,
+        hide_short_help = true
+    )]
     pub cache_clear: Option<Option<PathBuf>>,
 
     /// Test whether --cache can be trusted on the file system of PATH (default .): its type,
@@ -629,7 +635,8 @@ pub struct Cli {
         value_name = "PATH",
         num_args = 0..=1,
         require_equals = true,
-        default_missing_value = "."
+        default_missing_value = ".",
+        hide_short_help = true
     )]
     pub cache_check: Option<PathBuf>,
 
