@@ -74,6 +74,15 @@ fn run(args: Vec<OsString>) -> Outcome {
         };
     }
     if let Some(task) = memo_task(&cli) {
+        // They search nothing: a word after one is a path meant for it without its '='
+        // (`--cache-clear /x` must not forget every search path's memo).
+        if cli.pattern.is_some() || !cli.paths.is_empty() {
+            eprintln!(
+                "ffind: --cache-list, --cache-clear and --cache-check search nothing: give \
+                 their path after '=' (--cache-clear=PATH, --cache-check=PATH)"
+            );
+            return Outcome::Usage;
+        }
         let Some(dir) = config::cache_dir(cli.cache_dir.clone()) else {
             eprintln!("ffind: no cache directory: set $FFIND_CACHE_DIR, $XDG_CACHE_HOME or $HOME");
             return Outcome::Usage;

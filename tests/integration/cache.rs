@@ -551,6 +551,15 @@ fn the_memo_is_listed_cleared_and_its_file_system_checked() {
         assert!(list.text().contains(&shown), "{}", list.text());
     }
     assert!(list.text().contains("in 2 file(s)"));
+    // A path without its '=' would be a search pattern: refused, nothing forgotten.
+    let refused = t.run(&["--cache-dir", m, "--cache-clear", "one"]);
+    assert_eq!(refused.code, 2, "{}", refused.stderr);
+    assert!(
+        refused.stderr.contains("--cache-clear=PATH"),
+        "{}",
+        refused.stderr
+    );
+    assert_eq!(memo_files(&memo).len(), 2);
     let cleared = t.run(&["--cache-dir", m, "--cache-clear=one"]);
     assert_eq!(cleared.code, 0, "{}", cleared.stderr);
     let list = t.run(&["--cache-dir", m, "--cache-list"]);
