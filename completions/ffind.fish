@@ -39,7 +39,7 @@ never\t''
 auto\t''"
 complete -c ffind -n 'not __ffind_bench' -l sort -d 'Print the results sorted: by path, or by depth (fewer components in the printed path first, then by path)' -r -f -a "path\t'By path, component by component'
 depth\t'Shallower entries first, then by path'
-none\t'As found (the default)'"
+none\t'As found, from the first (without --sort, a small search comes sorted, as in fd)'"
 complete -c ffind -n 'not __ffind_bench' -l order -d 'The order results stream in: depth (the default: each directory\'s subtree as the workers reach it, mostly depth first) or breadth (nearest first: every entry at one depth below its search path before any deeper one)' -r -f -a "depth\t'As the workers reach them, mostly depth first (the default)'
 breadth\t'Nearest first: depth by depth below the search path'"
 complete -c ffind -n 'not __ffind_bench' -l max-buffer-time -d 'How long results are held before they stream, in milliseconds (default 100; 0: they stream from the start): a search that ends within it, with at most 1,000 results, prints them sorted by path, as fd does (fd\'s hidden option of the same name)' -r
@@ -171,7 +171,7 @@ never\t''
 auto\t''"
 complete -c ffind -n '__ffind_bench' -l sort -d 'Print the results sorted: by path, or by depth (fewer components in the printed path first, then by path)' -r -f -a "path\t'By path, component by component'
 depth\t'Shallower entries first, then by path'
-none\t'As found (the default)'"
+none\t'As found, from the first (without --sort, a small search comes sorted, as in fd)'"
 complete -c ffind -n '__ffind_bench' -l order -d 'The order results stream in: depth (the default: each directory\'s subtree as the workers reach it, mostly depth first) or breadth (nearest first: every entry at one depth below its search path before any deeper one)' -r -f -a "depth\t'As the workers reach them, mostly depth first (the default)'
 breadth\t'Nearest first: depth by depth below the search path'"
 complete -c ffind -n '__ffind_bench' -l max-results -d 'Stop after this many results. Overridden by -1' -r

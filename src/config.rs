@@ -199,8 +199,9 @@ pub struct Config {
     pub sort: Option<Order>,
     /// fd's rule for a small search (`output/hold.rs`): the results found within this long
     /// are held, and written in this order when the walk ends in time (nearest first under
-    /// `--order breadth`). `None` streams from the start: with `--sort`, `-q`, `-x`/`-X` and
-    /// `--mpi`, which order or send results themselves, and with `--max-buffer-time 0`.
+    /// `--order breadth`). `None` streams from the start: with `--sort` (`none` too: as found,
+    /// from the first), `-q`, `-x`/`-X` and `--mpi`, which order or send results themselves,
+    /// and with `--max-buffer-time 0`.
     pub hold: Option<(Order, Duration)>,
     /// `--order`: the order directories are read in (always `Depth` with `--sort`, which
     /// decides the printed order itself).
@@ -628,7 +629,8 @@ pub struct CacheSettings {
 
 /// How results are held at the start of a search (see [`Config::hold`]).
 fn resolve_hold(cli: &Cli, distributed: bool) -> Option<(Order, Duration)> {
-    let sorted = matches!(cli.sort, Some(SortArg::Path | SortArg::Depth));
+    // `--sort none` asks for results as they are found, from the first.
+    let sorted = cli.sort.is_some();
     let commands = !cli.exec.is_empty() || !cli.exec_batch.is_empty();
     let window = cli
         .max_buffer_time

@@ -377,7 +377,9 @@ pub struct Cli {
     /// under every method and concurrency, but it comes only when the walk has ended: ffind
     /// holds every result in memory meanwhile (the output's size plus about 64 bytes a
     /// result) and sorts them (n log n). --max-results and -1 apply after sorting: the first
-    /// N in order. "none" (the default) prints results as they are found.
+    /// N in order. "none" prints results as they are found, from the first; without --sort, a
+    /// search that ends within 100 ms with at most 1,000 results prints them sorted by path,
+    /// as fd does, and a bigger one streams them as they are found.
     #[arg(hide_short_help = true)]
     #[arg(long, value_name = "ORDER", value_enum)]
     pub sort: Option<SortArg>,
@@ -715,7 +717,7 @@ pub enum SortArg {
     Path,
     /// Shallower entries first, then by path.
     Depth,
-    /// As found (the default).
+    /// As found, from the first (without --sort, a small search comes sorted, as in fd).
     None,
 }
 

@@ -172,11 +172,14 @@ fn more_than_a_thousand_results_stream_as_found() {
         .collect();
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     t.files(&names);
-    // 1,000 results: held, then sorted.
+    // 1,000 results: held, then sorted; with --sort none, as the walk found them.
     let run = t.run(&[WIDE, "--method", "serial"]);
     let got = records(&run.stdout, b'\n');
     assert_eq!(got.len(), 1000);
     assert_eq!(got, fd_sorted(got.clone()));
+    let as_found = t.run(&["--sort", "none", WIDE, "--method", "serial"]);
+    let streamed = t.run(&["--max-buffer-time=0", "--method", "serial"]);
+    assert!(as_found.stdout == streamed.stdout && as_found.stdout != run.stdout);
     // One more: written as the walk found them, which a walk that streams from the start
     // (--max-buffer-time 0) shows.
     t.files(&["one-more"]);
