@@ -104,7 +104,9 @@ pub fn replace(path: &Path, root: &[u8], credentials: u64, records: &[&[u8]]) ->
         .duration_since(SystemTime::UNIX_EPOCH)
         .unwrap_or_default();
     let temp = dir.join(format!(
-        ".tmp-{}-{}-{}",
+        // Never ending in the memo files' suffix: a writer killed before its rename leaves
+        // no file that `held` or a listing takes for a memo (`prune` removes it later).
+        ".tmp-{}-{}-{}.part",
         std::process::id(),
         stamp.as_nanos(),
         path.file_name()
