@@ -21,7 +21,7 @@ mpich_target=${FFIND_MPICH_TARGET_DIR:-$target/mpich}
 unset MPI_PKG_CONFIG
 
 echo "== mpi: packages"
-# Open MPI, MPICH, libclang (rsmpi's bindgen), Slurm (slurm-wlm without its recommends) and
+# Open MPI, MPICH, libclang (rsmpi's bindgen), Slurm (what slurm-wlm depends on) and
 # munge: about a minute on a fresh machine.
 need=()
 for pkg in openmpi-bin libopenmpi-dev mpich libmpich-dev libclang-dev \
@@ -30,7 +30,7 @@ for pkg in openmpi-bin libopenmpi-dev mpich libmpich-dev libclang-dev \
 done
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
 fi
 mpirun.openmpi --version 2>&1 | sed -n 1p
 mpichversion | sed -n 1p

@@ -99,7 +99,6 @@ SlurmdLogFile=$dir/slurmd.log
 NodeName=$host NodeAddr=127.0.0.1 CPUs=$cpus State=UNKNOWN
 PartitionName=ci Nodes=$host Default=YES MaxTime=INFINITE State=UP OverSubscribe=FORCE:16
 EOF
-: >"$dir/cgroup.conf"
 
 # -i: ignore state left by an earlier run of this directory.
 slurmctld -i -f "$conf"
