@@ -20,15 +20,25 @@ test:
 test-mpi LAUNCHER="mpirun":
     FFIND_MPI_LAUNCHER={{ LAUNCHER }} cargo test --features mpi --test mpi
 
-# Clippy with warnings as errors, rustfmt's check and the import circles (as CI runs them)
+# Clippy with warnings as errors, rustfmt's check and the import circles (as CI runs them;
+# the circles are a test: tests/integration/layers.rs)
 lint:
     cargo clippy --all-targets -- -D warnings
     cargo fmt --all -- --check
-    python3 ../shared/tools/modcycles.py src
+    cargo test --test integration layers
+
+# Install the benchmarks' peers (fd, bfs, hyperfine, the floor) and build their trees, once
+# before `just bench` (benches/README.md): `just bench-setup`, or `just bench-setup linux`
+bench-setup *TREES:
+    python3 benches/bench.py setup {{ TREES }}
 
 # Benchmarks against fd, bfs, find and the syscall floor: `just bench linux`, `just bench slow` (benches/README.md)
 bench *ARGS:
-    benches/run.sh {{ ARGS }}
+    python3 benches/bench.py {{ ARGS }}
+
+# Build the Debian package (target/debian/ffind_*.deb) with cargo-deb (`cargo install cargo-deb`)
+deb:
+    cargo deb
 
 # Exactly what CI runs
 ci:

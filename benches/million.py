@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""One directory of a million entries, for the `huge` section of run.sh.
+"""One directory of a million entries, for the `huge` and `order` suites (benches/trees.py
+million builds it).
 
     benches/million.py DIR [COUNT]
 
@@ -12,11 +13,7 @@ import subprocess
 import sys
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    root = sys.argv[1]
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000
+def build(root, count=1_000_000):
     wide = os.path.join(root, "wide")
     os.makedirs(wide)
     target = os.path.join(root, "target")
@@ -32,6 +29,12 @@ def main():
         f.write("*7\n")
     os.unlink(target)
     subprocess.run(["git", "init", "-q", root], check=True)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    build(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 1_000_000)
 
 
 if __name__ == "__main__":

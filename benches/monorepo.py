@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""A synthetic JavaScript monorepo with many .gitignore files, for the `git` section of run.sh.
+"""A synthetic JavaScript monorepo with many .gitignore files, for the `git` and `order` suites
+(benches/trees.py monorepo builds it).
 
     benches/monorepo.py DIR [PACKAGES]
 
@@ -89,17 +90,19 @@ def package(root, i):
     touch(os.path.join(p, "notes.tmp"))
 
 
-def main():
-    if len(sys.argv) < 2:
-        sys.exit(__doc__)
-    root = sys.argv[1]
-    count = int(sys.argv[2]) if len(sys.argv) > 2 else 800
+def build(root, count=800):
     os.makedirs(root)
     write(os.path.join(root, ".gitignore"), ROOT_GITIGNORE)
     touch(os.path.join(root, "package.json"))
     for i in range(count):
         package(root, i)
     subprocess.run(["git", "init", "-q", root], check=True)
+
+
+def main():
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    build(sys.argv[1], int(sys.argv[2]) if len(sys.argv) > 2 else 800)
 
 
 if __name__ == "__main__":

@@ -1,24 +1,12 @@
-#!/usr/bin/env python3
-"""Markdown tables from hyperfine's JSON exports, for benches/run.sh.
+"""Markdown from measurements: hyperfine's JSON exports as tables, max-RSS rows, the conditions
+every results file opens with. Pure formatting: nothing here runs a command.
 
-  report.py table RESULT.json [--ref NAME] [--ref-json FILE] [--lines FILE]
-      medians, ratio to the reference command (the floor) and lines printed per command
-  report.py pivot RESULT.json [--ref NAME] [--ref-json FILE]
-      a parameter sweep (hyperfine -L A ... -L B ...): one row per value of A, one column
-      per value of B, median and ratio to the reference in each cell
-  report.py memory TSV JSON
-      the memory section's "name<TAB>lines<TAB>kib..." rows: writes JSON, prints a table
-  report.py escape TABLE.md
-      hyperfine's markdown export with the | inside command names escaped for GFM tables
-
-Medians, not means: on a shared, noisy machine a few slow runs drag the mean, the median is
-what BENCH.md asks to quote.
+Medians, not means: on a shared, noisy machine a few slow runs drag the mean, the median is what
+benches/README.md asks to quote.
 """
-import argparse
 import json
 import re
 import statistics
-import sys
 
 # A | that does not split a table cell yet (hyperfine's own export already writes \|).
 UNESCAPED_PIPE = re.compile(r"(?<!\\)\|")
@@ -29,13 +17,10 @@ def load(path):
         return json.load(f)["results"]
 
 
-def reference(args, results):
-    """The median (s) of the reference command, from this file or --ref-json, or None."""
-    if not args.ref:
-        return None
-    pool = load(args.ref_json) if args.ref_json else results
-    for r in pool:
-        if r["command"] == args.ref:
+def median_of(path, command):
+    """The median (s) of `command` in a hyperfine export, or None."""
+    for r in load(path):
+        if r["command"] == command:
             return r["median"]
     return None
 
@@ -53,97 +38,108 @@ def ratio(value, ref):
     return f"{value / ref:.2f}" if ref else "–"
 
 
-def table(args):
-    results = load(args.json)
-    ref = reference(args, results)
-    lines = {}
-    if args.lines:
-        with open(args.lines) as f:
-            for row in f:
-                name, _, count = row.rstrip("\n").rpartition("\t")
-                lines[name] = count
-    ref_label = f"vs {code(args.ref)}" if args.ref else "vs floor"
-    print(f"| Command | Median [ms] | Mean ± σ [ms] | Min [ms] | Max [ms] | {ref_label} | Lines |")
-    print("|:---|---:|---:|---:|---:|---:|---:|")
+def table(json_path, ref=None, ref_json=None, lines=None):
+    """Medians, the ratio to the reference command `ref` (from this export or `ref_json`) and
+    the lines each command printed."""
+    results = load(json_path)
+    ref_median = median_of(ref_json or json_path, ref) if ref else None
+    lines = lines or {}
+    ref_label = f"vs {code(ref)}" if ref else "vs floor"
+    out = [
+        f"| Command | Median [ms] | Mean ± σ [ms] | Min [ms] | Max [ms] | {ref_label} | Lines |",
+        "|:---|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in results:
-        print(
+        out.append(
             f"| {code(r['command'])} | {ms(r['median'])} | {ms(r['mean'])} ± {ms(r['stddev'] or 0)} "
-            f"| {ms(r['min'])} | {ms(r['max'])} | {ratio(r['median'], ref)} "
+            f"| {ms(r['min'])} | {ms(r['max'])} | {ratio(r['median'], ref_median)} "
             f"| {lines.get(r['command'], '')} |"
         )
+    return "\n".join(out)
 
 
-def pivot(args):
-    results = load(args.json)
-    ref = reference(args, results)
+def pivot(json_path, ref=None, ref_json=None):
+    """A sweep over two parameters (hyperfine -L A ... -L B ...): a row per value of A, a column
+    per value of B, each cell the median and its ratio to the reference."""
+    results = load(json_path)
+    ref_median = median_of(ref_json or json_path, ref) if ref else None
     names = list(results[0].get("parameters") or {})
     if len(names) != 2:
-        sys.exit("report.py pivot: expects a scan over exactly two parameters")
+        raise ValueError("pivot: expects a scan over exactly two parameters")
     rows, cols = names
     row_values = list(dict.fromkeys(r["parameters"][rows] for r in results))
     col_values = list(dict.fromkeys(r["parameters"][cols] for r in results))
     cell = {(r["parameters"][rows], r["parameters"][cols]): r["median"] for r in results}
-    suffix = f" (median ms, × {code(args.ref)})" if ref else " (median ms)"
-    print(f"| {rows} | " + " | ".join(f"{cols}={c}{suffix}" for c in col_values) + " |")
-    print("|---:|" + "---:|" * len(col_values))
+    suffix = f" (median ms, × {code(ref)})" if ref_median else " (median ms)"
+    out = [
+        f"| {rows} | " + " | ".join(f"{cols}={c}{suffix}" for c in col_values) + " |",
+        "|---:|" + "---:|" * len(col_values),
+    ]
     for rv in row_values:
         cells = []
         for cv in col_values:
             m = cell.get((rv, cv))
             if m is None:
                 cells.append("")
-            elif ref:
-                cells.append(f"{ms(m)} ({ratio(m, ref)})")
+            elif ref_median:
+                cells.append(f"{ms(m)} ({ratio(m, ref_median)})")
             else:
                 cells.append(ms(m))
-        print(f"| {rv} | " + " | ".join(cells) + " |")
+        out.append(f"| {rv} | " + " | ".join(cells) + " |")
+    return "\n".join(out)
 
 
-def memory(args):
-    rows = []
-    with open(args.tsv) as f:
-        for line in f:
-            name, lines, *kib = line.rstrip("\n").split("\t")
-            kib = [int(k) for k in kib]
-            rows.append({"command": name, "lines": int(lines), "max_rss_kib": kib})
-    with open(args.json, "w") as f:
-        json.dump({"results": rows}, f, indent=2)
-    print("| Command | Max RSS, median [MiB] | Max RSS, worst [MiB] | Runs | Lines |")
-    print("|:---|---:|---:|---:|---:|")
-    for r in rows:
+def memory(rows, json_path):
+    """Max-RSS rows [(command, lines, [KiB, ...])]: writes them as JSON, returns the table."""
+    results = [{"command": c, "lines": int(n), "max_rss_kib": [int(k) for k in kib]} for c, n, kib in rows]
+    with open(json_path, "w") as f:
+        json.dump({"results": results}, f, indent=2)
+    out = [
+        "| Command | Max RSS, median [MiB] | Max RSS, worst [MiB] | Runs | Lines |",
+        "|:---|---:|---:|---:|---:|",
+    ]
+    for r in results:
         kib = r["max_rss_kib"]
-        print(
+        out.append(
             f"| {code(r['command'])} | {statistics.median(kib) / 1024:.1f} | {max(kib) / 1024:.1f} "
             f"| {len(kib)} | {r['lines']} |"
         )
+    return "\n".join(out)
 
 
-def escape(args):
+def escape(markdown):
     """hyperfine's markdown export, with any | left unescaped inside its code spans escaped."""
-    with open(args.md) as f:
-        for line in f:
-            parts = line.rstrip("\n").split("`")
-            print("`".join(UNESCAPED_PIPE.sub(r"\\|", p) if i % 2 else p for i, p in enumerate(parts)))
+    out = []
+    for line in markdown.splitlines():
+        parts = line.split("`")
+        out.append("`".join(UNESCAPED_PIPE.sub(r"\\|", p) if i % 2 else p for i, p in enumerate(parts)))
+    return "\n".join(out)
 
 
-def main():
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    sub = parser.add_subparsers(dest="what", required=True)
-    for name in ("table", "pivot"):
-        p = sub.add_parser(name)
-        p.add_argument("json")
-        p.add_argument("--ref", help="name of the reference command (the floor)")
-        p.add_argument("--ref-json", help="take the reference from this export instead")
-        if name == "table":
-            p.add_argument("--lines", help="TSV: command name, lines it printed")
-    p = sub.add_parser("memory")
-    p.add_argument("tsv")
-    p.add_argument("json")
-    p = sub.add_parser("escape")
-    p.add_argument("md")
-    args = parser.parse_args()
-    {"table": table, "pivot": pivot, "memory": memory, "escape": escape}[args.what](args)
+def conditions(title, tree, entries, cache, machine, versions, settings, note, date):
+    """The header of every results file: what was measured, where, with what."""
+    out = [
+        f"# {title}",
+        "",
+        f"- Tree: `{tree}` ({entries} entries below the root), {cache}",
+        f"- Machine: {machine}",
+        *versions,
+        f"- {settings}",
+    ]
+    if note:
+        out.append(f"- {note}")
+    out.append(
+        f"- Date: {date}. The machine is shared (other builds may run at the same time): compare "
+        "ratios within one table, not absolute times across tables."
+    )
+    return "\n".join(out) + "\n\n"
 
 
-if __name__ == "__main__":
-    main()
+def interleaved_ratios(text):
+    """{command: ratio to the last command} from interleave.py's lines."""
+    got = {}
+    for line in text.splitlines():
+        m = re.match(r"\s*[\d.]+ ms \(([\d.]+)\)\s+min\s+[\d.]+ \([\d.]+\)(?:\s+cpu\s+[\d.]+ ms)?  (.*)$", line)
+        if m:
+            got[m.group(2)] = float(m.group(1))
+    return got

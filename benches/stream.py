@@ -3,8 +3,8 @@
 screenful of fzf) and 1,000th line reach a reader that reads as fast as it can, and how long
 until its output ends (the whole walk, piped). Interleaved as interleave.py is: every round runs
 each command once, in a new random order. Prints the median of each column and the line count.
-(Not the peak memory: a child of posix_spawn starts with this process's high-water mark; run.sh
-measures it with GNU time.)
+(Not the peak memory: a child of posix_spawn starts with this process's high-water mark; the
+order suite measures it with GNU time.) benches/suites.py imports it (`table`).
 
 Usage: benches/stream.py ROUNDS WARMUP CMD...
 Each CMD is one string, split like a shell would (no pipes). Times start just before
@@ -41,14 +41,13 @@ def run(argv):
     os.close(r)
     _, status = os.waitpid(pid, 0)
     if os.waitstatus_to_exitcode(status) not in (0, 1):
-        sys.exit(f"failed: {argv}")
+        raise RuntimeError(f"failed: {shlex.join(argv)}")
     return [at.get(m) for m in MARKS] + [end], lines
 
 
-def main():
-    if len(sys.argv) < 4:
-        sys.exit(__doc__)
-    rounds, warmup, cmds = int(sys.argv[1]), int(sys.argv[2]), sys.argv[3:]
+def table(cmds, rounds, warmup):
+    """The markdown table: each command's line count and median time to each mark and to the
+    end, interleaved over ROUNDS rounds after WARMUP."""
     argvs = [shlex.split(c) for c in cmds]
     times = [[] for _ in cmds]
     lines = [0 for _ in cmds]
@@ -66,11 +65,20 @@ def main():
         return f"{statistics.median(got) * 1000:.1f}" if got else "-"
 
     head = ["Command", "Lines", "1st [ms]", "50th [ms]", "1,000th [ms]", "All [ms]"]
-    print("| " + " | ".join(head) + " |")
-    print("|:---|" + "---:|" * (len(head) - 1))
+    out = ["| " + " | ".join(head) + " |", "|:---|" + "---:|" * (len(head) - 1)]
     for c, t, n in zip(cmds, times, lines):
         cols = [ms([x[i] for x in t]) for i in range(len(MARKS) + 1)]
-        print(f"| `{c}` | {n} | " + " | ".join(cols) + " |")
+        out.append(f"| `{c}` | {n} | " + " | ".join(cols) + " |")
+    return "\n".join(out)
+
+
+def main():
+    if len(sys.argv) < 4:
+        sys.exit(__doc__)
+    try:
+        print(table(sys.argv[3:], int(sys.argv[1]), int(sys.argv[2])))
+    except RuntimeError as e:
+        sys.exit(str(e))
 
 
 if __name__ == "__main__":

@@ -1,4 +1,8 @@
 _ffind() {
+    if [[ ${COMP_CWORD} -gt 1 && ${COMP_WORDS[1]} == --bench ]]; then
+        _ffind_bench "$@"
+        return
+    fi
     local i cur prev opts cmd
     COMPREPLY=()
     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -23,7 +27,7 @@ _ffind() {
 
     case "${cmd}" in
         ffind)
-            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -x -X -j -C -h -V --and --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-ignore-parent --ignore-parent --no-global-ignore-file --no-require-git --require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --no-follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --relative-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --exec --exec-batch --batch-size --method --concurrency --base-directory --search-path --output --mpi --no-config --show-errors --gen-completions --gen-man --help --version"
+            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -x -X -j -C -h -V --and --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-ignore-parent --ignore-parent --no-global-ignore-file --no-require-git --require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --no-follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --relative-path --strip-cwd-prefix --sort --order --max-buffer-time --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --exec --exec-batch --batch-size --method --concurrency --base-directory --search-path --output --mpi --no-config --no-errors --show-errors --bench --gen-completions --gen-man --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -66,11 +70,268 @@ _ffind() {
                     return 0
                     ;;
                 --type)
-                    COMPREPLY=($(compgen -W "f file d dir directory l symlink x executable e empty s socket p pipe b block-device c char-device" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "f file d directory l symlink x executable e empty s socket p pipe b block-device c char-device" -- "${cur}"))
                     return 0
                     ;;
                 -t)
-                    COMPREPLY=($(compgen -W "f file d dir directory l symlink x executable e empty s socket p pipe b block-device c char-device" -- "${cur}"))
+                    COMPREPLY=($(compgen -W "f file d directory l symlink x executable e empty s socket p pipe b block-device c char-device" -- "${cur}"))
+                    return 0
+                    ;;
+                --extension)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -e)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -S)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --changed-within)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --changed-before)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --owner)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -o)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --strip-cwd-prefix)
+                    COMPREPLY=($(compgen -W "always never auto" -- "${cur}"))
+                    return 0
+                    ;;
+                --sort)
+                    COMPREPLY=($(compgen -W "path depth none" -- "${cur}"))
+                    return 0
+                    ;;
+                --order)
+                    COMPREPLY=($(compgen -W "depth breadth" -- "${cur}"))
+                    return 0
+                    ;;
+                --max-buffer-time)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-results)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --format)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --json-fields)
+                    COMPREPLY=($(compgen -W "size mtime mode owner nlink inode" -- "${cur}"))
+                    return 0
+                    ;;
+                --path-separator)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --color)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                -c)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --hyperlink)
+                    COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
+                    return 0
+                    ;;
+                --exec)
+                    COMPREPLY=($(compgen -c "${cur}"))
+                    return 0
+                    ;;
+                -x)
+                    COMPREPLY=($(compgen -c "${cur}"))
+                    return 0
+                    ;;
+                --exec-batch)
+                    COMPREPLY=($(compgen -c "${cur}"))
+                    return 0
+                    ;;
+                -X)
+                    COMPREPLY=($(compgen -c "${cur}"))
+                    return 0
+                    ;;
+                --batch-size)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --method)
+                    COMPREPLY=($(compgen -W "auto serial walkdir queue rayon jwalk ignore" -- "${cur}"))
+                    return 0
+                    ;;
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --base-directory)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -C)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --search-path)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --output)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --gen-completions)
+                    COMPREPLY=($(compgen -W "bash elvish fish powershell zsh" -- "${cur}"))
+                    return 0
+                    ;;
+                *)
+                    COMPREPLY=()
+                    ;;
+            esac
+            COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+            return 0
+            ;;
+    esac
+}
+
+_ffind_bench() {
+    local i cur prev opts cmd
+    COMPREPLY=()
+    if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
+        cur="$2"
+    else
+        cur="${COMP_WORDS[COMP_CWORD]}"
+    fi
+    prev="$3"
+    cmd=""
+    opts=""
+
+    for i in "${COMP_WORDS[@]:0:COMP_CWORD}"
+    do
+        case "${cmd},${i}" in
+            ",$1")
+                cmd="ffind_bench"
+                ;;
+            *)
+                ;;
+        esac
+    done
+
+    case "${cmd}" in
+        ffind_bench)
+            opts="-j -r -w -H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -C -h -V --methods --concurrency --runs --warmup --export-json --export-markdown --export-csv --export-svg --and --hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --batch-size --base-directory --search-path --output --mpi --no-config --no-errors --show-errors --help --version"
+            if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
+                COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
+                return 0
+            fi
+            case "${prev}" in
+                --methods)
+                    COMPREPLY=($(compgen -W "serial walkdir queue rayon jwalk ignore all" -- "${cur}"))
+                    return 0
+                    ;;
+                --concurrency)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -j)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --runs)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -r)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --warmup)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -w)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --export-json)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --export-markdown)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --export-csv)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --export-svg)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --and)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore-file)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --max-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -d)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --min-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exact-depth)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --exclude)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                -E)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --ignore-contain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --type)
+                    COMPREPLY=($(compgen -W "f file d directory l symlink x executable e empty s socket p pipe b block-device c char-device" -- "${cur}"))
+                    return 0
+                    ;;
+                -t)
+                    COMPREPLY=($(compgen -W "f file d directory l symlink x executable e empty s socket p pipe b block-device c char-device" -- "${cur}"))
                     return 0
                     ;;
                 --extension)
@@ -145,35 +406,7 @@ _ffind() {
                     COMPREPLY=($(compgen -W "auto always never" -- "${cur}"))
                     return 0
                     ;;
-                --exec)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -x)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --exec-batch)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -X)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --batch-size)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --method)
-                    COMPREPLY=($(compgen -W "auto serial walkdir queue rayon jwalk ignore" -- "${cur}"))
-                    return 0
-                    ;;
-                --concurrency)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                -j)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
@@ -191,10 +424,6 @@ _ffind() {
                     ;;
                 --output)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --gen-completions)
-                    COMPREPLY=($(compgen -W "bash elvish fish powershell zsh" -- "${cur}"))
                     return 0
                     ;;
                 *)

@@ -7,6 +7,7 @@ use std::io::IsTerminal;
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
+use std::time::Duration;
 
 use anyhow::{anyhow, bail, Result};
 use ignore::overrides::{Override, OverrideBuilder};
@@ -102,6 +103,10 @@ pub struct Root {
     pub display: Vec<u8>,
     /// The absolute path, for ignore files in the directories above it.
     pub absolute: PathBuf,
+    /// The directory the path named when the search was set up (device and inode, links
+    /// followed as for any search root; `None` if there was none): whatever opens the root
+    /// again must find this very directory there (docs/SECURITY.md).
+    pub identity: Option<(u64, u64)>,
 }
 
 impl Root {
@@ -113,7 +118,32 @@ impl Root {
             &self.display
         }
     }
+
+    /// A root found at `display` (shown so), `absolute` for the directories above it.
+    fn at(display: Vec<u8>, absolute: PathBuf) -> Root {
+        let mut root = Root {
+            display,
+            absolute,
+            identity: None,
+        };
+        root.identity = crate::fs::stat_path(root.open_path(), true)
+            .ok()
+            .map(|st| (st.dev, st.ino));
+        root
+    }
+
+    /// Whether `st` (of the directory found at the root's path) is the directory that was
+    /// there when the search was set up.
+    pub fn is_same(&self, st: &crate::fs::Stat) -> bool {
+        self.identity
+            .is_none_or(|(dev, ino)| st.dev == dev && st.ino == ino)
+    }
 }
+
+/// What is said of a directory that was replaced during the search (a search root swapped
+/// for a link to another tree, say): it is skipped, as a directory that vanished.
+pub const REPLACED: &str =
+    "replaced during the search (it is not the directory the search met there first): skipped";
 
 /// Everything a walk needs to know, resolved.
 #[derive(Debug)]
@@ -161,6 +191,11 @@ pub struct Config {
     pub dash_guard: bool,
     /// `--sort`: print the results in this order once the walk ends.
     pub sort: Option<Order>,
+    /// fd's rule for a small search (`output/hold.rs`): the results found within this long
+    /// are held, and written in this order when the walk ends in time (nearest first under
+    /// `--order breadth`). `None` streams from the start: with `--sort`, `-q`, `-x`/`-X` and
+    /// `--mpi`, which order or send results themselves, and with `--max-buffer-time 0`.
+    pub hold: Option<(Order, Duration)>,
     /// `--order`: the order directories are read in (always `Depth` with `--sort`, which
     /// decides the printed order itself).
     pub order: WalkOrder,
@@ -170,6 +205,13 @@ pub struct Config {
     pub exec: Option<ExecSpec>,
     /// `--output`: the file results are written to instead of stdout.
     pub output: Option<PathBuf>,
+    /// `--no-errors`: errors about what the walk meets are counted, not shown (those about a
+    /// search path still are).
+    pub hide_errors: bool,
+    /// With `hide_errors`, one line at the end says how many were hidden: when stderr is a
+    /// terminal, where a person reads it (scripts that asked for silence get silence and the
+    /// exit status).
+    pub count_hidden: bool,
 }
 
 /// The working directory, with a clear error if it is gone. It is read only when a search
@@ -226,10 +268,7 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
         } else {
             b".".to_vec()
         };
-        return vec![Root {
-            display,
-            absolute: cwd.to_path_buf(),
-        }];
+        return vec![Root::at(display, cwd.to_path_buf())];
     }
     given
         .into_iter()
@@ -250,7 +289,7 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
                     display
                 }
             };
-            Root { display, absolute }
+            Root::at(display, absolute)
         })
         .collect()
 }
@@ -529,6 +568,23 @@ fn resolve_order(cli: &Cli, method: Method) -> Result<WalkOrder> {
     }
 }
 
+/// How results are held at the start of a search (see [`Config::hold`]).
+fn resolve_hold(cli: &Cli, distributed: bool) -> Option<(Order, Duration)> {
+    let sorted = matches!(cli.sort, Some(SortArg::Path | SortArg::Depth));
+    let commands = !cli.exec.is_empty() || !cli.exec_batch.is_empty();
+    let window = cli
+        .max_buffer_time
+        .map_or(crate::output::hold::WINDOW, Duration::from_millis);
+    if sorted || cli.quiet || commands || distributed || window.is_zero() {
+        return None;
+    }
+    let order = match cli.order {
+        Some(OrderArg::Breadth) => Order::FdNearest,
+        _ => Order::Fd,
+    };
+    Some((order, window))
+}
+
 /// The method `auto` stands for, and the concurrency used when none is given.
 fn resolve_method(arg: MethodArg) -> Method {
     match arg {
@@ -606,6 +662,7 @@ impl Config {
                 Some(SortArg::Depth) => Some(Order::Depth),
                 Some(SortArg::None) | None => None,
             },
+            hold: resolve_hold(cli, distributed),
             order: resolve_order(cli, method)?,
             ignore_contain: resolve_ignore_contain(cli)?,
             exec: ExecSpec::resolve(
@@ -618,6 +675,8 @@ impl Config {
                 cli.path_separator.as_deref().map(str::as_bytes),
             )?,
             output: cli.output.clone(),
+            hide_errors: cli.no_errors,
+            count_hidden: cli.no_errors && std::io::stderr().is_terminal(),
         })
     }
 }

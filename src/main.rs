@@ -7,11 +7,13 @@
 
 mod bench;
 mod cli;
+mod completions;
 mod config;
 mod exec;
 mod exit;
 mod filter;
 mod fs;
+mod manual;
 mod output;
 mod report;
 mod template;
@@ -25,6 +27,7 @@ use crate::cli::{Cli, MethodArg, OrderArg, SortArg};
 use crate::config::Config;
 use crate::exit::Outcome;
 use crate::output::printer::{Printer, Stopped};
+use crate::output::style::Style;
 use crate::report::{describe, strip_os_error, Reporter};
 use crate::walk::mpi::launch::{self, Launch};
 
@@ -34,16 +37,17 @@ fn main() -> ExitCode {
 }
 
 fn run(args: Vec<OsString>) -> Outcome {
-    if args.get(1).is_some_and(|a| a == "bench") {
+    if args.get(1).is_some_and(|a| a == "--bench") {
         return bench::main(args);
     }
     // Under an MPI launcher, only process 0 speaks before the search: not N copies of one
     // usage error, of the help, of the completions.
     let silent = || launch::detect().is_some_and(|l| !l.speaks());
-    let asked_mpi = launch::asked(&args);
-    let cli = match cli::parse_with_config(args) {
+    // --mpi on the command line, or in the config file.
+    let asked_mpi = |args: &[OsString]| launch::asked(args) || cli::config_asks_mpi(args);
+    let cli = match cli::parse_with_config(args.clone()) {
         Ok((cli, _)) => cli,
-        Err(_) if asked_mpi && silent() => return Outcome::Success,
+        Err(_) if silent() && asked_mpi(&args) => return Outcome::Success,
         Err(e) => return e.report(),
     };
     let launched = if cli.mpi { launch::detect() } else { None };
@@ -51,12 +55,16 @@ fn run(args: Vec<OsString>) -> Outcome {
         return Outcome::Success;
     }
     if let Some(shell) = cli.gen_completions {
-        let mut cmd = <cli::Cli as clap::CommandFactory>::command();
-        clap_complete::generate(shell, &mut cmd, "ffind", &mut io::stdout());
-        return Outcome::Success;
+        return match completions::write(shell, &mut io::stdout()) {
+            Ok(()) => Outcome::Success,
+            Err(e) => {
+                eprintln!("ffind: cannot write the completions: {}", describe(&e));
+                Outcome::Errors
+            }
+        };
     }
     if cli.gen_man {
-        return match cli::manual(&mut io::stdout()) {
+        return match manual::render(&mut io::stdout()) {
             Ok(()) => Outcome::Success,
             Err(e) => {
                 eprintln!("ffind: cannot write the manual: {}", describe(&e));
@@ -95,7 +103,11 @@ fn prepare(
     let config = Config::from_cli(cli, distributed).map_err(|e| {
         (
             Outcome::Usage,
-            format!("ffind: {}", strip_os_error(&format!("{e:#}"))),
+            // The message may quote a pattern or a value as given: escaped, line by line.
+            format!(
+                "ffind: {}",
+                crate::fs::escape::escaped_lines(&strip_os_error(&format!("{e:#}")))
+            ),
         )
     })?;
     if distributed {
@@ -186,19 +198,57 @@ fn alone(cli: &Cli) -> Outcome {
     let printer = match &runner {
         // Commands get NUL-terminated paths, as soon as each directory is read.
         Some(runner) => Printer::new(runner.sink(), 0, false, None, true),
-        None => results_printer(config, out),
+        None => match config.hold {
+            Some((order, window)) => results_printer(config, out).held(order, window),
+            None => results_printer(config, out),
+        },
     };
     // The writer and the error sink live as long as the process, as the configuration.
     // With --sort, commands too get the results in order (once the walk ends).
     let printer: &'static Printer = Box::leak(Box::new(printer.sorted(config.sort)));
-    let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
+    printer.close_window();
+    if runner.is_none() {
+        // Colors or links on: a signal must not leave the terminal in one.
+        if let Some(reset) = config.style.as_ref().and_then(Style::reset) {
+            if let Err(e) = output::interrupted::end_cleanly(printer, reset) {
+                eprintln!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
+            }
+        }
+    }
+    let report: &'static Reporter = Box::leak(Box::new(reporter(config)));
     walk::run(config, printer, report);
     printer.finish();
+    output::interrupted::settle();
+    say_hidden(config, report);
+    if !printer.matched() && !config.quiet {
+        if let Some(hint) = cli::hint::for_no_results(cli) {
+            eprintln!("{hint}");
+        }
+    }
     if let Some(runner) = runner {
         let commands_ok = runner.finish();
         return Outcome::of_walk(false, true, report.had_errors() || !commands_ok);
     }
     outcome(config, printer, report.had_errors())
+}
+
+/// The error reporter of a search: what `--no-errors` hides is counted instead of said, but
+/// for the messages about a search path.
+fn reporter(config: &Config) -> Reporter {
+    if !config.hide_errors {
+        return Reporter::new();
+    }
+    let paths: Vec<&[u8]> = config.roots.iter().map(|r| r.open_path()).collect();
+    Reporter::new().hiding(&paths)
+}
+
+/// Says, on a terminal, how many errors `--no-errors` hid (see [`Config::count_hidden`]).
+fn say_hidden(config: &Config, report: &Reporter) {
+    let n = report.hidden();
+    if config.count_hidden && n > 0 {
+        let errors = if n == 1 { "error" } else { "errors" };
+        eprintln!("ffind: {n} {errors} not shown (--no-errors)");
+    }
 }
 
 /// What a search that printed through `printer` ends with.
@@ -260,11 +310,12 @@ fn distributed(cli: &Cli, launch: Launch) -> Outcome {
     }
     let printer: &'static Printer =
         Box::leak(Box::new(results_printer(config, out).sorted(config.sort)));
-    let report: &'static Reporter = Box::leak(Box::new(Reporter::new()));
+    let report: &'static Reporter = Box::leak(Box::new(reporter(config)));
     let errors = session.search(config, Some((printer, report)));
     // MPI_Finalize: the other processes may end while the sorted results are written.
     drop(session);
     printer.finish();
+    say_hidden(config, report);
     outcome(config, printer, errors)
 }
 

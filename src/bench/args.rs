@@ -1,10 +1,11 @@
-//! `ffind bench`'s own options, as clap sees them. The doc comments are `ffind bench --help`.
+//! `ffind --bench`'s own options, as clap sees them. The doc comments are `ffind --bench --help`.
 //!
 //! The search options passed through to every run (the filters) are not declared here: they
 //! are ffind's own, and [`super::split`] tells them apart from these.
 
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Parser;
 
 use crate::bench::export::Format;
@@ -19,16 +20,16 @@ use crate::config::Method;
 /// bench records its wall-clock, user and system time and its peak memory.
 #[derive(Debug, Parser)]
 #[command(
-    name = "ffind bench",
+    name = "ffind --bench",
     version,
     max_term_width = 100,
     after_help = "Every other option is passed to each run as given: the filters of `ffind --help` \
-                  (-e, -t, -H, -I, -u, -E, -d, -S, ...), so `ffind bench -e rs -H ~/src` times \
+                  (-e, -t, -H, -I, -u, -E, -d, -S, ...), so `ffind --bench -e rs -H ~/src` times \
                   `ffind -e rs -H . ~/src`. With no filter, bench times ffind's default search \
                   (hidden and ignored entries skipped), like `ffind . PATH`; add -u to time a \
                   listing of everything. To time a pattern search, give the pattern with \
                   --and PATTERN.\n\n\
-                  Example: ffind bench --methods all --concurrency 1,2,4,8,64 --runs 5 ~/src \
+                  Example: ffind --bench --methods all --concurrency 1,2,4,8,64 --runs 5 ~/src \
                   --export-json b.json --export-markdown b.md --export-svg b.svg"
 )]
 pub struct BenchArgs {
@@ -40,7 +41,7 @@ pub struct BenchArgs {
     /// or "all". serial and walkdir use one thread whatever the concurrency: they run once, at
     /// concurrency 1, not once per level.
     #[arg(long = "methods", alias = "method", value_name = "METHODS", value_delimiter = ',',
-          default_value = "all", value_parser = parse_method)]
+          default_value = "all", value_parser = method_choices())]
     pub methods: Vec<MethodChoice>,
 
     /// The concurrency levels (threads) to time each parallel method at, comma-separated.
@@ -85,18 +86,15 @@ pub enum MethodChoice {
     One(Method),
 }
 
-fn parse_method(s: &str) -> Result<MethodChoice, String> {
-    if s == "all" {
-        return Ok(MethodChoice::All);
-    }
-    Method::ALL
-        .into_iter()
-        .find(|m| m.name() == s)
-        .map(MethodChoice::One)
-        .ok_or_else(|| {
-            let names: Vec<&str> = Method::ALL.iter().map(|m| m.name()).collect();
-            format!("expected one of {} or all", names.join(", "))
-        })
+/// The `--methods` values: each method's name, or "all" (shell completions offer them).
+fn method_choices() -> impl TypedValueParser<Value = MethodChoice> {
+    let names = Method::ALL.map(|m| m.name());
+    PossibleValuesParser::new(names.into_iter().chain(["all"])).map(|name| {
+        Method::ALL
+            .into_iter()
+            .find(|m| m.name() == name)
+            .map_or(MethodChoice::All, MethodChoice::One)
+    })
 }
 
 impl BenchArgs {
@@ -157,7 +155,7 @@ mod tests {
     use clap::CommandFactory;
 
     fn parse(args: &[&str]) -> BenchArgs {
-        BenchArgs::try_parse_from(std::iter::once("ffind bench").chain(args.iter().copied()))
+        BenchArgs::try_parse_from(std::iter::once("ffind --bench").chain(args.iter().copied()))
             .unwrap()
     }
 
@@ -175,14 +173,14 @@ mod tests {
             ["queue", "serial", "walkdir", "rayon", "jwalk", "ignore"]
         );
         assert_eq!(parse(&[]).methods(), Method::ALL);
-        assert!(BenchArgs::try_parse_from(["ffind bench", "--methods", "fast"]).is_err());
+        assert!(BenchArgs::try_parse_from(["ffind --bench", "--methods", "fast"]).is_err());
     }
 
     #[test]
     fn concurrency_list_is_sorted_and_deduplicated() {
         let a = parse(&["-j", "8,1,2,8"]);
         assert_eq!(a.levels(2), [1, 2, 8]);
-        assert!(BenchArgs::try_parse_from(["ffind bench", "-j", "0"]).is_err());
+        assert!(BenchArgs::try_parse_from(["ffind --bench", "-j", "0"]).is_err());
     }
 
     #[test]

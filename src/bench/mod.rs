@@ -1,4 +1,4 @@
-//! `ffind bench`: times the traversal methods at several concurrency levels, the way hyperfine
+//! `ffind --bench`: times the traversal methods at several concurrency levels, the way hyperfine
 //! times commands, and exports what hyperfine exports (issue 5).
 //!
 //! ffind is a black box here: every run is a fresh process of this very binary, started with
@@ -39,7 +39,12 @@ use plan::Search;
 use result::BenchmarkResult;
 use runner::Runner;
 
-/// Runs `ffind bench`; `argv` is the whole command line, program name and `bench` included.
+/// `ffind --bench`'s own options as clap defines them (for the manual and the completions).
+pub fn command() -> clap::Command {
+    BenchArgs::command()
+}
+
+/// Runs `ffind --bench`; `argv` is the whole command line, program name and `--bench` included.
 pub fn main(argv: Vec<OsString>) -> Outcome {
     let (args, search, terminator) = match parse(argv) {
         Ok(parsed) => parsed,
@@ -49,7 +54,7 @@ pub fn main(argv: Vec<OsString>) -> Outcome {
         Ok(outcome) => outcome,
         Err(e) => {
             // check_paths has already put the system error in words (`describe`).
-            eprintln!("ffind bench: {e:#}");
+            eprintln!("ffind --bench: {e:#}");
             Outcome::Errors
         }
     }
@@ -59,17 +64,19 @@ pub fn main(argv: Vec<OsString>) -> Outcome {
 fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     let mut argv = argv.into_iter();
     let program = argv.next().unwrap_or_else(|| "ffind".into());
-    argv.next(); // "bench"
+    argv.next(); // "--bench"
     let mut bench_cmd = BenchArgs::command();
     bench_cmd.build();
     // clap's messages about the filters show bench's usage line, not the search's.
     let usage = bench_cmd.render_usage().to_string();
     let usage = usage.strip_prefix("Usage: ").unwrap_or(&usage).to_owned();
-    let mut search_cmd = Cli::command().bin_name("ffind bench").override_usage(usage);
+    let mut search_cmd = Cli::command()
+        .bin_name("ffind --bench")
+        .override_usage(usage);
     search_cmd.build();
     let parts = split::split(argv, &bench_cmd, &search_cmd);
 
-    let bench_argv = std::iter::once(OsString::from("ffind bench"))
+    let bench_argv = std::iter::once(OsString::from("ffind --bench"))
         .chain(parts.bench)
         .chain(std::iter::once("--".into()))
         .chain(parts.paths.iter().cloned());
@@ -79,7 +86,7 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         .collect();
     // Each run reads the config file as ffind does; bench reads it too, to know what the runs
     // search for (a --glob there changes the match-all pattern) and to say that it applies.
-    // clap's errors show bench's own usage (`search_cmd` is named `ffind bench`).
+    // clap's errors show bench's own usage (`search_cmd` is named `ffind --bench`).
     let checked = search_cmd
         .try_get_matches_from_mut(&search_argv)
         .map_err(|e| cli::ParseError::Clap(e, None));
@@ -89,7 +96,7 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         let outcome = e.report();
         if clap_usage {
             eprintln!(
-                "(ffind bench passes the options it does not know to each run: see ffind --help)"
+                "(ffind --bench passes the options it does not know to each run: see ffind --help)"
             );
         }
         outcome
@@ -98,7 +105,7 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         // Timing them would time the commands; and the words after -x are the command's up
         // to a ';', so the PATHs given after it would run as its arguments.
         eprintln!(
-            "ffind bench: -x/--exec and -X/--exec-batch cannot be benchmarked: bench times the \
+            "ffind --bench: -x/--exec and -X/--exec-batch cannot be benchmarked: bench times the \
              search itself, with its output sent to /dev/null"
         );
         return Err(Outcome::Usage);
@@ -112,16 +119,16 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     }
     if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
         // check_paths has already put the system error in words (`describe`).
-        eprintln!("ffind bench: {e:#}");
+        eprintln!("ffind --bench: {e:#}");
         return Err(Outcome::Usage);
     }
     if let Err(e) = check_exports(&args) {
-        eprintln!("ffind bench: {e}");
+        eprintln!("ffind --bench: {e}");
         return Err(Outcome::Usage);
     }
     if cli.exact {
         // Each run searches with a pattern that matches everything: --exact has none.
-        eprintln!("ffind bench: --exact cannot be timed (no exact pattern matches every name)");
+        eprintln!("ffind --bench: --exact cannot be timed (no exact pattern matches every name)");
         return Err(Outcome::Usage);
     }
     let match_all = if cli.glob {
@@ -201,7 +208,9 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
                 // Unreadable entries: every method meets the same ones, so the timings still
                 // compare; hyperfine would stop here, but a system tree rarely reads cleanly.
                 warned = true;
-                eprintln!("ffind bench: warning: the search reported errors (exit code 1); first:");
+                eprintln!(
+                    "ffind --bench: warning: the search reported errors (exit code 1); first:"
+                );
                 eprintln!("  {}", shown(count.stderr.lines().next().unwrap_or("")));
             }
             Some(1) => {}
@@ -224,7 +233,7 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
                 .count(&benchmarks[0].args)
                 .with_context(|| format!("cannot run {}", shown(&first.command)))?;
             let complaint = disagreement(first, again.entries, &benchmark.command, count.entries);
-            eprintln!("ffind bench: {complaint}");
+            eprintln!("ffind --bench: {complaint}");
             return Ok(Outcome::Errors);
         }
         let runs = runner.measure(benchmark, args.warmup, args.runs)?;
@@ -278,7 +287,7 @@ fn caption(args: &BenchArgs, search: &Search, results: &[BenchmarkResult]) -> Ca
     };
     let entries = results.first().map_or(0, |r| r.entries);
     Caption {
-        title: format!("ffind bench {target}"),
+        title: format!("ffind --bench {target}"),
         subtitle: format!(
             "mean ± σ of {} timed runs each, caches warm ({} warm-up run{} + a counting run); \
              {entries} entries; {} CPUs",

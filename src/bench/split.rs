@@ -1,8 +1,8 @@
-//! Splits `ffind bench`'s command line in three: bench's own options, the search options passed
+//! Splits `ffind --bench`'s command line in three: bench's own options, the search options passed
 //! through to every run, and the PATHs.
 //!
 //! clap cannot parse two option sets interleaved, and the pass-through options must reach the
-//! runs as typed, so that every filter ffind has (or gains later) works under `bench` without a
+//! runs as typed, so that every filter ffind has (or gains later) works under `--bench` without a
 //! change here. So each token is looked up in the two clap definitions, bench's first (there
 //! `--concurrency`, `-j` and `--method` take lists), to learn whose it is and whether it takes a
 //! value. Parsing and validating stay clap's job.
@@ -39,7 +39,7 @@ enum Owner {
     Search,
 }
 
-/// Splits `args` (without the program name and `bench`). Both commands must be built
+/// Splits `args` (without the program name and `--bench`). Both commands must be built
 /// (`Command::build`), so that every argument knows how many values it takes.
 pub fn split(args: impl IntoIterator<Item = OsString>, bench: &Command, search: &Command) -> Split {
     let mut out = Split::default();

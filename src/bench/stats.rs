@@ -1,4 +1,4 @@
-//! The few statistics `ffind bench` reports, on plain slices of seconds.
+//! The few statistics `ffind --bench` reports, on plain slices of seconds.
 //!
 //! The same definitions as hyperfine's: the *sample* standard deviation (divided by n − 1, so
 //! absent for a single run), and the median as the mean of the two middle values of an even

@@ -7,8 +7,10 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::error::ErrorKind;
 use clap::parser::ValueSource;
-use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum};
+use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum, ValueHint};
 
 /// A parallel file finder with fd's command line.
 ///
@@ -22,15 +24,15 @@ use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueE
 /// ~/.config/ffind/config) is read when it exists. The command line comes after it and wins;
 /// --no-config skips it.
 ///
-/// `ffind bench [PATH] ...` times the traversal methods instead; see `ffind bench --help`.
-/// To search for a file named "bench", write `ffind -- bench` or `ffind '^bench'`.
+/// `ffind --bench [OPTIONS] [PATH]...` times the traversal methods instead (see
+/// `ffind --bench --help`).
 #[derive(Debug, Parser)]
 #[command(
     name = "ffind",
     version,
     max_term_width = 100,
     args_override_self = true,
-    after_help = "Exit status: 0 on success, 1 when a path could not be read (or, with -q, \
+    after_long_help = "Exit status: 0 on success, 1 when a path could not be read (or, with -q, \
                   nothing matched), 2 on a usage error, 130 when interrupted."
 )]
 pub struct Cli {
@@ -40,11 +42,19 @@ pub struct Cli {
     ///
     /// Smart case: the search ignores case unless the pattern spells an uppercase letter (see
     /// -s, -i). A pattern that starts with '-' goes after '--': ffind -- '-foo'.
+    #[arg(
+        help = "A regular expression for the file name (a glob with -g)",
+        long_help
+    )]
     #[arg(value_name = "PATTERN")]
     pub pattern: Option<String>,
 
     /// The directories to search (default: the current directory, whose entries are then
     /// printed without a "./" prefix).
+    #[arg(
+        help = "The directories to search (default: the current directory)",
+        long_help
+    )]
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
@@ -52,6 +62,7 @@ pub struct Cli {
     ///
     /// Written like PATTERN: a regular expression, or a glob or literal string with --glob or
     /// --fixed-strings; an uppercase letter in any pattern makes them all case-sensitive.
+    #[arg(hide_short_help = true)]
     #[arg(long = "and", value_name = "PATTERN", action = ArgAction::Append)]
     pub and: Vec<String>,
 
@@ -59,6 +70,7 @@ pub struct Cli {
     ///
     /// Entries that ignore files hide stay hidden (see -I, -u); a "!" rule in an ignore file
     /// shows a hidden entry even without -H. Overridden by --no-hidden.
+    #[arg(help = "Search hidden entries too", long_help)]
     #[arg(short = 'H', long, overrides_with = "no_hidden")]
     pub hidden: bool,
 
@@ -71,6 +83,7 @@ pub struct Cli {
     /// That is .gitignore, .git/info/exclude, the global git excludes, .ignore, .fdignore,
     /// .ffindignore and ffind's global ignore file; files given with --ignore-file still apply.
     /// Hidden entries stay hidden (see -H, -u). Overridden by --ignore.
+    #[arg(help = "Show entries that ignore files hide", long_help)]
     #[arg(short = 'I', long, overrides_with = "ignore")]
     pub no_ignore: bool,
 
@@ -83,6 +96,7 @@ pub struct Cli {
     /// That is .gitignore, .git/info/exclude and the global git excludes (core.excludesFile,
     /// by default $XDG_CONFIG_HOME/git/ignore); .ignore, .fdignore, .ffindignore and ffind's
     /// global ignore file still apply. Overridden by --ignore-vcs.
+    #[arg(hide_short_help = true)]
     #[arg(long, overrides_with = "ignore_vcs")]
     pub no_ignore_vcs: bool,
 
@@ -94,6 +108,7 @@ pub struct Cli {
     ///
     /// Those in the search path and below it still apply, and a search path inside a git
     /// repository is still treated as inside it. Overridden by --ignore-parent.
+    #[arg(hide_short_help = true)]
     #[arg(long, overrides_with = "ignore_parent")]
     pub no_ignore_parent: bool,
 
@@ -104,6 +119,7 @@ pub struct Cli {
     /// Do not read the global ignore file: $XDG_CONFIG_HOME/ffind/ignore (by default
     /// ~/.config/ffind/ignore), or fd's, $XDG_CONFIG_HOME/fd/ignore, when ffind's does not
     /// exist.
+    #[arg(hide_short_help = true)]
     #[arg(long)]
     pub no_global_ignore_file: bool,
 
@@ -112,6 +128,7 @@ pub struct Cli {
     /// By default .gitignore files, .git/info/exclude and the global git excludes apply only
     /// inside a git repository. Either way a nested repository is not subject to the rules of
     /// the one around it. Overridden by --require-git.
+    #[arg(hide_short_help = true)]
     #[arg(long, overrides_with = "require_git")]
     pub no_require_git: bool,
 
@@ -124,6 +141,7 @@ pub struct Cli {
     /// Its patterns are relative to each search path. It has the lowest precedence: any other
     /// ignore file overrides it, and of two --ignore-file the later wins. It applies even with
     /// -I and -u.
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "FILE", action = ArgAction::Append)]
     pub ignore_file: Vec<PathBuf>,
 
@@ -133,6 +151,7 @@ pub struct Cli {
     /// Files given with --ignore-file still apply. Like -H and -I it holds until the opposite
     /// flag: -u --no-hidden skips hidden entries (ignored ones stay shown), --no-hidden -u
     /// shows them.
+    #[arg(help = "Search hidden and ignored entries too", long_help)]
     #[arg(short = 'u', long = "unrestricted", action = ArgAction::Count)]
     pub unrestricted: u8,
 
@@ -143,12 +162,14 @@ pub struct Cli {
     /// such as "\S" or "\W" (smart case). Overrides -i given before it.
     // The text is --help's, verbatim: "[[:upper:]]" is a regex class, not a rustdoc link.
     #[allow(rustdoc::broken_intra_doc_links)]
+    #[arg(help = "Match case-sensitively", long_help)]
     #[arg(short = 's', long, overrides_with = "ignore_case")]
     pub case_sensitive: bool,
 
     /// Match case-insensitively, even when a pattern holds an uppercase letter.
     ///
     /// Overrides -s given before it.
+    #[arg(help = "Match case-insensitively", long_help)]
     #[arg(short = 'i', long, overrides_with = "case_sensitive")]
     pub ignore_case: bool,
 
@@ -156,6 +177,7 @@ pub struct Cli {
     ///
     /// The glob must match the whole file name; with --full-path, the whole absolute path,
     /// where "*" stops at "/" and "**" does not ("**/src/*.rs").
+    #[arg(help = "Treat the pattern as a glob (\"*.rs\")", long_help)]
     #[arg(
         short = 'g',
         long,
@@ -165,11 +187,13 @@ pub struct Cli {
     pub glob: bool,
 
     /// Treat the pattern as a regular expression (the default; overrides --glob).
+    #[arg(hide_short_help = true)]
     #[arg(long, overrides_with = "glob")]
     pub regex: bool,
 
     /// Treat the pattern as a literal string, found anywhere in the name, instead of a regular
     /// expression.
+    #[arg(hide_short_help = true)]
     #[arg(short = 'F', long, alias = "literal")]
     pub fixed_strings: bool,
 
@@ -177,12 +201,14 @@ pub struct Cli {
     /// --fixed-strings, the pattern is literal, but it must be all of the name, not a part.
     ///
     /// Smart case still applies. Example: ffind --exact Makefile
+    #[arg(hide_short_help = true)]
     #[arg(long, conflicts_with_all = ["glob", "fixed_strings"])]
     pub exact: bool,
 
     /// Match the pattern against the full absolute path, not just the file name.
     ///
     /// Relative search paths are made absolute first. Example: ffind -p 'tests/.*\.rs$'.
+    #[arg(help = "Match the full path, not the name", long_help)]
     #[arg(short = 'p', long)]
     pub full_path: bool,
 
@@ -191,6 +217,7 @@ pub struct Cli {
     /// Links then count as what they point to for --type, --size and the other filters; a
     /// link that points nowhere stays a link, and one that leads back to its own parent is
     /// reported and not entered. Overridden by --no-follow.
+    #[arg(help = "Follow symbolic links", long_help)]
     #[arg(short = 'L', long, alias = "dereference", overrides_with = "no_follow")]
     pub follow: bool,
 
@@ -201,18 +228,21 @@ pub struct Cli {
     /// Descend at most this many levels below the search path (its entries are at level 1).
     ///
     /// By default there is no limit.
+    #[arg(help = "Descend at most this many levels", long_help)]
     #[arg(short = 'd', long, value_name = "DEPTH", alias = "maxdepth")]
     pub max_depth: Option<usize>,
 
     /// Show only entries at least this many levels below the search path.
     ///
     /// Shallower directories are still searched. See also --max-depth and --exact-depth.
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "DEPTH", alias = "mindepth")]
     pub min_depth: Option<usize>,
 
     /// Show only entries exactly this many levels below the search path.
     ///
     /// The same as --min-depth N --max-depth N.
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "DEPTH", conflicts_with_all = ["max_depth", "min_depth"])]
     pub exact_depth: Option<usize>,
 
@@ -223,6 +253,7 @@ pub struct Cli {
     /// "node_modules"); with "/" (leading or in the middle), the path below the search path
     /// ("/build", "src/gen"); "**/" matches any number of directories; a trailing "/" matches
     /// directories only ("cache/").
+    #[arg(help = "Skip entries that match this glob", long_help)]
     #[arg(short = 'E', long, value_name = "GLOB", action = ArgAction::Append)]
     pub exclude: Vec<String>,
 
@@ -230,6 +261,7 @@ pub struct Cli {
     ///
     /// For example --ignore-contain CACHEDIR.TAG skips cache directories, or
     /// --ignore-contain .nobackup. Such a directory is not printed either, as in fd.
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "NAME", action = ArgAction::Append)]
     pub ignore_contain: Vec<String>,
 
@@ -237,6 +269,7 @@ pub struct Cli {
     ///
     /// They are printed; what they hold is not searched. To skip directories without printing
     /// them, use --exclude.
+    #[arg(hide_short_help = true)]
     #[arg(long)]
     pub prune: bool,
 
@@ -247,10 +280,9 @@ pub struct Cli {
     /// types narrow the others instead: x (files we may execute) implies f, and e shows empty
     /// files and directories, or only the empty files (or directories) when -t f (or -t d) is
     /// given too. With -L, a link counts as what it points to.
+    #[arg(help = "Filter by type: f, d, l, x, e, s, p, ...", long_help)]
     #[arg(short = 't', long = "type", value_name = "TYPE", action = ArgAction::Append,
-          value_parser = ["f", "file", "d", "dir", "directory", "l", "symlink", "x", "executable",
-                          "e", "empty", "s", "socket", "p", "pipe", "b", "block-device",
-                          "c", "char-device"],
+          value_parser = file_types(),
           hide_possible_values = true)]
     pub file_type: Vec<String>,
 
@@ -258,6 +290,7 @@ pub struct Cli {
     ///
     /// Directories whose names end with the extension match too; add -t f for files only. A
     /// name that is only an extension, such as ".rs", has none.
+    #[arg(help = "Filter by extension: rs, tar.gz, ...", long_help)]
     #[arg(short = 'e', long, value_name = "EXT", action = ArgAction::Append)]
     pub extension: Vec<String>,
 
@@ -266,6 +299,7 @@ pub struct Cli {
     ///
     /// Units are case-insensitive and may end in "b" (kb, KiB). Only files pass: directories,
     /// links (unless followed with -L) and special files never do. Each -S given must hold.
+    #[arg(help = "Filter by size: +1M, -10k, 500b, ...", long_help)]
     #[arg(short = 'S', long, value_name = "SIZE", allow_hyphen_values = true,
           action = ArgAction::Append)]
     pub size: Vec<String>,
@@ -275,6 +309,7 @@ pub struct Cli {
     ///
     /// Dates are local time, midnight when no time is given; RFC 3339 timestamps work too.
     /// Aliases: --change-newer-than, --newer, --changed-after.
+    #[arg(help = "Modified within 2weeks, 10h, since a date", long_help)]
     #[arg(
         long,
         alias = "change-newer-than",
@@ -288,6 +323,7 @@ pub struct Cli {
     ///
     /// The same formats as --changed-within ("2weeks", "2024-06-01 12:00:00", "@1717200000").
     /// Aliases: --change-older-than, --older.
+    #[arg(help = "Modified before a date, or longer ago", long_help)]
     #[arg(
         long,
         alias = "change-older-than",
@@ -300,20 +336,24 @@ pub struct Cli {
     /// accepted; "!" negates a part ("!root", ":!wheel").
     ///
     /// Examples: --owner john, --owner :students, --owner '!john:students', --owner 1000.
+    #[arg(help = "Owned by this user and/or group", long_help)]
     #[arg(short = 'o', long, value_name = "USER:GROUP")]
     pub owner: Option<String>,
 
     /// Do not descend into directories on another file system than the search path's.
     ///
     /// Mount points are listed but not entered, as with find -xdev. Aliases: --mount, --xdev.
+    #[arg(hide_short_help = true)]
     #[arg(long, aliases = ["mount", "xdev"])]
     pub one_file_system: bool,
 
     /// Separate results with NUL instead of newline (for xargs -0).
+    #[arg(hide_short_help = true)]
     #[arg(short = '0', long)]
     pub print0: bool,
 
     /// Print absolute paths. Overridden by --relative-path.
+    #[arg(help = "Print absolute paths", long_help)]
     #[arg(short = 'a', long, overrides_with = "relative_path")]
     pub absolute_path: bool,
 
@@ -324,6 +364,7 @@ pub struct Cli {
     /// Do not print the "./" prefix for entries of the current directory (the default when
     /// no PATH is given). WHEN is always (the default), never or auto, and goes after "=":
     /// --strip-cwd-prefix=never.
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
           default_missing_value = "always", value_parser = ["always", "never", "auto"])]
     pub strip_cwd_prefix: Option<String>,
@@ -337,6 +378,7 @@ pub struct Cli {
     /// holds every result in memory meanwhile (the output's size plus about 64 bytes a
     /// result) and sorts them (n log n). --max-results and -1 apply after sorting: the first
     /// N in order. "none" (the default) prints results as they are found.
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "ORDER", value_enum)]
     pub sort: Option<SortArg>,
 
@@ -351,20 +393,30 @@ pub struct Cli {
     /// the next level, not with the results. With several search paths, depth counts below
     /// each entry's own. The walkdir, jwalk and ignore methods walk depth first only: breadth
     /// there is a usage error. --sort decides the order itself (--order is then ignored).
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "ORDER", value_enum)]
     pub order: Option<OrderArg>,
 
+    /// How long results are held before they stream, in milliseconds (default 100; 0: they
+    /// stream from the start): a search that ends within it, with at most 1,000 results,
+    /// prints them sorted by path, as fd does (fd's hidden option of the same name).
+    #[arg(long, value_name = "MS", hide = true)]
+    pub max_buffer_time: Option<u64>,
+
     /// Stop after this many results. Overridden by -1.
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "COUNT", overrides_with = "max_one_result")]
     pub max_results: Option<usize>,
 
     /// Stop after the first result (same as --max-results=1).
+    #[arg(hide_short_help = true)]
     #[arg(short = '1', overrides_with = "max_results")]
     pub max_one_result: bool,
 
     /// Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match.
     ///
     /// Alias: --has-results.
+    #[arg(hide_short_help = true)]
     #[arg(short = 'q', long, alias = "has-results")]
     pub quiet: bool,
 
@@ -374,6 +426,7 @@ pub struct Cli {
     ///
     /// Example: ffind -e rs --format '{/.}'. Names are inserted byte for byte (escaped on a
     /// terminal); the template's own text is printed as given.
+    #[arg(help = "Print each result through a template", long_help)]
     #[arg(long, value_name = "FMT", conflicts_with_all = ["list_details", "json"])]
     pub format: Option<String>,
 
@@ -382,14 +435,18 @@ pub struct Cli {
     ///
     /// Produced by ffind itself (no ls process). Results stream as they are found: they are
     /// not sorted, and columns are not aligned beyond the size's four characters.
-    #[arg(short = 'l', long, conflicts_with_all = ["json", "exec", "exec_batch"])]
+    #[arg(help = "List details, like ls -l", long_help)]
+    #[arg(short = 'l', long, conflicts_with_all = ["json", "exec", "exec_batch", "quiet"])]
     pub list_details: bool,
 
     /// Print one JSON object per result and line (NDJSON), for scripts.
     ///
     /// Each object has "path" (a string; when the path is not valid UTF-8, "path_bytes", an
     /// array of its bytes, instead) and "type" (file, directory, symlink, pipe, socket,
-    /// block-device, char-device, unknown). --json-fields adds metadata.
+    /// block-device, char-device, unknown). --json-fields adds metadata. "path" is the path
+    /// the plain listing prints: a name that begins with '-' keeps its "./" ("./-dash.txt"),
+    /// so that a script passing paths on to a command never passes an option.
+    #[arg(help = "Print one JSON object per result", long_help)]
     #[arg(long, conflicts_with_all = ["exec", "exec_batch"])]
     pub json: bool,
 
@@ -398,23 +455,31 @@ pub struct Cli {
     /// "group" when known), nlink, inode.
     ///
     /// A field that cannot be read (the entry vanished) is null.
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "FIELDS", requires = "json", value_delimiter = ',',
           value_parser = ["size", "mtime", "mode", "owner", "nlink", "inode"])]
     pub json_fields: Vec<String>,
 
     /// Print this instead of "/" between path components (and after directories).
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "SEP")]
     pub path_separator: Option<String>,
 
-    /// When to color results: auto (on a terminal, unless NO_COLOR is set and not empty),
-    /// always, never. Colors come from LS_COLORS, or fd's default theme when it is not set.
+    /// When to color results: auto (the default: on a terminal, unless NO_COLOR is set and
+    /// not empty), always, never. Colors come from LS_COLORS, or fd's default theme when it is
+    /// not set.
+    #[arg(help = "When to color: auto, always, never", long_help)]
     #[arg(short = 'c', long, value_name = "WHEN", default_value = "auto",
-          value_parser = ["auto", "always", "never"])]
+          value_parser = ["auto", "always", "never"], hide_possible_values = true,
+          hide_default_value = true)]
     pub color: String,
 
     /// Make each result a terminal hyperlink (OSC 8) to its file:// URL: auto (when colors
     /// are on; the default when given without a value), always, never (the default).
-    #[arg(long, value_name = "WHEN", num_args = 0..=1, require_equals = true,
+    ///
+    /// Alias: --hyper (fd's).
+    #[arg(hide_short_help = true)]
+    #[arg(long, alias = "hyper", value_name = "WHEN", num_args = 0..=1, require_equals = true,
           default_missing_value = "auto", value_parser = ["auto", "always", "never"])]
     pub hyperlink: Option<String>,
 
@@ -430,7 +495,9 @@ pub struct Cli {
     /// commands in turn for each result. Exit status 1 if any command fails.
     ///
     /// Examples: ffind -e zip -x unzip; ffind -e jpg -x convert {} {.}.png
+    #[arg(help = "Run a command for each result", long_help)]
     #[arg(id = "exec", short = 'x', long = "exec", value_name = "CMD", num_args = 1..,
+          value_hint = ValueHint::CommandName,
           allow_hyphen_values = true, value_terminator = ";",
           value_parser = clap::value_parser!(OsString), action = ArgAction::Append,
           group = "any_exec",
@@ -450,7 +517,9 @@ pub struct Cli {
     /// commands in turn on each batch. Exit status 1 if any command fails.
     ///
     /// Examples: ffind -e rs -X wc -l; ffind -g 'test_*.py' -X vim
+    #[arg(help = "Run a command with all the results", long_help)]
     #[arg(id = "exec_batch", short = 'X', long = "exec-batch", value_name = "CMD",
+          value_hint = ValueHint::CommandName,
           num_args = 1.., allow_hyphen_values = true, value_terminator = ";",
           value_parser = clap::value_parser!(OsString), action = ArgAction::Append,
           group = "any_exec", conflicts_with_all = ["quiet", "max_results", "max_one_result"])]
@@ -464,25 +533,30 @@ pub struct Cli {
     /// command line).
     ///
     /// Example: ffind -e log --batch-size 100 -X gzip
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "SIZE", default_value_t = 0, requires = "any_exec")]
     pub batch_size: usize,
 
     /// The traversal method. All give the same results; they differ in speed.
+    #[arg(hide_short_help = true)]
     #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
     pub method: MethodArg,
 
     /// How many directories are read at once (threads). Default: the number of CPUs, more on
     /// network and FUSE file systems. Up to 4096; the rayon, jwalk and ignore methods use at
     /// most 64 (their schedulers slow down with more).
+    #[arg(hide_short_help = true)]
     #[arg(short = 'j', long = "concurrency", alias = "threads", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub concurrency: Option<u32>,
 
     /// Change the working directory before searching; results are relative to it.
+    #[arg(hide_short_help = true)]
     #[arg(short = 'C', long, value_name = "PATH")]
     pub base_directory: Option<PathBuf>,
 
     /// More search paths, for patterns that look like paths (repeatable).
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "PATH", action = ArgAction::Append)]
     pub search_path: Vec<PathBuf>,
 
@@ -492,6 +566,7 @@ pub struct Cli {
     /// The same bytes as standard output would get, as they are found (with --sort, at the
     /// end); never colored or escaped unless --color=always. Under mpirun, the results then
     /// bypass mpirun's slow forwarding of standard output (see --mpi).
+    #[arg(hide_short_help = true)]
     #[arg(long, value_name = "FILE", conflicts_with_all = ["exec", "exec_batch"])]
     pub output: Option<PathBuf>,
 
@@ -503,6 +578,7 @@ pub struct Cli {
     /// needs this ffind and the search paths at the same place. Started without an MPI
     /// launcher, ffind runs as one process. Needs ffind built with `--features mpi`; -x, -X
     /// and --method other than auto or queue do not go with it. See docs/SCALE.md.
+    #[arg(hide_short_help = true)]
     #[arg(long)]
     pub mpi: bool,
 
@@ -512,21 +588,66 @@ pub struct Cli {
     /// That file holds one option per line (blank lines and lines starting with '#'
     /// skipped), read before the command line's, so the command line wins: a config file's
     /// -H is undone by --no-hidden.
+    #[arg(hide_short_help = true)]
     #[arg(long)]
     pub no_config: bool,
 
-    /// Accepted for fd compatibility: ffind always reports file-system errors (an unreadable
-    /// directory, a missing search path) on stderr, and exits with 1 after them.
-    #[arg(long)]
+    /// Do not show the errors met on the way: an unreadable directory, a symbolic link loop,
+    /// an ignore file that cannot be read.
+    ///
+    /// The exit status is still 1 after them, and on a terminal (stderr) one line at the end
+    /// says how many were not shown. An error about a search path itself is still shown.
+    /// Fits in the config file; --show-errors undoes it. Alias: --no-messages (grep's and
+    /// ripgrep's name).
+    #[arg(hide_short_help = true)]
+    #[arg(long, alias = "no-messages", overrides_with = "show_errors")]
+    pub no_errors: bool,
+
+    /// Show file-system errors (the default: unlike fd, ffind always reports them on stderr,
+    /// and exits with 1 after them); undoes --no-errors.
+    #[arg(hide_short_help = true)]
+    #[arg(long, overrides_with = "no_errors")]
     pub show_errors: bool,
+
+    /// Time the traversal methods on PATH instead of searching, as hyperfine would: ffind
+    /// --bench [OPTIONS] [PATH]... (first on the command line).
+    ///
+    /// Every (method, concurrency) pair is timed over fresh ffind processes; the results can be
+    /// exported as hyperfine's JSON, Markdown and CSV, and as an SVG chart. Its own options
+    /// (--methods, --concurrency, --runs, --warmup, --export-json, ...): ffind --bench --help.
+    #[arg(help = "Time the traversal methods instead", long_help)]
+    #[arg(long)]
+    pub bench: bool,
 
     /// Print a shell completion script for SHELL and exit.
     #[arg(long, value_name = "SHELL", value_enum, hide = true)]
     pub gen_completions: Option<clap_complete::Shell>,
 
-    /// Print the manual page (roff, for doc/ffind.1) and exit.
+    /// Print the manual page (roff, for docs/ffind.1) and exit.
     #[arg(long, hide = true)]
     pub gen_man: bool,
+}
+
+/// The `--type` values, each with what it selects (shell completions show it).
+fn file_types() -> PossibleValuesParser {
+    let types = [
+        (["f", "file"], "regular files"),
+        (["d", "directory"], "directories"),
+        (["l", "symlink"], "symbolic links"),
+        (["x", "executable"], "files we may execute"),
+        (["e", "empty"], "empty files or directories"),
+        (["s", "socket"], "sockets"),
+        (["p", "pipe"], "named pipes (FIFOs)"),
+        (["b", "block-device"], "block devices"),
+        (["c", "char-device"], "character devices"),
+    ];
+    let mut values: Vec<PossibleValue> = Vec::new();
+    for (names, help) in types {
+        values.extend(names.map(|name| PossibleValue::new(name).help(help)));
+    }
+    // fd's spelling of directory, not offered by completions.
+    values.push(PossibleValue::new("dir").help("directories").hide(true));
+    PossibleValuesParser::new(values)
 }
 
 /// The `--sort` values.
@@ -568,9 +689,17 @@ pub enum MethodArg {
     Ignore,
 }
 
-/// Parses the command line (everything after a leading `bench` goes to [`crate::bench`]).
+/// Parses the command line (one that starts with `--bench` goes to [`crate::bench`] instead).
 pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Cli, clap::Error> {
-    let matches = Cli::command().try_get_matches_from(args)?;
+    let args: Vec<OsString> = args.into_iter().collect();
+    let matches = match Cli::command().try_get_matches_from(&args) {
+        // `ffind -H --bench --runs 3`: the benchmark's options are unknown to the search, and
+        // the error that matters is where --bench stands.
+        Err(e) if !bench_given(&args) => return Err(e),
+        Err(_) => return Err(bench_not_first()),
+        Ok(m) if m.get_flag("bench") => return Err(bench_not_first()),
+        Ok(m) => m,
+    };
     let commands = |id: &str| -> Vec<Vec<OsString>> {
         matches
             .get_occurrences::<OsString>(id)
@@ -585,9 +714,21 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Cli, clap::Err
     Ok(cli)
 }
 
-/// Writes the manual page (roff) generated from the command line: `doc/ffind.1`.
-pub fn manual(out: &mut dyn std::io::Write) -> std::io::Result<()> {
-    clap_mangen::Man::new(Cli::command()).render(out)
+/// Whether clap, skipping what it cannot parse, finds `--bench` among the options.
+fn bench_given(args: &[OsString]) -> bool {
+    Cli::command()
+        .ignore_errors(true)
+        .try_get_matches_from(args)
+        .is_ok_and(|m| m.value_source("bench") == Some(ValueSource::CommandLine))
+}
+
+/// The usage error of a `--bench` that is not the first argument: main only sends a command
+/// line that starts with it to the benchmark.
+fn bench_not_first() -> clap::Error {
+    Cli::command().error(
+        ErrorKind::ArgumentConflict,
+        "--bench starts the benchmark and must come first: ffind --bench [OPTIONS] [PATH]...",
+    )
 }
 
 impl Cli {

@@ -14,16 +14,17 @@
 //! This is not `config.rs`, which resolves the whole command line into the walk's `Config`;
 //! this module only adds words to that command line.
 
+use std::collections::HashMap;
 use std::ffi::OsString;
 use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
 use clap::error::{ContextKind, ContextValue};
 use clap::parser::ValueSource;
-use clap::CommandFactory;
+use clap::{Arg, Command, CommandFactory};
 
 use super::args::Cli;
-use crate::fs::escape::shell_quote;
+use crate::fs::escape::{escaped, shell_quote};
 use crate::fs::read_small_file;
 use crate::report::describe;
 
@@ -70,11 +71,25 @@ fn locate_in(var: Option<OsString>, home_config: Option<PathBuf>) -> Option<Path
 
 /// Reads the config file at `path` ([`locate`]). An error is the message to show: the file
 /// was named, or exists, but cannot be used.
+/// The null device (`FFIND_CONFIG_PATH=/dev/null`, as `GIT_CONFIG_GLOBAL=/dev/null` for git)
+/// is an empty file: no config.
 pub fn read(path: PathBuf) -> Result<ConfigFile, String> {
+    if is_null_device(&path) {
+        let (args, lines) = (Vec::new(), Vec::new());
+        return Ok(ConfigFile { path, args, lines });
+    }
     let bytes = read_small_file(path.as_os_str().as_bytes(), CONFIG_FILE_LIMIT, false)
         .map_err(|e| format!("config file {}: {}", shown(&path), describe(&e)))?;
     let (args, lines) = split_lines(&bytes);
     Ok(ConfigFile { path, args, lines })
+}
+
+/// Whether `path` is the null device (character device 1:3, whatever its name), which reads as
+/// empty and is never waited on.
+fn is_null_device(path: &Path) -> bool {
+    use std::os::unix::fs::{FileTypeExt, MetadataExt};
+    std::fs::metadata(path)
+        .is_ok_and(|m| m.file_type().is_char_device() && m.rdev() == libc::makedev(1, 3))
 }
 
 /// The arguments of a config file's text, and the line of each.
@@ -119,75 +134,317 @@ impl ConfigFile {
 }
 
 /// Refuses a config file that holds an argument clap does not take, a pattern or a path, `--`,
-/// or a command (`-x`, `-X` would swallow the command line): the message names its line.
+/// a command (`-x`, `-X` would swallow the command line), an option that names where to search
+/// (`--search-path`, `-C`) or an action of the command line (`--help`, `--version`,
+/// `--gen-man`, `--gen-completions`, `--bench`): the message names its line, with a hint where one helps.
 /// `program` is the command line's first word, for clap.
+///
+/// Linear in the file: its lines are read once the way clap reads them ([`Reading`]), to know
+/// what each is and which line to blame; clap parses the whole file once, for its verdict.
+/// [`check_lines`] is the first half alone.
 pub fn check(file: &ConfigFile, program: &OsString) -> Result<(), String> {
-    let refuse = |index: usize, why: String| Err(format!("{}: {why}", file.at(index)));
-    if let Some(i) = file.args.iter().position(|a| a == "--") {
-        return refuse(i, "'--' has no place in a config file".into());
+    let refuse = |index: usize, why: String| format!("{}: {why}", file.at(index));
+    let mut cmd = Cli::command();
+    cmd.build();
+    let reading = Reading::of(&cmd, &file.args).map_err(|(i, why)| refuse(i, why))?;
+    if !reading.complete {
+        let why = "an option at the end of the file has no value (it would take the command \
+                   line's first argument)";
+        return Err(refuse(file.args.len().saturating_sub(1), why.into()));
     }
-    let parse = |k: usize, lenient: bool| {
-        Cli::command().ignore_errors(lenient).try_get_matches_from(
-            std::iter::once(program.clone()).chain(file.args[..k].iter().cloned()),
-        )
+    let parse = |lenient: bool| {
+        Cli::command()
+            .ignore_errors(lenient)
+            .try_get_matches_from(std::iter::once(program.clone()).chain(file.args.iter().cloned()))
     };
     // A `requires` that the command line may still meet (--json-fields wants --json) is no
-    // fault of the file's: what the first `k` lines hold is then what clap makes of them
-    // without the check.
-    let transient = |e: &clap::Error| e.kind() == clap::error::ErrorKind::MissingRequiredArgument;
-    let prefix = |k: usize| match parse(k, false) {
-        Err(e) if transient(&e) => parse(k, true),
+    // fault of the file's.
+    let parsed = match parse(false) {
+        Err(e) if e.kind() == clap::error::ErrorKind::MissingRequiredArgument => parse(true),
         parsed => parsed,
     };
-    let n = file.args.len();
-    match prefix(n) {
+    match parsed {
         Err(e) => {
-            // The argument after the longest run of lines that parses (an option may take its
-            // value from the next line: `-j` then `64`).
-            let mut at = (0..n).rev().find(|&k| prefix(k).is_ok()).unwrap_or(0);
-            // A value clap refuses is blamed on its own line when it has one (`--color`, then
-            // `sometimes`).
-            if let Some(ContextValue::String(value)) = e.get(ContextKind::InvalidValue) {
-                if file
-                    .args
-                    .get(at + 1)
-                    .is_some_and(|a| a.as_bytes() == value.as_bytes())
-                {
-                    at += 1;
-                }
-            }
-            refuse(at, clap_reason(&e))
+            let at = reading.blame(&e, &file.args);
+            let hint = file
+                .args
+                .get(at)
+                .and_then(|line| reading.hint(line.as_bytes()));
+            let why = clap_reason(&e);
+            Err(refuse(
+                at,
+                hint.map_or(why.clone(), |hint| format!("{why} ({hint})")),
+            ))
         }
-        Ok(m) => {
-            // A first positional argument is the pattern, so a path never comes alone.
-            for (id, what) in [
-                ("pattern", "a pattern or a path"),
-                ("exec", "-x/--exec"),
-                ("exec_batch", "-X/--exec-batch"),
-            ] {
-                if m.value_source(id) == Some(ValueSource::CommandLine) {
-                    // The first line that brings it in (clap's indices count attached values
-                    // apart, so they are no positions in the file).
-                    let has = |k: usize| {
-                        prefix(k)
-                            .is_ok_and(|m| m.value_source(id) == Some(ValueSource::CommandLine))
-                    };
-                    let mut at = (1..=n).find(|&k| has(k)).unwrap_or(n) - 1;
-                    if id.starts_with("exec") {
-                        // A command's word: blame the -x that took it.
-                        while at > 0 && !file.args[at].as_bytes().starts_with(b"-") {
-                            at -= 1;
-                        }
-                    }
-                    return refuse(
-                        at,
-                        format!("{what} has no place in a config file (only options do)"),
-                    );
-                }
-            }
-            Ok(())
-        }
+        // Every positional argument was refused above; clap agreeing is what makes it so.
+        Ok(m) => match ["pattern", "paths"]
+            .iter()
+            .any(|id| m.value_source(id) == Some(ValueSource::CommandLine))
+        {
+            true => Err(refuse(
+                file.args.len().saturating_sub(1),
+                nothing_but_options(),
+            )),
+            false => Ok(()),
+        },
     }
+}
+
+/// What [`check`] refuses without asking clap: every line is read as clap would read it, and
+/// a line that is no option, or an option refused there, is named. Once the command line
+/// with the file's options before it parses, the file needs no more than this: clap has
+/// taken each of its lines as an option or an option's value.
+pub fn check_lines(file: &ConfigFile) -> Result<(), String> {
+    let mut cmd = Cli::command();
+    cmd.build();
+    let refuse = |index: usize, why: String| format!("{}: {why}", file.at(index));
+    let reading = Reading::of(&cmd, &file.args).map_err(|(i, why)| refuse(i, why))?;
+    if reading.complete {
+        Ok(())
+    } else {
+        // Said by `check`, which knows the words.
+        Err(String::new())
+    }
+}
+
+/// Why a pattern or a path is refused.
+fn nothing_but_options() -> String {
+    "a pattern or a path has no place in a config file (only options do)".into()
+}
+
+/// The options the config file cannot hold (by clap id), as messages name them, and why.
+const REFUSED: [(&str, &str, &str); 9] = [
+    ("exec", "-x/--exec", "only options do"),
+    ("exec_batch", "-X/--exec-batch", "only options do"),
+    (
+        "search_path",
+        "--search-path",
+        "it names what to search: give paths on the command line",
+    ),
+    (
+        "base_directory",
+        "-C/--base-directory",
+        "it says where to search: give it on the command line",
+    ),
+    (
+        "help",
+        "-h/--help",
+        "it is an action of the command line, not an option",
+    ),
+    (
+        "version",
+        "-V/--version",
+        "it is an action of the command line, not an option",
+    ),
+    (
+        "gen_man",
+        "--gen-man",
+        "it is an action of the command line, not an option",
+    ),
+    (
+        "bench",
+        "--bench",
+        "it is an action of the command line, not an option",
+    ),
+    (
+        "gen_completions",
+        "--gen-completions",
+        "it is an action of the command line, not an option",
+    ),
+];
+
+/// What each line of a config file is, read the way clap reads a command line: an option, the
+/// value of the option before it, or an argument clap will not take.
+struct Reading<'c> {
+    /// The options by long name (and alias) and by short name.
+    longs: HashMap<&'c str, &'c Arg>,
+    shorts: HashMap<char, &'c Arg>,
+    /// For each line, the option it names or gives a value to (`None`: clap will not take it).
+    roles: Vec<Option<&'c Arg>>,
+    /// False when the last line is an option that takes the next line as its value.
+    complete: bool,
+}
+
+impl<'c> Reading<'c> {
+    /// Reads `args` (a built command's), or gives the line to refuse and why: `--`, a pattern
+    /// or a path, an option of [`REFUSED`].
+    fn of(cmd: &'c Command, args: &[OsString]) -> Result<Reading<'c>, (usize, String)> {
+        let mut longs = HashMap::new();
+        let mut shorts = HashMap::new();
+        for arg in cmd.get_arguments().filter(|a| !a.is_positional()) {
+            for long in arg
+                .get_long()
+                .into_iter()
+                .chain(arg.get_all_aliases().unwrap_or_default())
+            {
+                longs.insert(long, arg);
+            }
+            for short in arg
+                .get_short()
+                .into_iter()
+                .chain(arg.get_all_short_aliases().unwrap_or_default())
+            {
+                shorts.insert(short, arg);
+            }
+        }
+        let mut reading = Reading {
+            longs,
+            shorts,
+            roles: Vec::with_capacity(args.len()),
+            complete: true,
+        };
+        let refused = |i: usize, named: &[&Arg]| {
+            named.iter().find_map(|arg| {
+                let id = arg.get_id().as_str();
+                REFUSED
+                    .iter()
+                    .find(|(r, _, _)| *r == id)
+                    .map(|(_, what, why)| {
+                        (i, format!("{what} has no place in a config file ({why})"))
+                    })
+            })
+        };
+        let mut i = 0;
+        while i < args.len() {
+            let line = args[i].as_bytes();
+            if line == b"--" {
+                return Err((i, "'--' has no place in a config file".into()));
+            }
+            let (named, takes_next) = reading.options(line);
+            // `--search-path /etc` on one line is refused for what it names, before clap
+            // says that it does not take the line as one argument.
+            let head = line.split(u8::is_ascii_whitespace).next().unwrap_or(line);
+            let named_by_head = reading.options(head).0;
+            if let Some(refusal) = refused(i, &named).or_else(|| refused(i, &named_by_head)) {
+                return Err(refusal);
+            }
+            if named.is_empty() && (!line.starts_with(b"-") || line == b"-") {
+                return Err((i, nothing_but_options()));
+            }
+            let role = named.last().copied();
+            reading.roles.push(role);
+            if takes_next && i + 1 < args.len() {
+                reading.roles.push(role);
+                i += 1;
+            } else if takes_next {
+                reading.complete = false;
+            }
+            i += 1;
+        }
+        Ok(reading)
+    }
+
+    /// The options a line names (a cluster of short ones names several), if clap takes them
+    /// all, and whether the last one's value is the next line.
+    fn options(&self, line: &[u8]) -> (Vec<&'c Arg>, bool) {
+        if let Some(long) = line.strip_prefix(b"--") {
+            let (name, attached) = match long.iter().position(|&b| b == b'=') {
+                Some(eq) => (&long[..eq], true),
+                None => (long, false),
+            };
+            let arg = std::str::from_utf8(name)
+                .ok()
+                .and_then(|n| self.longs.get(n))
+                .copied();
+            let next = arg.is_some_and(|a| !attached && takes_next(a));
+            return (arg.into_iter().collect(), next);
+        }
+        let Some(cluster) = line.strip_prefix(b"-").filter(|c| !c.is_empty()) else {
+            return (Vec::new(), false);
+        };
+        let mut named = Vec::new();
+        for (k, &b) in cluster.iter().enumerate() {
+            match self.shorts.get(&char::from(b)).filter(|_| b.is_ascii()) {
+                None => return (Vec::new(), false),
+                Some(arg) => {
+                    named.push(*arg);
+                    if takes_value(arg) {
+                        // The rest of the line is its value, or the next line is.
+                        return (named, k + 1 == cluster.len() && takes_next(arg));
+                    }
+                }
+            }
+        }
+        (named, false)
+    }
+
+    /// The line a clap error is about: the argument clap did not take, the line that holds
+    /// the value it refused, or the option it names; else the last line.
+    fn blame(&self, e: &clap::Error, args: &[OsString]) -> usize {
+        let text = |kind| match e.get(kind) {
+            Some(ContextValue::String(s)) => Some(s.as_str()),
+            _ => None,
+        };
+        let found = if e.kind() == clap::error::ErrorKind::UnknownArgument {
+            self.roles.iter().position(Option::is_none)
+        } else if let Some(value) = text(ContextKind::InvalidValue).filter(|v| !v.is_empty()) {
+            // Its own line (`--color`, then `sometimes`), or attached (`--color=sometimes`).
+            let own = |i: usize| args[i].as_bytes() == value.as_bytes();
+            let attached = |i: usize| {
+                self.roles[i].is_some() && args[i].as_bytes().ends_with(value.as_bytes())
+            };
+            (0..self.roles.len())
+                .find(|&i| own(i) && i > 0 && self.roles[i - 1] == self.roles[i])
+                .or_else(|| (0..self.roles.len()).find(|&i| attached(i)))
+        } else {
+            None
+        };
+        let named = || {
+            // clap names an option as "--max-depth <DEPTH>" or "-1".
+            let name = text(ContextKind::InvalidArg)?.split(' ').next()?;
+            self.roles.iter().position(|r| {
+                r.is_some_and(|a| {
+                    a.get_long()
+                        .is_some_and(|l| name.strip_prefix("--") == Some(l))
+                        || a.get_short().is_some_and(|s| name == format!("-{s}"))
+                })
+            })
+        };
+        found.or_else(named).unwrap_or(args.len().saturating_sub(1))
+    }
+
+    /// What to write instead of a line clap refused, when the line looks like a command line's
+    /// words: an option and its value, or an option and a comment, on one line.
+    fn hint(&self, line: &[u8]) -> Option<String> {
+        let space = line.iter().position(u8::is_ascii_whitespace)?;
+        let (head, rest) = (&line[..space], line[space..].trim_ascii());
+        let (named, _) = self.options(head);
+        let arg = *named.last()?;
+        let head = escaped(head);
+        if rest.starts_with(b"#") {
+            return Some(format!(
+                "a comment goes on a line of its own: '{head}' alone, and '#' at the start of \
+                 the next line"
+            ));
+        }
+        let rest = escaped(rest);
+        if !takes_value(arg) {
+            return Some(format!(
+                "one argument per line: '{head}', and '{rest}' on the next line"
+            ));
+        }
+        let joined = match head.starts_with("--") {
+            true => format!("{head}={rest}"),
+            false => format!("{head}{rest}"),
+        };
+        Some(format!(
+            "one argument per line, without quotes: write '{joined}', or '{head}' and '{rest}' \
+             on the next line"
+        ))
+    }
+}
+
+/// Whether an option takes a value.
+fn takes_value(arg: &Arg) -> bool {
+    arg.get_action().takes_values()
+}
+
+/// Whether an option given without `=` takes the next argument as its value (`--color` takes
+/// `always`; `--hyperlink` needs `--hyperlink=always`).
+fn takes_next(arg: &Arg) -> bool {
+    takes_value(arg)
+        && !arg.is_require_equals_set()
+        && arg.get_num_args().is_none_or(|n| n.min_values() > 0)
 }
 
 /// The first line of a clap error, without its "error: ".

@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod config_file;
+pub mod hint;
 
 use std::ffi::OsString;
 
@@ -11,7 +12,7 @@ use clap::error::{ContextKind, ContextValue};
 use clap::parser::ValueSource;
 use clap::CommandFactory;
 
-pub use args::{manual, parse, Cli, MethodArg, OrderArg, SortArg};
+pub use args::{parse, Cli, MethodArg, OrderArg, SortArg};
 use config_file::ConfigFile;
 
 use crate::exit::Outcome;
@@ -45,7 +46,7 @@ impl ParseError {
                 }
             }
             ParseError::Config(message) => {
-                eprintln!("ffind: {message}");
+                eprintln!("ffind: {}", crate::fs::escape::escaped_lines(&message));
                 eprintln!("(ffind --no-config skips the config file)");
                 Outcome::Usage
             }
@@ -87,7 +88,12 @@ pub fn parse_with_config(args: Vec<OsString>) -> Result<(Cli, Option<ConfigFile>
     let file = config_file::read(path).map_err(ParseError::Config)?;
     let mut args = args.into_iter();
     let program = args.next().unwrap_or_else(|| "ffind".into());
-    config_file::check(&file, &program).map_err(ParseError::Config)?;
+    // Each line read as clap reads it (cheap); clap's own verdict on the file alone only
+    // when the whole command line is refused (one parse of a long file, not two).
+    let full_check = || config_file::check(&file, &program).map_err(ParseError::Config);
+    if config_file::check_lines(&file).is_err() {
+        full_check()?;
+    }
     let given: Vec<OsString> = args.collect();
     let combined = std::iter::once(program.clone())
         .chain(file.args.iter().cloned())
@@ -95,6 +101,7 @@ pub fn parse_with_config(args: Vec<OsString>) -> Result<(Cli, Option<ConfigFile>
     match parse(combined) {
         Ok(cli) => Ok((cli, Some(file))),
         Err(e) => {
+            full_check()?;
             // Said only when the config file is to blame: the command line alone parses.
             let blame = parse(std::iter::once(program).chain(given)).is_ok();
             let note = blame.then(|| {
@@ -107,6 +114,16 @@ pub fn parse_with_config(args: Vec<OsString>) -> Result<(Cli, Option<ConfigFile>
             Err(ParseError::Clap(e, note))
         }
     }
+}
+
+/// Whether the config file that applies to this command line holds `--mpi` (so that under an
+/// MPI launcher only process 0 says why the command line is refused, as for `--mpi` given on
+/// it).
+pub fn config_asks_mpi(args: &[OsString]) -> bool {
+    config_file::locate()
+        .filter(|_| wants_config(args))
+        .and_then(|path| config_file::read(path).ok())
+        .is_some_and(|file| file.args.iter().any(|a| a == "--mpi"))
 }
 
 /// Whether the config file applies to this command line: not with `--no-config`, nor for

@@ -7,8 +7,8 @@ use std::ffi::CStr;
 use std::io;
 use std::os::fd::RawFd;
 
+use super::dirent::{bytemuck_u8, getdents, is_dot_or_dotdot, DirentIter};
 use super::kind::{Kind, Stat};
-use super::listing::{bytemuck_u8, getdents, is_dot_or_dotdot, DirentIter};
 
 /// An open directory descriptor, closed on drop.
 #[derive(Debug)]

@@ -68,6 +68,16 @@ pub fn escaped(bytes: &[u8]) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// A message escaped for a terminal line by line: its own line breaks stay (a regular
+/// expression's error draws a caret under the pattern), every other control character that a
+/// user or a file put in it is escaped, as in [`escaped`].
+pub fn escaped_lines(text: &str) -> String {
+    text.split('\n')
+        .map(|line| escaped(line.as_bytes()))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// Quotes a word for a POSIX shell, leaving plain words bare (for commands shown to be read and
 /// rerun by hand: bench's, the config file's). A name that is not UTF-8 is shown lossily.
 pub fn shell_quote(word: &std::ffi::OsStr) -> String {

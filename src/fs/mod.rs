@@ -20,6 +20,7 @@
 
 mod budget;
 mod dir;
+mod dirent;
 pub mod escape;
 mod kind;
 mod listing;

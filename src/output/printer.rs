@@ -6,6 +6,10 @@
 //! A batch is one `write` under a mutex: no syscall per entry, no channel per entry, and a
 //! slow reader simply blocks the workers, so memory stays bounded.
 //!
+//! At the start of a search the printer holds what it is handed, as fd does ([`Hold`]): a
+//! small search is sorted before it is written, a bigger one streams once 1,000 results or
+//! 100 ms have passed.
+//!
 //! Broken pipe (`ffind | head`) stops the walk quietly; any other write error stops it and is
 //! reported once by `main`.
 //!
@@ -16,11 +20,12 @@
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::Mutex;
-use std::time::Instant;
+use std::sync::{Mutex, TryLockError};
+use std::time::{Duration, Instant};
 
 use crate::filter::Meta;
 use crate::fs::Kind;
+use crate::output::hold::Hold;
 use crate::output::sort::{Gathered, Keys, Order};
 use crate::output::style::Style;
 use crate::template::reads_as_option;
@@ -40,8 +45,11 @@ pub struct Batch {
     matched: bool,
     /// Room to build a path in (an output style given a "./"-guarded name).
     scratch: Vec<u8>,
-    /// With `--sort`: each record's key and place in `buf`.
+    /// With `--sort`, and while results are held: each record's key and place in `buf`.
     keys: Keys,
+    /// The depth below its search path of the entries being pushed, where a walk says it
+    /// (the scans of `walk/scan.rs`): what a held breadth-first search is sorted by.
+    pub depth: usize,
 }
 
 impl Batch {
@@ -52,6 +60,7 @@ impl Batch {
             matched: false,
             scratch: Vec::new(),
             keys: Keys::default(),
+            depth: 0,
         }
     }
 }
@@ -94,6 +103,8 @@ pub struct Printer {
     dash_guard: bool,
     /// With `--sort`: the results set aside until the walk ends (and the limit applied then).
     sorted: Option<Gathered>,
+    /// The results held at the start, as fd holds them (see the module's doc).
+    hold: Option<Hold>,
     /// Where full batches go instead of `out` (`--mpi`: to process 0's printer).
     forward: Option<Forward>,
     /// Note each record's place and key ([`Keys`]) for the printer batches are forwarded to:
@@ -137,6 +148,7 @@ impl Printer {
             style: None,
             dash_guard: false,
             sorted: None,
+            hold: None,
             forward: None,
             note_records: false,
         }
@@ -176,6 +188,38 @@ impl Printer {
         self
     }
 
+    /// Holds the first results for `window`, as fd does (see the module's doc): when the walk
+    /// ends within it, having found at most [`crate::output::hold::MAX_HELD`] results, they
+    /// are written sorted in `order`. A zero window streams from the start. (Sorted or quiet
+    /// output has no use for it.) [`Printer::close_window`] must run too.
+    pub fn held(mut self, order: Order, window: Duration) -> Printer {
+        if self.sorted.is_none() && !self.quiet && !window.is_zero() {
+            self.hold = Some(Hold::new(order, window));
+        }
+        self
+    }
+
+    /// Starts the thread that writes what is held when the window closes, if results are
+    /// held: without it they would wait for the next batch.
+    pub fn close_window(&'static self) {
+        let Some(hold) = &self.hold else {
+            return;
+        };
+        let started = std::thread::Builder::new()
+            .name("ffind-hold".into())
+            .spawn(move || hold.wait(&|bytes| self.write_out(bytes)));
+        if started.is_err() {
+            // No thread: stream from now on, rather than hold for as long as the walk takes.
+            hold.stream(&|bytes| self.write_out(bytes));
+        }
+    }
+
+    /// Whether results are being held (not yet written).
+    #[inline]
+    fn holding(&self) -> bool {
+        self.hold.as_ref().is_some_and(Hold::holding)
+    }
+
     /// Whether the walk should stop (checked by workers once per directory and per result).
     #[inline]
     pub fn stopped(&self) -> bool {
@@ -201,6 +245,7 @@ impl Printer {
             && !self.quiet
             && self.style.is_none()
             && self.sorted.is_none()
+            && !self.holding()
             && !(self.dash_guard && reads_as_option(path));
         if !plain {
             return self.push_any(batch, path, kind, meta);
@@ -244,6 +289,14 @@ impl Printer {
         }
         if self.sorted.is_some() || self.note_records {
             batch.keys.note(path, &batch.buf, start);
+        } else if let Some(hold) = self.hold.as_ref().filter(|h| h.holding()) {
+            // Below its own search path: a breadth-first search held is sorted nearest first.
+            let depth = u32::try_from(batch.depth).unwrap_or(u32::MAX);
+            batch.keys.note_at(path, &batch.buf, start, depth);
+            if hold.found_one() {
+                // Too many to hold: out with them now, not when the batch is full.
+                self.flush(batch);
+            }
         }
         if batch.buf.len() >= BATCH_BYTES {
             self.flush(batch);
@@ -297,6 +350,17 @@ impl Printer {
         if let Some(gathered) = &self.sorted {
             return gathered.keep(&mut batch.buf, &mut batch.keys);
         }
+        if let Some(hold) = &self.hold {
+            if hold.holding()
+                && hold.take(&mut batch.buf, &mut batch.keys, &|bytes| {
+                    self.write_out(bytes)
+                })
+            {
+                return;
+            }
+            // Noted while results were held, written as they are now.
+            batch.keys.clear();
+        }
         self.write_out(&batch.buf);
         batch.buf.clear();
         if batch.buf.capacity() > 4 * BATCH_BYTES {
@@ -304,9 +368,12 @@ impl Printer {
         }
     }
 
-    /// With `--sort`, once the walk has ended: writes the results set aside, in order, in
-    /// batches (the first N of them with a limit). Does nothing otherwise.
+    /// Once the walk has ended: writes the results still held, sorted; with `--sort`, the
+    /// results set aside, in order, in batches (the first N of them with a limit).
     pub fn finish(&self) {
+        if let Some(hold) = &self.hold {
+            hold.finish(&|bytes| self.write_out(bytes));
+        }
         let Some(gathered) = &self.sorted else {
             return;
         };
@@ -346,6 +413,36 @@ impl Printer {
                 self.halt(Stopped::WriteError);
             }
         }
+    }
+
+    /// Stops the walk and writes `bytes` as the output's last: after the write in progress,
+    /// and with the lock on the output kept, so that nothing follows (ffind is about to die
+    /// of a signal, `output/interrupted.rs`). Waits for the write in progress at most
+    /// `patience`, and no longer once `hurry` says so; false when `bytes` were not written.
+    pub fn write_last(
+        &self,
+        bytes: &[u8],
+        patience: Duration,
+        hurry: &mut dyn FnMut() -> bool,
+    ) -> bool {
+        self.stop.store(true, Ordering::Relaxed);
+        let until = Instant::now() + patience;
+        let mut out = loop {
+            match self.out.try_lock() {
+                Ok(out) => break out,
+                Err(TryLockError::Poisoned(e)) => break e.into_inner(),
+                Err(TryLockError::WouldBlock) => {
+                    if hurry() || Instant::now() >= until {
+                        return false;
+                    }
+                    std::thread::sleep(Duration::from_millis(1));
+                }
+            }
+        };
+        let _ = out.write_all(bytes).and_then(|()| out.flush());
+        // Never unlocked: no write may follow.
+        std::mem::forget(out);
+        true
     }
 
     /// Notes that a batch went out (the delay before the next one starts now).

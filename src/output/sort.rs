@@ -24,6 +24,12 @@ pub enum Order {
     Path,
     /// Fewer path components first, then by path.
     Depth,
+    /// fd's order for a small search (`output/hold.rs`): the standard library's path order,
+    /// which fd sorts its held results by ("a", "a/b", "a-b"; "." and ".." before names).
+    Fd,
+    /// Nearest first, by the depth each record was noted at (below its own search path),
+    /// then fd's order: a held breadth-first search.
+    FdNearest,
 }
 
 /// One record's place in its batch.
@@ -50,6 +56,14 @@ impl Keys {
     /// Notes a record: its path (the key), and `buf[start..]`, the record as formatted.
     #[inline]
     pub fn note(&mut self, path: &[u8], buf: &[u8], start: usize) {
+        let depth = path.iter().filter(|&&b| b == b'/').count() as u32;
+        self.note_at(path, buf, start, depth);
+    }
+
+    /// [`Keys::note`] with the record's depth given ([`Order::FdNearest`]: below its search
+    /// path) rather than counted in its path.
+    #[inline]
+    pub fn note_at(&mut self, path: &[u8], buf: &[u8], start: usize, depth: u32) {
         // Batches stay near 64 KiB, so offsets fit in 32 bits; a single record of more than
         // 4 GiB is not a path.
         let (key, key_in_bytes) = if buf[start..].starts_with(path) {
@@ -63,8 +77,14 @@ impl Keys {
             key,
             key_in_bytes,
             bytes: (start as u32, buf.len() as u32),
-            depth: path.iter().filter(|&&b| b == b'/').count() as u32,
+            depth,
         });
+    }
+
+    /// Forgets every record noted (their batch went out as it was).
+    pub fn clear(&mut self) {
+        self.keys.clear();
+        self.records.clear();
     }
 }
 
@@ -214,6 +234,19 @@ impl Gathered {
         }
     }
 
+    /// Hands every record kept to `write` in the order they were kept, unsorted and
+    /// unlimited, until it returns false.
+    pub fn drain_as_kept(&self, write: &mut dyn FnMut(&[u8]) -> bool) {
+        let pile = std::mem::take(&mut *self.pile.lock().unwrap_or_else(|e| e.into_inner()));
+        for chunk in &pile.chunks {
+            for rec in &chunk.keys.records {
+                if !write(&chunk.bytes[rec.bytes.0 as usize..rec.bytes.1 as usize]) {
+                    return;
+                }
+            }
+        }
+    }
+
     /// Sorts everything kept and hands the first `limit` records' bytes to `write`, in order,
     /// until it returns false.
     pub fn drain(&self, write: &mut dyn FnMut(&[u8]) -> bool) {
@@ -250,6 +283,8 @@ impl Gathered {
                     .depth
                     .cmp(&b.depth)
                     .then_with(|| compare_paths(a.key, b.key)),
+                Order::Fd => fd_order(a.key, b.key),
+                Order::FdNearest => a.depth.cmp(&b.depth).then_with(|| fd_order(a.key, b.key)),
             }
         };
         if n < all.len() {
@@ -305,6 +340,15 @@ pub fn compare_paths(a: &[u8], b: &[u8]) -> Ordering {
         None => a.len().cmp(&b.len()),
         Some(i) => rank(a[i]).cmp(&rank(b[i])),
     }
+}
+
+/// fd's order: `std::path::Path`'s, by which fd sorts the results it held. Results compare
+/// as in [`compare_paths`] but for search paths: a leading "/", "." or ".." component comes
+/// before every name ("./x" before "-y/x"), and "a//b" or "a/./b" count as "a/b".
+pub fn fd_order(a: &[u8], b: &[u8]) -> Ordering {
+    use std::os::unix::ffi::OsStrExt;
+    let path = |p| std::path::Path::new(std::ffi::OsStr::from_bytes(p));
+    path(a).cmp(path(b))
 }
 
 /// Where two byte strings first differ (None when one is a prefix of the other), eight bytes

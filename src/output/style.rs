@@ -78,6 +78,23 @@ impl Style {
         }
     }
 
+    /// What puts a terminal back to normal after any part of a record (a hyperlink closed, the
+    /// colors reset: each begins with ESC, which also ends a sequence left unfinished);
+    /// `None` when records hold no escape sequence.
+    pub fn reset(&self) -> Option<Vec<u8>> {
+        if matches!(self.record, Record::Json(_)) {
+            return None;
+        }
+        let mut out = Vec::new();
+        if self.hyperlink.is_some() {
+            Hyperlink::close(&mut out);
+        }
+        if self.colors.is_some() {
+            out.extend_from_slice(b"\x1b[0m");
+        }
+        (!out.is_empty()).then_some(out)
+    }
+
     /// The path, colored as fd colors it: the directory part in the directory color, the name
     /// in its own, a directory's trailing separator (when `slash`) in the directory color.
     fn write_path(

@@ -23,8 +23,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::config::Root;
 use crate::fs::{Dir, Kind, Listing};
+use crate::walk::contract::Walk;
 use crate::walk::visit::display_path;
-use crate::walk::Walk;
 
 /// Directories held open at once for one search root, at most, by all its threads together (the
 /// descriptor budget may allow fewer, or none between checks). A directory is let go as soon
@@ -347,13 +347,20 @@ fn is_not_beneath(e: &io::Error) -> bool {
 /// The checker for a search root of a walker-crate method: `None` under `-L` (links are
 /// followed by request), or when the root cannot be opened, which is then said and `Err`.
 pub fn for_root(
-    walk: &crate::walk::Walk<'_>,
+    walk: &crate::walk::contract::Walk<'_>,
     root: &crate::config::Root,
 ) -> Result<Option<Beneath>, ()> {
     if walk.config.follow {
         return Ok(None);
     }
-    match Dir::open_path(root.open_path()) {
+    let opened = Dir::open_path(root.open_path()).and_then(|dir| {
+        // The directory the search met there first, or none.
+        match root.is_same(&dir.stat()?) {
+            true => Ok(dir),
+            false => Err(io::Error::other(crate::config::REPLACED)),
+        }
+    });
+    match opened {
         Ok(dir) => {
             let path = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
             Ok(Some(Beneath::new(path, Arc::new(dir))))

@@ -68,6 +68,32 @@ pub struct CachedDir {
     /// need it, to recognise it through a child's `..` (inode 0: not recorded).
     dev: AtomicU64,
     ino: AtomicU64,
+    /// Found replaced by another directory when reopened ([`Replaced`]): said once.
+    replaced: AtomicBool,
+}
+
+/// Why a directory could not be reopened: what its path leads to now is not the directory the
+/// walk read there (a search root, or a directory renamed over, swapped for a link to another
+/// tree during the search). It is skipped, as a directory that vanished, and said once, by the
+/// first reopening that finds it (`said` is set for the others).
+#[derive(Debug)]
+pub struct Replaced {
+    /// The display path of the directory replaced.
+    pub path: Vec<u8>,
+    pub said: bool,
+}
+
+impl std::fmt::Display for Replaced {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(crate::config::REPLACED)
+    }
+}
+
+impl std::error::Error for Replaced {}
+
+/// The [`Replaced`] that `e` is, if it is one.
+pub fn replaced(e: &io::Error) -> Option<&Replaced> {
+    e.get_ref()?.downcast_ref::<Replaced>()
 }
 
 /// The nodes that hold a descriptor taken while the budget was low: the ones that may give it
@@ -121,7 +147,15 @@ impl CachedDir {
             listed: AtomicBool::new(false),
             dev: AtomicU64::new(0),
             ino: AtomicU64::new(0),
+            replaced: AtomicBool::new(false),
         })
+    }
+
+    /// Records which directory this is (a search root, as the walk met it first), so that
+    /// opening it again by its path must find that very directory.
+    pub fn identify(&self, dev: u64, ino: u64) {
+        self.dev.store(dev, Ordering::Relaxed);
+        self.ino.store(ino, Ordering::Release);
     }
 
     /// Whether each directory from the search root down to this one was reached through a
@@ -267,6 +301,17 @@ impl CachedDir {
                 // A search root, by the path it was given (following a link, as at the start).
                 _ => Dir::open_path(&path[..node.child_base])?,
             };
+            // Whatever way it was opened, it must be the directory read there (a search root
+            // swapped for a link to another tree is not).
+            if node.ino.load(Ordering::Acquire) != 0 && !node.is(&opened) {
+                let said = node.replaced.swap(true, Ordering::Relaxed);
+                let mut shown = &path[..node.child_base.min(path.len())];
+                if shown.len() > 1 {
+                    shown = shown.strip_suffix(b"/").unwrap_or(shown);
+                }
+                let path = shown.to_vec();
+                return Err(io::Error::other(Replaced { path, said }));
+            }
             // Let go of the directory above before keeping this one: its descriptor may be
             // the one evicted.
             drop(base.take());

@@ -19,9 +19,10 @@ use crate::fs::Kind;
 use crate::output::printer::Batch;
 use crate::report::strip_os_error;
 use crate::walk::beneath::{self, Beneath};
+use crate::walk::contract::Walk;
+use crate::walk::threads;
 use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 use crate::walk::walkdir::report_io;
-use crate::walk::{threads, Walk};
 
 /// Walks every root with the ignore crate.
 pub fn walk(walk: &Walk<'_>) {

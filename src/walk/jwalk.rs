@@ -15,11 +15,12 @@ use ::jwalk::{Parallelism, WalkDirGeneric};
 use crate::fs::{stat_path, Dir, Kind};
 use crate::output::printer::Batch;
 use crate::walk::beneath::Beneath;
+use crate::walk::contract::Walk;
+use crate::walk::threads;
 use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };
 use crate::walk::walkdir::report_io;
-use crate::walk::{threads, Walk};
 
 /// Walks every root with jwalk.
 pub fn walk(walk: &Walk<'static>) {
@@ -41,7 +42,9 @@ pub fn walk(walk: &Walk<'static>) {
         };
         // jwalk's error reading the root comes with the root's entry, which min_depth(1)
         // drops: find out first.
-        let root_dir = match Dir::open_path(root.open_path()) {
+        let opened = Dir::open_path(root.open_path())
+            .and_then(|d| crate::walk::scan::is_root(d, &root_state, root.open_path()));
+        let root_dir = match opened {
             Ok(dir) => Arc::new(dir),
             Err(e) => {
                 walk.report.path_error(root.open_path(), &e);

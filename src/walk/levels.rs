@@ -25,9 +25,9 @@ use std::time::Instant;
 use crossbeam_deque::{Injector, Steal};
 
 use crate::output::printer::Batch;
+use crate::walk::contract::Walk;
 use crate::walk::scan::{DirJob, Scanner};
 use crate::walk::threads::{blocks_read, BLOCKED_READS, SLOW_READ};
-use crate::walk::Walk;
 
 /// Who reads the level, under one lock.
 #[derive(Debug, Default)]

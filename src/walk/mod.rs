@@ -1,4 +1,5 @@
-//! The traversal methods behind one contract, chosen once.
+//! The traversal methods behind one contract ([`contract`]), chosen once: this file is the
+//! dispatch, above every method; the methods import the contract, never this file.
 //!
 //! Every method walks [`Config::roots`] and, for every entry, asks the shared decision in
 //! [`visit`] whether to print it and whether to descend; printing goes through the one
@@ -9,7 +10,9 @@
 
 pub mod beneath;
 pub mod cache;
+pub mod contract;
 pub mod mpi;
+pub mod prepare;
 pub mod scan;
 pub mod threads;
 pub mod visit;
@@ -26,40 +29,9 @@ use crate::config::{Config, Method, WalkOrder};
 use crate::output::printer::Printer;
 use crate::report::Reporter;
 
-/// What every method is handed: the configuration, the writer and the error sink.
-#[derive(Clone, Copy)]
-pub struct Walk<'a> {
-    /// The resolved command line.
-    pub config: &'a Config,
-    /// The one writer.
-    pub printer: &'a Printer,
-    /// Where per-path errors go.
-    pub report: &'a Reporter,
-    /// Worker threads for the parallel methods: `--concurrency`, capped by the descriptors
-    /// the process may open and by its address-space limit.
-    pub workers: usize,
-    /// Workers `queue` may grow to when reads block (`auto`): `Config::concurrency_max`,
-    /// capped by the descriptors too; `workers` when it may not grow.
-    pub max_workers: usize,
-    /// No rule hides an entry and no filter drops one (`-u` and nothing else that chooses):
-    /// judging an entry is its depth alone ([`Walk::judge`]'s fast path).
-    pub lists_all: bool,
-}
-
-/// Descriptors each worker may need at once: the directory it reads, and one more for an
-/// ignore file or an emptiness check (`-t e`) inside it, or for the next component while it
-/// reopens a directory.
-const FDS_PER_WORKER: usize = 2;
-
-/// Descriptors kept for everything else: stdio, the allocator, the runtime.
-const FDS_RESERVED: usize = 8;
-
-/// The table of descriptors a breadth-first walk starts with (the kernel doubles it past that).
-const BREADTH_FD_TABLE: usize = 4096;
-
 /// Walks every root with the configured method.
 pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
-    let walk = prepare(config, printer, report);
+    let walk = prepare::prepare(config, printer, report);
     if let Some(ignore) = &config.ignore {
         ignore.report_unread(report);
     }
@@ -71,47 +43,5 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
         Method::Rayon => rayon::walk(&walk),
         Method::Jwalk => jwalk::walk(&walk),
         Method::Ignore => ignore::walk(&walk),
-    }
-}
-
-/// What a walk is handed, with the descriptors it may use set aside: the open-file limit
-/// raised, the workers it can afford, the descriptor cache's budget.
-pub fn prepare<'a>(config: &'a Config, printer: &'a Printer, report: &'a Reporter) -> Walk<'a> {
-    let soft = crate::fs::raise_fd_limit();
-    // Under a low limit (`ulimit -n 16`) more workers than descriptors would all hold one and
-    // wait for a second: fewer workers, each sure of its descriptors, finish the walk. They
-    // get at most half of what the reserve leaves; the rest keeps parents open (the
-    // descriptor cache), so that children open relative to them: under `ulimit -n 64`, 14
-    // workers at most and 28 descriptors kept with auto's 64 workers asked for. Under
-    // `ulimit -v`, no more workers than the address space holds.
-    let spare = soft.saturating_sub(FDS_RESERVED);
-    let affordable = (spare / 2 / FDS_PER_WORKER)
-        .min(threads::affordable_by_address_space())
-        .max(1);
-    let workers = config.concurrency.clamp(1, affordable);
-    let max_workers = config
-        .concurrency_max
-        .clamp(workers, affordable.max(workers));
-    crate::fs::set_fd_budget(spare.saturating_sub(FDS_PER_WORKER * max_workers));
-    if config.order == WalkOrder::Breadth {
-        // A level's parents stay open for their subdirectories (hundreds on the Linux tree,
-        // 3,417 at once on `big`): the table of descriptors grows to that now, while this is
-        // the only thread, not by doublings that each wait for an RCU grace period once the
-        // workers run (Linux tree, 2 workers: 69 ms, 55 ms now; depth first 52 ms).
-        crate::fs::grow_fd_table(soft.min(BREADTH_FD_TABLE));
-    }
-    Walk {
-        config,
-        printer,
-        report,
-        workers,
-        max_workers,
-        lists_all: config.hidden
-            && config.ignore.is_none()
-            && config.excludes.is_none()
-            && config.ignore_contain.is_empty()
-            && config.filters.is_empty()
-            && !config.prune
-            && !config.one_file_system,
     }
 }

@@ -22,9 +22,9 @@ use std::time::Instant;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
+use crate::walk::contract::Walk;
 use crate::walk::scan::{DirJob, Scanner};
 use crate::walk::threads::{blocks_read, BLOCKED_READS, SLOW_READ};
-use crate::walk::Walk;
 
 /// What all workers share.
 struct Shared {

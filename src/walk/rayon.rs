@@ -7,8 +7,9 @@ use std::sync::Mutex;
 use ::rayon::iter::{IntoParallelIterator, ParallelIterator};
 
 use crate::config::WalkOrder;
+use crate::walk::contract::Walk;
 use crate::walk::scan::{DirJob, Scanner};
-use crate::walk::{threads, Walk};
+use crate::walk::threads;
 
 /// Walks every root in a rayon scope.
 pub fn walk(walk: &Walk<'_>) {

@@ -14,9 +14,9 @@ use crate::filter::Meta;
 use crate::fs::path::{base_len, join_into};
 use crate::fs::{Dir, DirInUse, Kind, Listing, Stat};
 use crate::output::printer::Batch;
-use crate::walk::cache::CachedDir;
+use crate::walk::cache::{self, CachedDir};
+use crate::walk::contract::Walk;
 use crate::walk::visit::{Action, DirState};
-use crate::walk::Walk;
 
 /// Metadata of an entry, fetched relative to its open directory.
 struct MetaAt<'a> {
@@ -245,11 +245,15 @@ impl Scanner {
                 Ok(name) => p.open_child(&job_path, name, via_link, &mut self.reopened),
                 Err(_) => Err(std::io::Error::from_raw_os_error(libc::EINVAL)),
             },
-            // A search root (which may be a link), by the path it was given.
-            None => Dir::open_path(dir_path),
+            // A search root (which may be a link), by the path it was given: the directory
+            // found there when the search was set up, or none.
+            None => Dir::open_path(dir_path).and_then(|d| is_root(d, &state, dir_path)),
         };
         let dir = match opened {
             Ok(d) => d,
+            Err(e) if cache::replaced(&e).is_some() => {
+                return said_replaced(walk, &e);
+            }
             // Removed since its parent was listed (or replaced by a file, or by a link, which
             // O_NOFOLLOW refuses): nothing there to list, and nothing that exists is lost.
             Err(e) if state.depth > 0 && is_vanished(&e, via_link) => return,
@@ -284,6 +288,9 @@ impl Scanner {
             state.screen_paths(&self.path);
         }
         let node = CachedDir::new(parent, base_len(dir_path), via_link);
+        if state.depth == 0 {
+            node.identify(state.root_dev, state.root_ino);
+        }
         let reading = node.read(dir);
         let here = Here {
             dir: &reading,
@@ -293,6 +300,7 @@ impl Scanner {
             state: &state,
             child_base: base_len(dir_path),
         };
+        self.batch.depth = state.depth + 1;
         'chunks: loop {
             if pending {
                 pending = false;
@@ -487,6 +495,25 @@ fn visit_entry(
 /// Whether opening a listed subdirectory failed because it is no longer a directory there:
 /// removed (ENOENT), replaced by a file (ENOTDIR) or, when links are not followed, by a link
 /// (ELOOP from O_NOFOLLOW).
+/// `dir`, a search root opened by its path, if it is the root the search met there first
+/// (`state`'s); else the error of a directory [`cache::Replaced`] (at `path`).
+pub fn is_root(dir: Dir, state: &DirState, path: &[u8]) -> std::io::Result<Dir> {
+    let st = dir.stat()?;
+    if st.dev == state.root_dev && st.ino == state.root_ino {
+        return Ok(dir);
+    }
+    let path = path.to_vec();
+    Err(std::io::Error::other(cache::Replaced { path, said: false }))
+}
+
+/// Says (once) that a directory reopened was found replaced ([`cache::Replaced`]), as
+/// `walk` reports.
+pub fn said_replaced(walk: &Walk<'_>, e: &std::io::Error) {
+    if let Some(replaced) = cache::replaced(e).filter(|r| !r.said) {
+        walk.report.message(&replaced.path, crate::config::REPLACED);
+    }
+}
+
 fn is_vanished(e: &std::io::Error, via_link: bool) -> bool {
     match e.raw_os_error() {
         Some(libc::ENOENT | libc::ENOTDIR) => true,

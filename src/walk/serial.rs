@@ -7,8 +7,8 @@
 use std::collections::VecDeque;
 
 use crate::config::WalkOrder;
+use crate::walk::contract::Walk;
 use crate::walk::scan::{DirJob, Scanner};
-use crate::walk::Walk;
 
 /// Walks every root on the calling thread.
 pub fn walk(walk: &Walk<'_>) {

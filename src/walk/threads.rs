@@ -8,7 +8,7 @@
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use crate::walk::Walk;
+use crate::walk::contract::Walk;
 
 /// The stack of every walk thread. Directories are jobs, not stack frames, so a walk thread
 /// never recurses; its deepest calls are regex matching and the crates' visitors. 512 KiB

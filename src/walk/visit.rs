@@ -15,7 +15,7 @@ use crate::filter::ignore::{FilesByPath, IgnoreNode, Verdict};
 use crate::filter::{Entry, Meta};
 use crate::fs::path::{base_len, join_into};
 use crate::fs::{stat_path, Dir, Kind, Stat};
-use crate::walk::Walk;
+use crate::walk::contract::Walk;
 
 /// A directory's identity, linked to its parent's, for loop detection under `-L`.
 #[derive(Debug)]
@@ -36,8 +36,10 @@ pub struct DirState {
     pub ancestors: Option<Arc<Ancestor>>,
     /// Where the part of a display path below the search root starts.
     pub root_base: usize,
-    /// The search root's device, for `--one-file-system`.
+    /// The search root's device, for `--one-file-system`, and its inode: what opening the
+    /// root again must find ([`crate::config::Root::is_same`]).
     pub root_dev: u64,
+    pub root_ino: u64,
     /// Whether a rule on paths in `ignore` may match one of the directory's entries
     /// ([`DirState::screen_paths`]); when not, each entry is screened by its name alone.
     pub path_rules: bool,
@@ -85,6 +87,11 @@ impl Walk<'_> {
             self.report.message(root.open_path(), "Not a directory");
             return None;
         }
+        if !root.is_same(&st) {
+            self.report
+                .message(root.open_path(), crate::config::REPLACED);
+            return None;
+        }
         // As fd: a search root holding one of --ignore-contain's names is skipped whole.
         let mut meta = MetaPath {
             path: Path::new(std::ffi::OsStr::from_bytes(root.open_path())),
@@ -130,6 +137,7 @@ impl Walk<'_> {
             ancestors: None,
             root_base,
             root_dev: st.dev,
+            root_ino: st.ino,
             // Asked again of every directory as it is entered; until then, rules on paths
             // are never screened out.
             path_rules: true,

@@ -19,8 +19,8 @@ use crate::filter::Meta;
 use crate::fs::Kind;
 use crate::output::printer::Batch;
 use crate::walk::beneath::{self, Beneath};
+use crate::walk::contract::Walk;
 use crate::walk::visit::{display_path, Action, DirState, MetaPath};
-use crate::walk::Walk;
 
 /// Descriptors walkdir may keep open for the directories above the one it reads (its
 /// `max_open`): a share of the budget, so that a low `ulimit -n` closes (and later re-reads)

@@ -1,4 +1,4 @@
-//! `ffind bench`: a small end-to-end run on a fixture tree, the exports checked against what
+//! `ffind --bench`: a small end-to-end run on a fixture tree, the exports checked against what
 //! hyperfine writes (by hyperfine itself when it is installed) and against what hyperfine's
 //! scripts read.
 
@@ -23,9 +23,9 @@ fn tree() -> Tree {
     t
 }
 
-/// Runs `ffind bench ARGS`, asserting success.
+/// Runs `ffind --bench ARGS`, asserting success.
 fn bench(t: &Tree, args: &[&str]) -> Run {
-    let mut all = vec!["bench"];
+    let mut all = vec!["--bench"];
     all.extend_from_slice(args);
     let run = t.run(&all);
     assert_eq!(
@@ -361,10 +361,10 @@ fn filters_pass_through_to_every_run() {
 #[test]
 fn a_pattern_where_a_path_belongs_is_a_usage_error() {
     let t = tree();
-    let run = t.run(&["bench", "--runs", "1", "\\.rs$"]);
+    let run = t.run(&["--bench", "--runs", "1", "\\.rs$"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("--and PATTERN"), "{}", run.stderr);
-    let run = t.run(&["bench", "--no-such-option"]);
+    let run = t.run(&["--bench", "--no-such-option"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stdout.is_empty(), "nothing was timed");
 }
@@ -412,7 +412,7 @@ fn hostile_paths_are_escaped_on_screen_and_every_export_stays_well_formed() {
     let out = t.home();
     let files = ["b.json", "b.md", "b.csv", "b.svg"].map(|f| out.join(f));
     let mut c = t.cmd(&[
-        "bench",
+        "--bench",
         "--methods",
         "serial,queue",
         "-j",
@@ -500,32 +500,32 @@ fn hostile_paths_are_escaped_on_screen_and_every_export_stays_well_formed() {
     let title = doc
         .descendants()
         .filter(|n| n.has_tag_name("text"))
-        .find_map(|n| n.text().filter(|t| t.starts_with("ffind bench ")))
+        .find_map(|n| n.text().filter(|t| t.starts_with("ffind --bench ")))
         .unwrap();
-    assert_eq!(title, format!("ffind bench {HOSTILE_SHOWN}"));
+    assert_eq!(title, format!("ffind --bench {HOSTILE_SHOWN}"));
 }
 
 #[test]
 fn messages_escape_the_paths_and_values_they_name() {
     let t = tree();
-    let run = t.run(&["bench", "-r", "1", "no\x1b[2Jsuch\ndir"]);
+    let run = t.run(&["--bench", "-r", "1", "no\x1b[2Jsuch\ndir"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr
-            .starts_with("ffind bench: no\\x1B[2Jsuch\\x0Adir: No such file or directory\n"),
+            .starts_with("ffind --bench: no\\x1B[2Jsuch\\x0Adir: No such file or directory\n"),
         "{}",
         run.stderr
     );
-    let run = t.run(&["bench", "-r", "1", "--export-svg", "x\x1b[2J/b.svg"]);
+    let run = t.run(&["--bench", "-r", "1", "--export-svg", "x\x1b[2J/b.svg"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert_eq!(
         run.stderr,
-        "ffind bench: --export-svg x\\x1B[2J/b.svg: cannot write this file: No such file or \
+        "ffind --bench: --export-svg x\\x1B[2J/b.svg: cannot write this file: No such file or \
          directory\n"
     );
     // Values clap names in its own messages, bench's options and the filters alike.
     for option in ["--runs", "--type"] {
-        let run = t.run(&["bench", option, "\x1b]0;pwn\x07"]);
+        let run = t.run(&["--bench", option, "\x1b]0;pwn\x07"]);
         assert_eq!(run.code, 2, "{}", run.stderr);
         assert!(!run.stderr.contains(['\x1b', '\x07']), "{:?}", run.stderr);
         assert!(run.stderr.contains("\\x1B]0;pwn\\x07"), "{}", run.stderr);
@@ -538,32 +538,32 @@ fn messages_escape_the_paths_and_values_they_name() {
 fn commands_to_run_are_refused_and_never_swallow_a_path() {
     let t = tree();
     for args in [
-        &["bench", "-x", "echo", "src"][..],
-        &["bench", "src", "-X", "ls"],
-        &["bench", "--exec=echo", "src"],
-        &["bench", "-r", "1", "--exec-batch", "echo", ";", "src"],
+        &["--bench", "-x", "echo", "src"][..],
+        &["--bench", "src", "-X", "ls"],
+        &["--bench", "--exec=echo", "src"],
+        &["--bench", "-r", "1", "--exec-batch", "echo", ";", "src"],
     ] {
         let run = t.run(args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{args:?}: nothing is timed");
         assert_eq!(
             run.stderr,
-            "ffind bench: -x/--exec and -X/--exec-batch cannot be benchmarked: bench times the \
+            "ffind --bench: -x/--exec and -X/--exec-batch cannot be benchmarked: bench times the \
              search itself, with its output sent to /dev/null\n",
             "{args:?}"
         );
     }
 }
 
-/// clap's usage line after an error names `ffind bench`, not the search command bench passes
+/// clap's usage line after an error names `ffind --bench`, not the search command bench passes
 /// the options to.
 #[test]
 fn usage_errors_show_benchs_own_usage() {
     let t = tree();
     for args in [
-        &["bench", "--json", "-l"][..],
-        &["bench", "--frobnicate"],
-        &["bench", "-e", "rs", "--no-such", "src"],
+        &["--bench", "--json", "-l"][..],
+        &["--bench", "--frobnicate"],
+        &["--bench", "-e", "rs", "--no-such", "src"],
     ] {
         let run = t.run(args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
@@ -575,9 +575,63 @@ fn usage_errors_show_benchs_own_usage() {
             .collect();
         assert_eq!(
             usage,
-            ["Usage: ffind bench [OPTIONS] [PATH]..."],
+            ["Usage: ffind --bench [OPTIONS] [PATH]..."],
             "{args:?}: {}",
             run.stderr
         );
     }
+}
+
+/// `ffind bench` searches for "bench", as `fd bench` does: the benchmark is `ffind --bench`,
+/// which no search can be mistaken for.
+#[test]
+fn the_word_bench_is_a_search() {
+    let t = Tree::new();
+    t.files(&["benches/run.sh", "src/bench_walk.rs", "src/main.rs"]);
+    t.run(&["bench"])
+        .assert_paths(&["benches/", "src/bench_walk.rs"]);
+}
+
+/// `--bench` starts the benchmark only as the first argument; elsewhere it is a usage error
+/// that says so, also when options of the benchmark follow it.
+#[test]
+fn bench_must_come_first() {
+    let t = tree();
+    for args in [
+        &["-H", "--bench"][..],
+        &["-u", "--bench", "--runs", "1"],
+        &["src", "--bench"],
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}: nothing searched or timed");
+        assert!(
+            run.stderr
+                .contains("--bench starts the benchmark and must come first"),
+            "{args:?}: {}",
+            run.stderr
+        );
+    }
+}
+
+/// The help names the benchmark's spelling and suggests no pattern for "bench" (one such as
+/// '^bench' would match benches/ too).
+#[test]
+fn help_points_to_bench_without_a_pattern_hint() {
+    let t = Tree::new();
+    for flag in ["-h", "--help"] {
+        let run = t.run(&[flag]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        let help = String::from_utf8(run.stdout).unwrap();
+        assert!(help.contains("--bench"), "{flag}: {help}");
+        assert!(!help.contains("ffind bench"), "{flag}: {help}");
+        assert!(!help.contains("^bench"), "{flag}: {help}");
+    }
+    let run = t.run(&["--bench", "--help"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let help = String::from_utf8(run.stdout).unwrap();
+    assert!(
+        help.contains("Usage: ffind --bench [OPTIONS] [PATH]..."),
+        "{help}"
+    );
 }

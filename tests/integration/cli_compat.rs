@@ -285,3 +285,69 @@ fn a_search_path_that_begins_with_a_dash_prints_as_dot_slash() {
         assert_eq!(ours.sorted(), theirs.sorted());
     }
 }
+
+/// fd's alias of --hyperlink, --hyper, with and without a value.
+#[test]
+fn hyper_is_an_alias_of_hyperlink() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    let plain = t.run(&["--hyperlink=always"]);
+    assert_eq!(plain.code, 0, "{}", plain.stderr);
+    assert!(plain.stdout.starts_with(b"\x1b]8;;file://"));
+    assert_eq!(t.run(&["--hyper=always"]).stdout, plain.stdout);
+    // Given without a value it is "auto": no links when piped.
+    assert_eq!(t.run(&["--hyper"]).stdout, b"a\n");
+}
+
+/// -q prints nothing, so -l has nothing to show: refused, as fd refuses it.
+#[test]
+fn quiet_and_list_details_conflict() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    for args in [
+        &["-q", "-l"][..],
+        &["-l", "-q"],
+        &["--list-details", "--quiet"],
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}");
+        assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
+    }
+    assert_eq!(t.run(&["-q"]).code, 0);
+}
+
+/// `-h` fits on a screen, as fd's (39 lines) does, with the everyday options; `--help` has
+/// every option.
+#[test]
+fn short_help_is_one_screen_and_long_help_has_everything() {
+    let t = Tree::new();
+    let help = |flag: &str| {
+        let run = t.run(&[flag]);
+        assert_eq!(run.code, 0, "{}", run.stderr);
+        String::from_utf8(run.stdout).unwrap()
+    };
+    let (short, long) = (help("-h"), help("--help"));
+    assert!(short.lines().count() <= 40, "{short}");
+    for everyday in [
+        "--hidden",
+        "--no-ignore",
+        "--extension",
+        "--type",
+        "--exec",
+        "--exclude",
+    ] {
+        assert!(short.contains(everyday), "-h shows {everyday}");
+    }
+    for rare in [
+        "--mpi",
+        "--method",
+        "--concurrency",
+        "--json-fields",
+        "--batch-size",
+    ] {
+        assert!(!short.contains(rare), "-h leaves out {rare}");
+        assert!(long.contains(rare), "--help shows {rare}");
+    }
+    assert!(long.contains("Exit status"), "{long}");
+}

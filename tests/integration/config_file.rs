@@ -273,10 +273,10 @@ fn completions_and_the_manual_ignore_the_file() {
     assert!(String::from_utf8_lossy(&help.stdout).contains("--no-config"));
 }
 
-/// `ffind bench` on `-t f` with one method and one run, and `extra`: its report.
+/// `ffind --bench` on `-t f` with one method and one run, and `extra`: its report.
 fn bench_files(t: &Tree, extra: &[&str]) -> String {
     let mut args = vec![
-        "bench",
+        "--bench",
         "--methods",
         "serial",
         "-r",
@@ -309,4 +309,182 @@ fn bench_applies_the_file_and_says_so() {
     let out = bench_files(&t, &["--no-config"]);
     assert!(!out.contains("The config file"), "{out}");
     assert!(out.contains("Every benchmark listed 2 entries"), "{out}");
+}
+
+#[test]
+fn options_that_say_what_or_where_to_search_are_refused() {
+    let t = tree();
+    let path = write_default(&t, b"");
+    let shown = path.display();
+    let searched = "it names what to search: give paths on the command line";
+    let base = "it says where to search: give it on the command line";
+    for (text, line, what, why) in [
+        (
+            &b"-H\n--search-path=/etc/ssl\n"[..],
+            2,
+            "--search-path",
+            searched,
+        ),
+        (b"--search-path\n/etc/ssl\n", 1, "--search-path", searched),
+        (b"-C\n/tmp\n", 1, "-C/--base-directory", base),
+        (b"-HC/tmp\n", 1, "-C/--base-directory", base),
+        (
+            b"-H\n--base-directory /tmp\n",
+            2,
+            "-C/--base-directory",
+            base,
+        ),
+        (b"--base-directory=/tmp\n", 1, "-C/--base-directory", base),
+    ] {
+        write_default(&t, text);
+        assert_refused(
+            &t.run(&["-t", "f"]),
+            &format!("ffind: config file {shown}, line {line}: {what} has no place in a config file ({why})"),
+        );
+    }
+}
+
+#[test]
+fn actions_of_the_command_line_are_refused() {
+    let t = tree();
+    let path = write_default(&t, b"");
+    let shown = path.display();
+    for (text, what) in [
+        (&b"--gen-man\n"[..], "--gen-man"),
+        (b"--gen-completions=bash\n", "--gen-completions"),
+        (b"--gen-completions\nzsh\n", "--gen-completions"),
+        (b"--help\n", "-h/--help"),
+        (b"-Hh\n", "-h/--help"),
+        (b"--version\n", "-V/--version"),
+        (b"-V\n", "-V/--version"),
+        (b"--bench\n", "--bench"),
+    ] {
+        write_default(&t, text);
+        let run = t.run(&["-t", "f"]);
+        assert_refused(
+            &run,
+            &format!(
+                "ffind: config file {shown}, line 1: {what} has no place in a config file (it \
+                 is an action of the command line, not an option)"
+            ),
+        );
+    }
+    // On the command line they still act, and the file is not read.
+    write_default(&t, b"--gen-man\n");
+    assert_eq!(t.run(&["--version"]).code, 0);
+}
+
+#[test]
+fn a_huge_config_file_is_judged_in_one_pass() {
+    // Judging each line by parsing every prefix of the file took hours at the size limit
+    // (issue 22); one pass takes well under a second (benches: the config-file row).
+    let t = tree();
+    let path = write_default(&t, b"");
+    let shown = path.display();
+    let mut text = "-H\n".repeat(40_000);
+    text.push_str("pattern\n");
+    fs::write(&path, &text).unwrap();
+    assert_refused(
+        &bounded(t.cmd(&[])),
+        &format!(
+            "ffind: config file {shown}, line 40001: a pattern or a path has no place in a \
+             config file (only options do)"
+        ),
+    );
+    let mut text = "--bogus\n".to_owned();
+    text.push_str(&"--exclude=x\n".repeat(40_000));
+    fs::write(&path, &text).unwrap();
+    assert_refused(
+        &bounded(t.cmd(&[])),
+        &format!("ffind: config file {shown}, line 1: unexpected argument '--bogus' found"),
+    );
+    // Accepted at that size too.
+    fs::write(&path, "-H\n".repeat(40_000)).unwrap();
+    let run = bounded(t.cmd(&["-t", "f"]));
+    assert_listing(
+        &run,
+        &["40,000 lines of -H"],
+        &[".hid/c.rs", ".ignore", "a.rs", "b.txt"],
+    );
+}
+
+#[test]
+fn mistakes_of_shell_habit_get_a_hint() {
+    let t = tree();
+    let path = write_default(&t, b"");
+    let shown = path.display();
+    for (text, first) in [
+        (
+            &b"--exclude .git\n"[..],
+            "unexpected argument '--exclude .git' found (one argument per line, without \
+             quotes: write '--exclude=.git', or '--exclude' and '.git' on the next line)",
+        ),
+        (
+            b"-j 4\n",
+            "invalid value ' 4' for '--concurrency <N>': invalid digit found in string (one \
+             argument per line, without quotes: write '-j4', or '-j' and '4' on the next line)",
+        ),
+        (
+            b"-H # show hidden\n",
+            "unexpected argument '- ' found (a comment goes on a line of its own: '-H' alone, \
+             and '#' at the start of the next line)",
+        ),
+        (
+            b"--hidden --follow\n",
+            "unexpected argument '--hidden --follow' found (one argument per line: '--hidden', \
+             and '--follow' on the next line)",
+        ),
+    ] {
+        write_default(&t, text);
+        assert_refused(
+            &t.run(&[]),
+            &format!("ffind: config file {shown}, line 1: {first}"),
+        );
+    }
+}
+
+#[test]
+fn the_null_device_is_an_empty_config_file() {
+    let t = tree();
+    write_default(&t, b"-H\n");
+    let run = run_with(&t, "/dev/null", &["-t", "f"]);
+    assert_listing(&run, &["FFIND_CONFIG_PATH=/dev/null"], &["a.rs", "b.txt"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert!(run.stderr.is_empty(), "{}", run.stderr);
+}
+
+#[test]
+fn what_a_file_or_a_user_supplied_reaches_stderr_escaped() {
+    let t = tree();
+    let path = write_default(&t, b"");
+    let shown = path.display();
+    // A carriage return inside a line, in clap's message.
+    write_default(&t, b"--bogus\rX\n");
+    assert_refused(
+        &t.run(&[]),
+        &format!("ffind: config file {shown}, line 1: unexpected argument '--bogus\\x0DX' found"),
+    );
+    // A title-setting sequence in a regular expression, from the file or the command line.
+    let osc = "\x1b]0;pwned\x07(";
+    write_default(&t, format!("--and={osc}\n").as_bytes());
+    let from_file = t.run(&[]);
+    write_default(&t, b"");
+    let from_args = t.run(&[osc]);
+    for run in [from_file, from_args] {
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(
+            !run.stderr.contains('\x1b') && !run.stderr.contains('\x07'),
+            "{:?}",
+            run.stderr
+        );
+        assert!(
+            run.stderr.contains("\\x1B]0;pwned\\x07("),
+            "{:?}",
+            run.stderr
+        );
+    }
+    // And in an invalid glob.
+    let run = t.run(&["-g", "[\x1b"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stderr.contains("'[\\x1B'"), "{:?}", run.stderr);
 }

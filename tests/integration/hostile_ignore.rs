@@ -408,7 +408,18 @@ fn a_git_file_whose_gitdir_name_is_too_long_is_reported_once_by_every_method() {
         1,
         &format!("ffind: {gitdir}/commondir: File name too long\n"),
     );
-    // A relative one is shown from the directory holding the `.git` file.
+    // A relative one is shown from the directory holding the `.git` file, with `..` or
+    // without (issue 22: walkdir, jwalk and ignore took the name's first component for a
+    // directory they may not search, and said nothing).
+    let gitdir = "z".repeat(300);
+    t.write("sub/.git", &format!("gitdir: {gitdir}"));
+    assert_each_method(
+        &t,
+        &[],
+        &["keep", "sub", "sub/f"],
+        1,
+        &format!("ffind: sub/{gitdir}/commondir: File name too long\n"),
+    );
     let gitdir = format!("../{}", "y".repeat(300));
     t.write("sub/.git", &format!("gitdir: {gitdir}\n"));
     assert_each_method(

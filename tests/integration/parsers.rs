@@ -144,11 +144,11 @@ fn messages_carry_no_os_error_numbers() {
         "ffind: cannot read the current directory: No such file or directory\n"
     );
     // bench: a path that does not exist.
-    let run = t.run(&["bench", "--runs", "1", "no-such-dir"]);
+    let run = t.run(&["--bench", "--runs", "1", "no-such-dir"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(
         run.stderr
-            .starts_with("ffind bench: no-such-dir: No such file or directory\n"),
+            .starts_with("ffind --bench: no-such-dir: No such file or directory\n"),
         "{}",
         run.stderr
     );
@@ -163,19 +163,19 @@ fn bench_checks_its_exports_before_timing_anything() {
         "--export-csv",
         "--export-svg",
     ] {
-        let args = ["bench", "--runs", "1", option, "no-such-dir/out"];
+        let args = ["--bench", "--runs", "1", option, "no-such-dir/out"];
         let run = t.run(&args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{args:?}: nothing is timed");
         assert_eq!(
             run.stderr,
             format!(
-                "ffind bench: {option} no-such-dir/out: cannot write this file: No such file or \
+                "ffind --bench: {option} no-such-dir/out: cannot write this file: No such file or \
                  directory\n"
             )
         );
         // A directory where the file should be.
-        let args = ["bench", "--runs", "1", option, "dir"];
+        let args = ["--bench", "--runs", "1", option, "dir"];
         let run = t.run(&args);
         assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{args:?}: nothing is timed");
@@ -183,7 +183,7 @@ fn bench_checks_its_exports_before_timing_anything() {
     // The check leaves no file behind, and a good export is written.
     let out = t.home().join("out.json");
     let run = t.run(&[
-        "bench",
+        "--bench",
         "--runs",
         "1",
         "--warmup",

@@ -29,7 +29,7 @@ fn assert_ordered(t: &Tree, args: &[&str], want: &[u8]) {
 }
 
 /// Names that tell component order from byte order ("a/b" before "a-b"), and case.
-fn tree() -> Tree {
+pub fn tree() -> Tree {
     let t = Tree::new();
     t.files(&[
         "a/b",

@@ -218,27 +218,37 @@ fn hyperlinks_auto_follow_colors_on_a_terminal() {
     );
 }
 
-#[test]
-fn usage_errors_escape_the_values_they_quote_on_a_terminal() {
+/// ffind run once on a terminal (util-linux `script`: stdout and stderr both go to it) in the
+/// tree's root: what the terminal showed ("\r\n" made "\n") and the exit code. `None`
+/// without `script`.
+pub fn once_on_terminal(t: &Tree, args: &[&str]) -> Option<(String, i32)> {
     if !have("script") {
         eprintln!("skipped: util-linux script is not installed");
-        return;
+        return None;
     }
-    let t = Tree::new();
-    // A value clap quotes back ("invalid value '...'"): on a terminal it used to arrive raw,
-    // escape sequence and all.
-    let line = format!(
-        "{} -t {}",
-        quote(bin().to_str().unwrap()),
-        quote("f\x1b]0;pwn\x07")
-    );
+    let mut line = quote(bin().to_str().unwrap());
+    for a in args {
+        line.push(' ');
+        line.push_str(&quote(a));
+    }
     let mut c = std::process::Command::new("script");
     c.args(["-qec", &line, "/dev/null"])
         .current_dir(t.root())
         .stdin(Stdio::null());
     clean_env(&mut c, &t.home());
     let out = c.output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
+    Some((text, out.status.code().unwrap_or(-1)))
+}
+
+#[test]
+fn usage_errors_escape_the_values_they_quote_on_a_terminal() {
+    let t = Tree::new();
+    // A value clap quotes back ("invalid value '...'"): on a terminal it used to arrive raw,
+    // escape sequence and all.
+    let Some((text, _)) = once_on_terminal(&t, &["-t", "f\x1b]0;pwn\x07"]) else {
+        return;
+    };
     assert!(text.contains("invalid value"), "{text:?}");
     assert!(!text.contains("\x1b]0;pwn"), "raw: {text:?}");
     assert!(text.contains(r"f\x1B]0;pwn\x07"), "escaped: {text:?}");

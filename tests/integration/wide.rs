@@ -21,14 +21,14 @@ fn wide() -> Tree {
 }
 
 /// The peak resident memory (bytes) of one run of `--method method -j j` in the tree, as
-/// `ffind bench` measures it. (Not measured here: a child spawned by this large, multi-threaded
+/// `ffind --bench` measures it. (Not measured here: a child spawned by this large, multi-threaded
 /// test process is charged that process's peak, since `ru_maxrss` survives `execve`; bench's
 /// children start from the small bench process.)
 fn peak(t: &Tree, method: &str, j: &str) -> u64 {
     let json = t.root().parent().unwrap().join("bench.json");
     let json_arg = json.to_str().unwrap();
     let run = t.run(&[
-        "bench",
+        "--bench",
         "--methods",
         method,
         "-j",

@@ -29,6 +29,7 @@ mod faults;
 mod output;
 mod parity;
 mod proptest_parity;
+mod swapped_root;
 
 use std::process::{Command, Stdio};
 

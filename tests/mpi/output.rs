@@ -249,3 +249,27 @@ fn srun_without_a_pmi_ffinds_mpi_speaks_searches_nothing() {
         }
     }
 }
+
+#[test]
+fn mpi_from_the_config_file_says_a_usage_error_once() {
+    if crate::skip() {
+        return;
+    }
+    // `--mpi` given in the config file, not on the command line (issue 22): the usage error is
+    // said by process 0 alone, as for `--mpi` on the command line.
+    let t = wide_tree();
+    let config = t.home().join("config");
+    std::fs::write(&config, "--mpi\n").unwrap();
+    let words = crate::mpirun(4, false);
+    let mut cmd = std::process::Command::new(&words[0]);
+    cmd.args(&words[1..])
+        .arg(crate::fixture::bin())
+        .arg("--no-such-option")
+        .current_dir(t.root())
+        .stdin(std::process::Stdio::null());
+    crate::fixture::clean_env(&mut cmd, &t.home());
+    let run = crate::fixture::Run::from(cmd.env("FFIND_CONFIG_PATH", &config).output().unwrap());
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let said = "error: unexpected argument '--no-such-option'";
+    assert_eq!(run.stderr.matches(said).count(), 1, "{}", run.stderr);
+}

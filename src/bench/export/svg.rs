@@ -344,7 +344,7 @@ mod tests {
     #[test]
     fn a_line_per_parallel_method_and_a_dashed_reference_for_serial() {
         let caption = Caption {
-            title: "ffind bench <linux> & co".into(),
+            title: "ffind --bench <linux> & co".into(),
             subtitle: "10 runs".into(),
         };
         let svg = render(&results(), &caption);
@@ -361,7 +361,7 @@ mod tests {
             "a marker per result and legend entry"
         );
         assert_eq!(svg.matches("<path").count(), 4, "an error bar per result");
-        assert!(svg.contains("ffind bench &lt;linux&gt; &amp; co"));
+        assert!(svg.contains("ffind --bench &lt;linux&gt; &amp; co"));
         assert!(svg.contains(">serial (1 thread)</text>") && svg.contains(">queue</text>"));
         assert_eq!(svg.matches('<').count(), svg.matches('>').count());
     }

@@ -220,8 +220,15 @@ impl IgnoreFiles for FilesByPath<'_> {
             // files) is judged by the entry of this directory it goes through.
             Err(e)
                 if !is_absent(&e) && !rel.starts_with('/') && {
+                    // (A name too long for any directory is no question of permissions: the
+                    // file is said, as the own-reader methods say it.)
                     let first = rel.split('/').next().unwrap_or(rel);
-                    self.dir.join(first).symlink_metadata().is_err() && !listed(self.dir, first)
+                    let unsearchable = |e: &io::Error| e.raw_os_error() != Some(libc::ENAMETOOLONG);
+                    self.dir
+                        .join(first)
+                        .symlink_metadata()
+                        .is_err_and(|e| unsearchable(&e))
+                        && !listed(self.dir, first)
                 } =>
             {
                 return Err(Unread::Failed)

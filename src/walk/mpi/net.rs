@@ -61,10 +61,10 @@ use mpi::traits::*;
 
 use crate::output::printer::Printer;
 use crate::output::sort::Keys;
+use crate::walk::contract::Walk;
 use crate::walk::mpi::queue::{Job, Local};
 use crate::walk::mpi::rebuild::hand;
 use crate::walk::mpi::wire::{self, Item, Stream, Tag, Token};
-use crate::walk::Walk;
 
 /// Output batches a process may have sent to process 0 and not had credited back. 4 × 64 KiB
 /// per round trip (a poll and a write) allows hundreds of MB/s per process, far above what

@@ -14,10 +14,10 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
+use crate::walk::contract::Walk;
 use crate::walk::mpi::rebuild::Rebuild;
 use crate::walk::mpi::wire::Handed;
 use crate::walk::scan::{DirJob, Scanner};
-use crate::walk::Walk;
 
 /// A directory to read: found here, or handed over by another process.
 #[derive(Debug)]

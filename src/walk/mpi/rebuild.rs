@@ -31,11 +31,11 @@ use crate::config::Root;
 use crate::fs::path::base_len;
 use crate::fs::Dir;
 use crate::report::Reporter;
-use crate::walk::cache::CachedDir;
+use crate::walk::cache::{replaced, CachedDir};
+use crate::walk::contract::Walk;
 use crate::walk::mpi::wire::Handed;
-use crate::walk::scan::{add_own_rules, DirJob};
+use crate::walk::scan::{add_own_rules, is_root, said_replaced, DirJob};
 use crate::walk::visit::DirState;
-use crate::walk::Walk;
 
 /// Rebuilt directories kept at most; past this the table is emptied (it is a cache: a
 /// directory not found in it is rebuilt again).
@@ -167,7 +167,8 @@ impl Rebuild {
                     };
                     if reads {
                         let opened = match &above {
-                            None => Dir::open_path(dir_path),
+                            None => Dir::open_path(dir_path)
+                                .and_then(|d| is_root(d, &root_state, dir_path)),
                             Some((_, parent)) => {
                                 let name =
                                     CString::new(&dir_path[base_len(&path[..ends[k - 1]])..])
@@ -177,6 +178,10 @@ impl Rebuild {
                         };
                         let dir = match opened {
                             Ok(dir) => dir,
+                            Err(e) if replaced(&e).is_some() => {
+                                said_replaced(walk, &e);
+                                return None;
+                            }
                             Err(e) => {
                                 // Gone since it was listed, as a scan says nothing of it.
                                 if k == 0 || !vanished(&e, via_link) {

@@ -172,7 +172,7 @@ impl Session {
             }
         };
         drop(to_coordinator);
-        let walk = crate::walk::prepare(config, printer, report);
+        let walk = crate::walk::prepare::prepare(config, printer, report);
         let rebuild = Rebuild::new(config.roots.len());
         if self.is_first() {
             // Said once, here; the other processes read the same files without a word.
@@ -213,7 +213,7 @@ impl Session {
                 std::thread::Builder::new()
                     .name("ffind-mpi-writer".into())
                     .spawn_scoped(scope, move || {
-                        writer::write_all(items, printer, written_tx, local)
+                        writer::write_all(items, printer, report, written_tx, local)
                     })
                     .unwrap_or_else(|_| self.world.abort(1));
                 Output::First { to_writer, written }

@@ -1,0 +1,164 @@
+#!/usr/bin/env python3
+"""The tools ffind is measured against, and the floor: installs what is missing, prints where.
+
+    python3 benches/peers.py [PEER...]     (default: fd floor hyperfine bfs find time)
+
+PEER is one of
+  fd         the latest fd-find, built from crates.io: `cargo install --locked fd-find --root
+             $FFIND_PEERS` (a few minutes the first time), into $FFIND_PEERS/bin/fd
+  floor      benches/floor/floor.c compiled with `cc -O2 -pthread` into $FFIND_PEERS/bin/floor
+             (again whenever floor.c is newer)
+  hyperfine  Debian's hyperfine;  bfs: Debian's bfs (2.x);  find: GNU findutils;
+  time       GNU time (/usr/bin/time, for max RSS), all through apt-get (as root)
+  dfind      mpifileutils' dfind, for `bench.py mpi`: never installed by default. Debian has no
+             package of it; it is looked for at $DFIND, $FFIND_PEERS/mpi/bin/dfind and on PATH,
+             and built from source when $MPIFILEUTILS_SRC names a directory holding checkouts
+             of libcircle, lwgrp, dtcmp and mpifileutils (Open MPI from Debian)
+
+$FFIND_PEERS defaults to ~/.cache/ffind-peers. Prints that directory on stdout (its bin/ holds
+fd and floor); progress goes to stderr. Exits 1 naming what could not be installed.
+"""
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+FLOOR_SRC = HERE / "floor" / "floor.c"
+DEFAULT = ("fd", "floor", "hyperfine", "bfs", "find", "time")
+APT = {"hyperfine": "hyperfine", "bfs": "bfs", "find": "findutils", "time": "time"}
+
+
+def root():
+    return Path(os.environ.get("FFIND_PEERS") or Path.home() / ".cache" / "ffind-peers")
+
+
+def say(msg):
+    print(f"peers: {msg}", file=sys.stderr, flush=True)
+
+
+def apt_install(packages):
+    """apt-get install, with one `apt-get update` first if the lists do not know a package."""
+    cmd = ["apt-get", "install", "-y", "-qq", *packages]
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL}
+    if subprocess.run(cmd, **quiet).returncode == 0:
+        return True
+    subprocess.run(["apt-get", "update", "-qq"], **quiet)
+    return subprocess.run(cmd, **quiet).returncode == 0
+
+
+def on_path(name):
+    """Where a Debian peer lives: GNU time is /usr/bin/time, not the shell's keyword."""
+    if name == "time":
+        return "/usr/bin/time" if os.access("/usr/bin/time", os.X_OK) else None
+    return shutil.which(name)
+
+
+def debian_peer(name):
+    if on_path(name):
+        return on_path(name)
+    say(f"apt-get install {APT[name]}")
+    apt_install([APT[name]])
+    return on_path(name)
+
+
+def fd():
+    dest = root()
+    binary = dest / "bin" / "fd"
+    if not os.access(binary, os.X_OK):
+        say(f"cargo install --locked fd-find --root {dest} (minutes the first time)")
+        subprocess.run(
+            ["cargo", "install", "--quiet", "--locked", "fd-find", "--root", str(dest)],
+            stdout=subprocess.DEVNULL,
+            check=False,
+        )
+    return str(binary) if os.access(binary, os.X_OK) else None
+
+
+def floor():
+    binary = root() / "bin" / "floor"
+    fresh = binary.exists() and binary.stat().st_mtime >= FLOOR_SRC.stat().st_mtime
+    if not fresh:
+        binary.parent.mkdir(parents=True, exist_ok=True)
+        say(f"cc -O2 -pthread {FLOOR_SRC} -o {binary}")
+        tmp = binary.with_suffix(".tmp")
+        if subprocess.run(["cc", "-O2", "-pthread", "-o", str(tmp), str(FLOOR_SRC)]).returncode:
+            return None
+        tmp.replace(binary)
+    return str(binary)
+
+
+def dfind():
+    for candidate in (os.environ.get("DFIND"), root() / "mpi" / "bin" / "dfind", shutil.which("dfind")):
+        if candidate and os.access(candidate, os.X_OK):
+            return str(candidate)
+    src = os.environ.get("MPIFILEUTILS_SRC")
+    if not src:
+        say("dfind: not found; set DFIND to a built dfind, or MPIFILEUTILS_SRC to build one")
+        return None
+    return build_dfind(Path(src), root() / "mpi")
+
+
+def build_dfind(src, prefix):
+    """mpifileutils from checkouts under SRC (libcircle, lwgrp, dtcmp, mpifileutils), each
+    installed into PREFIX, against Debian's Open MPI (openmpi-bin libopenmpi-dev), with
+    autotools, cmake and libarchive/libattr/libbz2 from Debian."""
+    if not apt_install(["openmpi-bin", "libopenmpi-dev", "autoconf", "automake", "libtool",
+                        "pkg-config", "cmake", "libarchive-dev", "libattr1-dev", "libbz2-dev",
+                        "libssl-dev"]):
+        say("dfind: could not install the build dependencies")
+        return None
+    env = dict(os.environ, CC="mpicc", PKG_CONFIG_PATH=str(prefix / "lib" / "pkgconfig"))
+
+    def sh(cmd, cwd):
+        say(f"dfind: {cmd} (in {cwd})")
+        return subprocess.run(cmd, shell=True, cwd=cwd, env=env).returncode == 0
+
+    p = str(prefix)
+    steps = [
+        ("libcircle", f"sh autogen.sh && ./configure --prefix={p} && make -j2 install"),
+        ("lwgrp", f"sh autogen.sh; ./configure --prefix={p} && make -j2 install"),
+        ("dtcmp", f"sh autogen.sh; ./configure --prefix={p} --with-lwgrp={p} && make -j2 install"),
+        ("mpifileutils", f"mkdir -p build && cd build && cmake .. -DCMAKE_INSTALL_PREFIX={p} "
+         f"-DWITH_DTCMP_PREFIX={p} -DWITH_LibCircle_PREFIX={p} -DENABLE_XATTRS=OFF "
+         "&& make -j2 install"),
+    ]
+    for name, cmd in steps:
+        if not sh(cmd, src / name):
+            say(f"dfind: building {name} failed")
+            return None
+    binary = prefix / "bin" / "dfind"
+    return str(binary) if os.access(binary, os.X_OK) else None
+
+
+INSTALLERS = {"fd": fd, "floor": floor, "dfind": dfind}
+
+
+def ensure(names=DEFAULT):
+    """Installs the named peers; returns {name: path or None}."""
+    found = {}
+    for name in names:
+        found[name] = INSTALLERS[name]() if name in INSTALLERS else debian_peer(name)
+    return found
+
+
+def main(argv):
+    names = argv or list(DEFAULT)
+    unknown = [n for n in names if n not in INSTALLERS and n not in APT and not n.startswith("-")]
+    if "-h" in names or "--help" in names:
+        print(__doc__)
+        return
+    if unknown:
+        sys.exit(f"peers.py: unknown peer {unknown[0]!r}\n\n{__doc__}")
+    found = ensure(names)
+    missing = [n for n, p in found.items() if not p]
+    for name, path in found.items():
+        say(f"{name}: {path or 'MISSING'}")
+    print(root())
+    if missing:
+        sys.exit(f"peers.py: could not install {', '.join(missing)}")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])

@@ -1,0 +1,101 @@
+//! The raw records of `getdents64`: the system call, and a walk over the `linux_dirent64`
+//! records it fills a buffer with. Below both [`super::dir::Dir`] (which reads small
+//! directories whole) and [`super::listing::Listing`] (the walk's reused buffer), so that
+//! neither needs the other's internals.
+
+use std::ffi::CStr;
+use std::io;
+use std::os::fd::RawFd;
+
+use super::kind::Kind;
+
+/// Whether a name is `.` or `..`.
+pub(super) fn is_dot_or_dotdot(name: &[u8]) -> bool {
+    name == b"." || name == b".."
+}
+
+pub(super) fn bytemuck_u8(buf: &mut [u64]) -> &mut [u8] {
+    // SAFETY: u8 has no alignment or validity requirements; same allocation, 8x the length.
+    unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u8>(), buf.len() * 8) }
+}
+
+pub(super) fn getdents(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
+    getdents_raw(fd, buf.as_mut_ptr(), buf.len())
+}
+
+/// `getdents64` into `len` writable bytes at `buf`.
+pub(super) fn getdents_raw(fd: RawFd, buf: *mut u8, len: usize) -> io::Result<usize> {
+    loop {
+        // SAFETY: callers pass `len` writable bytes at `buf`; the kernel writes at most that.
+        let n = unsafe { libc::syscall(libc::SYS_getdents64, fd, buf, len) };
+        if n < 0 {
+            let e = io::Error::last_os_error();
+            if e.kind() == io::ErrorKind::Interrupted {
+                continue;
+            }
+            return Err(e);
+        }
+        return Ok(n as usize);
+    }
+}
+
+/// Walks `linux_dirent64` records: d_ino (u64), d_off (i64), d_reclen (u16), d_type (u8),
+/// d_name (NUL-terminated). Parsed with byte reads, so no alignment is assumed.
+pub(super) struct DirentIter<'a> {
+    pub(super) buf: &'a [u8],
+    /// Only the names that start with `.`.
+    pub(super) dot_only: bool,
+}
+
+impl<'a> Iterator for DirentIter<'a> {
+    type Item = (&'a CStr, Kind, u64);
+
+    fn next(&mut self) -> Option<Self::Item> {
+        loop {
+            if self.buf.len() < 19 {
+                return None;
+            }
+            let reclen = u16::from_ne_bytes([self.buf[16], self.buf[17]]) as usize;
+            if reclen < 20 || reclen > self.buf.len() {
+                return None;
+            }
+            let (rec, rest) = self.buf.split_at(reclen);
+            self.buf = rest;
+            if self.dot_only && rec[19] != b'.' {
+                continue;
+            }
+            let ino = u64::from_ne_bytes(rec[0..8].try_into().ok()?);
+            let name = &rec[19..];
+            let len = nul_at(name)?;
+            // SAFETY: `nul_at` gives the first NUL, so `name[..=len]` ends with its only one
+            // (checking again would scan every name a second time).
+            let name = unsafe { CStr::from_bytes_with_nul_unchecked(&name[..=len]) };
+            return Some((name, Kind::from_dtype(rec[18]), ino));
+        }
+    }
+}
+
+/// Where the first NUL of `s` is, 8 bytes at a time. A record's name is short, and a byte
+/// loop pays a mispredicted exit per entry; words overlap at the end instead.
+#[inline]
+pub(super) fn nul_at(s: &[u8]) -> Option<usize> {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGHS: u64 = 0x8080_8080_8080_8080;
+    if s.len() < 8 {
+        return s.iter().position(|&b| b == 0);
+    }
+    let mut at = 0;
+    loop {
+        let word = u64::from_le_bytes(s[at..at + 8].try_into().expect("8 bytes"));
+        // The lowest flagged byte is the first zero byte (a false flag can only follow a
+        // zero byte); little-endian, so that is the first in memory.
+        let zero = word.wrapping_sub(ONES) & !word & HIGHS;
+        if zero != 0 {
+            return Some(at + (zero.trailing_zeros() / 8) as usize);
+        }
+        if at + 8 == s.len() {
+            return None;
+        }
+        at = (at + 8).min(s.len() - 8);
+    }
+}

@@ -1,0 +1,262 @@
+//! fd's rule for a small search (issue 23): results are held for a short while, and when the
+//! walk ends within it they are sorted before they are written, so that a small tree lists
+//! the same bytes every time, in fd's order, whatever the method and concurrency.
+//!
+//! fd (`src/walk.rs`, `ReceiverBuffer`) holds results for 100 ms or until it holds more than
+//! 1,000; a walk that ends first has them sorted by path (`Path`'s order, here
+//! [`Order::Fd`]). Past either limit, what is held is written as it came and the rest streams
+//! as found. The same here: workers hand their batches to the [`Hold`] (with each record's key,
+//! as `--sort` does) at every directory's end, and at once the batch of the result that makes
+//! [`MAX_HELD`] + 1 found (counted as they are pushed, not as batches come: a huge directory
+//! need not fill a batch first), which writes what is held; a thread of its own does when
+//! the window closes, so that a walk stuck on a slow read still shows what it found after
+//! 100 ms.
+//!
+//! A big search pays for this with its first line coming once 1,001 results were found
+//! rather than after its first directory (docs/PERFORMANCE.md has the figures).
+
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
+use std::time::{Duration, Instant};
+
+use crate::output::sort::{Gathered, Keys, Order};
+
+/// The most results held: one more, and they are written as they came (fd's
+/// `MAX_BUFFER_LENGTH`).
+pub const MAX_HELD: usize = 1000;
+
+/// How long results are held by default (fd's `DEFAULT_MAX_BUFFER_TIME`; `--max-buffer-time`
+/// changes it, as in fd).
+pub const WINDOW: Duration = Duration::from_millis(100);
+
+/// Results held at the start of a search.
+#[derive(Debug)]
+pub struct Hold {
+    /// Still holding (read without the lock on every result).
+    holding: AtomicBool,
+    /// Still holding, under the lock that every hand-over and the release take: nothing is
+    /// added once what was held has been written, and nothing written before it.
+    open: Mutex<bool>,
+    /// Wakes the window's thread when the walk ends first.
+    closed: Condvar,
+    pile: Gathered,
+    /// Results found while held, handed over or still in the workers' batches.
+    found: AtomicUsize,
+    until: Instant,
+}
+
+impl Hold {
+    /// Holds results for `window` from now; a walk that ends within it has them sorted in
+    /// `order`.
+    pub fn new(order: Order, window: Duration) -> Hold {
+        Hold {
+            holding: AtomicBool::new(true),
+            open: Mutex::new(true),
+            closed: Condvar::new(),
+            pile: Gathered::new(order, None),
+            found: AtomicUsize::new(0),
+            until: Instant::now() + window,
+        }
+    }
+
+    /// Whether results are still held.
+    #[inline]
+    pub fn holding(&self) -> bool {
+        self.holding.load(Ordering::Acquire)
+    }
+
+    /// Counts a result found while held; true for the one that makes too many, whose batch
+    /// must be handed over at once (it writes what is held).
+    #[inline]
+    pub fn found_one(&self) -> bool {
+        self.found.fetch_add(1, Ordering::Relaxed) == MAX_HELD
+    }
+
+    fn lock(&self) -> MutexGuard<'_, bool> {
+        self.open.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Takes a batch's records (leaving it empty) while results are held; false once they
+    /// stream, the batch untouched. Once too many were found ([`Hold::found_one`]), the batch
+    /// writes all that is held, as it came, through `write`.
+    pub fn take(&self, bytes: &mut Vec<u8>, keys: &mut Keys, write: &dyn Fn(&[u8])) -> bool {
+        let mut open = self.lock();
+        if !*open {
+            return false;
+        }
+        self.pile.keep(bytes, keys);
+        if self.found.load(Ordering::Relaxed) > MAX_HELD {
+            self.release(&mut open, false, write);
+        }
+        true
+    }
+
+    /// Waits for the window to close (or the walk to end), then writes what is still held,
+    /// as it came. Run on a thread of its own.
+    pub fn wait(&self, write: &dyn Fn(&[u8])) {
+        let mut open = self.lock();
+        while *open {
+            let left = self.until.saturating_duration_since(Instant::now());
+            if left.is_zero() {
+                return self.release(&mut open, false, write);
+            }
+            open = self
+                .closed
+                .wait_timeout(open, left)
+                .unwrap_or_else(|e| e.into_inner())
+                .0;
+        }
+    }
+
+    /// Writes what is still held, as it came, and lets results stream from now on.
+    pub fn stream(&self, write: &dyn Fn(&[u8])) {
+        let mut open = self.lock();
+        if *open {
+            self.release(&mut open, false, write);
+        }
+    }
+
+    /// The walk has ended: what is still held is written sorted.
+    pub fn finish(&self, write: &dyn Fn(&[u8])) {
+        let mut open = self.lock();
+        if *open {
+            self.release(&mut open, true, write);
+        }
+    }
+
+    /// Writes what is held, sorted or as it came, and lets results stream from now on.
+    fn release(&self, open: &mut MutexGuard<'_, bool>, sorted: bool, write: &dyn Fn(&[u8])) {
+        // At most MAX_HELD records and one batch: written at once.
+        let mut out = Vec::new();
+        let mut add = |record: &[u8]| {
+            out.extend_from_slice(record);
+            true
+        };
+        if sorted {
+            self.pile.drain(&mut add);
+        } else {
+            self.pile.drain_as_kept(&mut add);
+        }
+        write(&out);
+        **open = false;
+        self.holding.store(false, Ordering::Release);
+        self.closed.notify_all();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A batch of `paths`, found while `hold` holds; true when one of them made too many.
+    fn found(hold: &Hold, paths: &[&str]) -> (Vec<u8>, Keys, bool) {
+        let mut too_many = false;
+        for _ in paths {
+            too_many |= hold.found_one();
+        }
+        let (bytes, keys) = batch(paths);
+        (bytes, keys, too_many)
+    }
+
+    fn batch(paths: &[&str]) -> (Vec<u8>, Keys) {
+        let (mut bytes, mut keys) = (Vec::new(), Keys::default());
+        for p in paths {
+            let start = bytes.len();
+            bytes.extend_from_slice(p.as_bytes());
+            bytes.push(b'\n');
+            keys.note(p.as_bytes(), &bytes, start);
+        }
+        (bytes, keys)
+    }
+
+    /// What was written, in order.
+    #[derive(Default)]
+    struct Out(std::cell::RefCell<Vec<u8>>);
+
+    impl Out {
+        fn write(&self, bytes: &[u8]) {
+            self.0.borrow_mut().extend_from_slice(bytes);
+        }
+        fn text(&self) -> String {
+            String::from_utf8(self.0.borrow().clone()).unwrap()
+        }
+    }
+
+    #[test]
+    fn a_walk_that_ends_in_time_is_sorted_in_fds_order() {
+        let hold = Hold::new(Order::Fd, Duration::from_secs(60));
+        let out = Out::default();
+        let write = |b: &[u8]| out.write(b);
+        for part in [&["b", "a-b", "./x"][..], &["a/c", "a", "-y"]] {
+            let (mut bytes, mut keys) = batch(part);
+            assert!(hold.take(&mut bytes, &mut keys, &write));
+            assert!(bytes.is_empty());
+        }
+        assert!(out.text().is_empty() && hold.holding());
+        hold.finish(&write);
+        assert_eq!(out.text(), "./x\n-y\na\na/c\na-b\nb\n");
+        assert!(!hold.holding());
+        // Streaming now: a batch is left to the printer.
+        let (mut bytes, mut keys) = batch(&["z"]);
+        assert!(!hold.take(&mut bytes, &mut keys, &write));
+        assert_eq!(bytes, b"z\n");
+    }
+
+    #[test]
+    fn more_than_the_most_held_goes_out_as_it_came() {
+        let hold = Hold::new(Order::Fd, Duration::from_secs(60));
+        let out = Out::default();
+        let write = |b: &[u8]| out.write(b);
+        let names: Vec<String> = (0..=MAX_HELD).rev().map(|i| format!("f{i:04}")).collect();
+        let names: Vec<&str> = names.iter().map(String::as_str).collect();
+        let (first, last) = names.split_at(MAX_HELD);
+        let (mut bytes, mut keys, too_many) = found(&hold, first);
+        assert!(!too_many);
+        assert!(hold.take(&mut bytes, &mut keys, &write));
+        assert!(out.text().is_empty(), "{MAX_HELD} results are still held");
+        let (mut bytes, mut keys, too_many) = found(&hold, last);
+        assert!(too_many, "the 1,001st");
+        assert!(hold.take(&mut bytes, &mut keys, &write));
+        assert!(!hold.holding());
+        let want: String = names.iter().map(|n| format!("{n}\n")).collect();
+        assert_eq!(out.text(), want);
+    }
+
+    #[test]
+    fn the_window_closing_writes_what_is_held_as_it_came() {
+        let hold = Hold::new(Order::Fd, Duration::from_millis(1));
+        let out = Out::default();
+        let write = |b: &[u8]| out.write(b);
+        let (mut bytes, mut keys) = batch(&["b", "a"]);
+        assert!(hold.take(&mut bytes, &mut keys, &write));
+        hold.wait(&write);
+        assert_eq!(out.text(), "b\na\n");
+        assert!(!hold.holding());
+        // The walk ending later writes nothing more.
+        hold.finish(&write);
+        assert_eq!(out.text(), "b\na\n");
+    }
+
+    #[test]
+    fn nearest_first_sorts_by_the_depth_noted() {
+        let hold = Hold::new(Order::FdNearest, Duration::from_secs(60));
+        let (mut bytes, mut keys) = (Vec::new(), Keys::default());
+        // Two search paths: "deep/er" at depth 1 below its own, "a/b/c" at depth 2.
+        for (p, depth) in [
+            ("a/b/c", 2),
+            ("deep/er/x", 1),
+            ("a/b", 1),
+            ("deep/er/x/y", 2),
+        ] {
+            let start = bytes.len();
+            bytes.extend_from_slice(p.as_bytes());
+            bytes.push(b'\n');
+            keys.note_at(p.as_bytes(), &bytes, start, depth);
+        }
+        let out = Out::default();
+        let write = |b: &[u8]| out.write(b);
+        assert!(hold.take(&mut bytes, &mut keys, &write));
+        hold.finish(&write);
+        assert_eq!(out.text(), "a/b\ndeep/er/x\na/b/c\ndeep/er/x/y\n");
+    }
+}

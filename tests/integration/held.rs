@@ -1,0 +1,231 @@
+//! A small search prints the same bytes every time, in fd's order (issue 23): results are held
+//! for a while, and sorted when the walk ends within it with at most 1,000 of them; past that
+//! they stream as found. Checked under every method and concurrency, against fd where one is
+//! installed (`fd_parity::fd`), and nearest first under `--order breadth`.
+//!
+//! The window is 100 ms, as fd's; these tests widen it to a minute with `--max-buffer-time`
+//! (fd's option too), so that a loaded machine cannot make a small search outlast it: what
+//! they check is the order, not the time.
+
+use std::ffi::OsStr;
+use std::os::unix::ffi::OsStrExt;
+use std::path::Path;
+
+use crate::fd_parity::{fd, run_fd, METHODS};
+use crate::fixture::{Run, Tree};
+
+/// A window no test run outlasts.
+const WIDE: &str = "--max-buffer-time=60000";
+
+/// Names whose orders differ: by bytes ("a-b" < "a/b"), by components ("a/b" < "a-b"), by
+/// case (`sort.rs`'s tree), with a space, a dash and an underscore.
+fn small() -> Tree {
+    let t = crate::sort::tree();
+    t.files(&[
+        "_x",
+        "a b/z",
+        "-dash",
+        "src/main.rs",
+        "src/lib.rs",
+        "src/a/x.rs",
+        "tests/t.rs",
+    ]);
+    t
+}
+
+/// Runs `args` (with the wide window) under every method at `-j 1`, `-j 3` and `-j 16`, ten
+/// times each, and asserts that every run printed the same bytes; returns them.
+fn same_every_time(t: &Tree, args: &[&str]) -> Vec<u8> {
+    let mut first: Option<(String, Vec<u8>)> = None;
+    for method in std::iter::once("auto").chain(METHODS) {
+        for j in ["1", "3", "16"] {
+            for _ in 0..10 {
+                let mut full = vec![WIDE, "--method", method, "-j", j];
+                full.extend_from_slice(args);
+                let run = t.run(&full);
+                assert_eq!(run.code, 0, "{full:?}: {}", run.stderr);
+                let name = format!("{full:?}");
+                match &first {
+                    None => first = Some((name, run.stdout)),
+                    Some((first_name, want)) => assert!(
+                        &run.stdout == want,
+                        "{name} printed\n{}\nwhere {first_name} printed\n{}",
+                        run.stdout.escape_ascii(),
+                        want.escape_ascii()
+                    ),
+                }
+            }
+        }
+    }
+    first.expect("at least one run").1
+}
+
+/// The records of `stdout` (ended by `sep`).
+fn records(stdout: &[u8], sep: u8) -> Vec<&[u8]> {
+    stdout
+        .split(|&b| b == sep)
+        .filter(|r| !r.is_empty())
+        .collect()
+}
+
+/// A record of a search without a search path as a path below ".": a directory's "/" left
+/// out, and the "./" of `-0`, or before a name that starts with '-' ("./-dash"), too.
+fn as_path(record: &[u8]) -> &Path {
+    let r = record.strip_suffix(b"/").unwrap_or(record);
+    Path::new(OsStr::from_bytes(r.strip_prefix(b"./").unwrap_or(r)))
+}
+
+/// The records of a search without a search path in `std::path::Path`'s order, by which fd
+/// sorts (all its paths start with "./").
+fn fd_sorted(mut v: Vec<&[u8]>) -> Vec<&[u8]> {
+    v.sort_by(|a, b| as_path(a).cmp(as_path(b)));
+    v
+}
+
+#[test]
+fn a_small_search_prints_the_same_sorted_bytes_under_every_method() {
+    let t = small();
+    let out = same_every_time(&t, &[]);
+    let want =
+        "./-dash\nB\n_x\na/\na/b\na/c/\na/c/d\na b/\na b/z\na-b\na.txt\nm/\nm/n\nsrc/\nsrc/a/\n\
+                src/a/x.rs\nsrc/lib.rs\nsrc/main.rs\ntests/\ntests/t.rs\nz/\nz/y/\nz/y/x/\n\
+                z/y/x/w\n";
+    assert_eq!(String::from_utf8_lossy(&out), want);
+    // Search paths, hidden entries, NUL ends, a template, details.
+    let out = same_every_time(&t, &["-H", ".", ".", "src", "a"]);
+    let got = records(&out, b'\n');
+    assert_eq!(got[..2], [&b"./-dash"[..], b"./.hidden/"]);
+    assert_eq!(
+        got.last(),
+        Some(&&b"src/main.rs"[..]),
+        "{}",
+        out.escape_ascii()
+    );
+    for args in [
+        &["-0", "-t", "f"][..],
+        &["--format", "{/}:{//}", "-e", "rs"],
+        &["-l", "-t", "d"],
+    ] {
+        let sep = if args.contains(&"-0") { 0 } else { b'\n' };
+        let out = same_every_time(&t, args);
+        let got = records(&out, sep);
+        if !args.contains(&"--format") && !args.contains(&"-l") {
+            assert_eq!(got, fd_sorted(got.clone()), "{args:?}");
+        }
+        assert!(got.len() > 3, "{args:?}: {}", out.escape_ascii());
+    }
+}
+
+#[test]
+fn a_small_search_prints_what_fd_prints_byte_for_byte() {
+    let Some(fd) = fd() else {
+        eprintln!("skipped: no fd to compare with (FFIND_FD)");
+        return;
+    };
+    let t = small();
+    t.files(&["src/.gitignore", "src/gen/out.rs"])
+        .write("src/.gitignore", "gen/\n");
+    let cases: [&[&str]; 9] = [
+        &[],
+        &["-u"],
+        &["-H", "-t", "f"],
+        &["-e", "rs"],
+        &["-0", "."],
+        &[".", ".", "tests", "./src", "a"],
+        &["-d", "2", "--color=always"],
+        &["--format", "{/.}", "-u"],
+        &["-a", "x"],
+    ];
+    for args in cases {
+        let mut ffind_args = vec![WIDE];
+        ffind_args.extend_from_slice(args);
+        let ours = t.run(&ffind_args);
+        let theirs = run_fd(&fd, &t, &ffind_args);
+        assert!(
+            ours.stdout == theirs.stdout && ours.code == theirs.code,
+            "{args:?}: ffind printed (exit {})\n{}\nfd printed (exit {})\n{}",
+            ours.code,
+            ours.stdout.escape_ascii(),
+            theirs.code,
+            theirs.stdout.escape_ascii()
+        );
+    }
+}
+
+#[test]
+fn the_first_results_of_a_limit_come_sorted() {
+    let t = small();
+    // The first 4 found, whichever they are, sorted among themselves, as fd does.
+    for method in METHODS {
+        let run = t.run(&[WIDE, "--method", method, "--max-results", "4"]);
+        let got = records(&run.stdout, b'\n');
+        assert_eq!(got.len(), 4, "{method}");
+        assert_eq!(got, fd_sorted(got.clone()), "{method}");
+    }
+}
+
+#[test]
+fn more_than_a_thousand_results_stream_as_found() {
+    let t = Tree::new();
+    let names: Vec<String> = (0..1000)
+        .map(|i| format!("f{:04}", (i * 7919) % 1000))
+        .collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    t.files(&names);
+    // 1,000 results: held, then sorted.
+    let run = t.run(&[WIDE, "--method", "serial"]);
+    let got = records(&run.stdout, b'\n');
+    assert_eq!(got.len(), 1000);
+    assert_eq!(got, fd_sorted(got.clone()));
+    // One more: written as the walk found them, which a walk that streams from the start
+    // (--max-buffer-time 0) shows.
+    t.files(&["one-more"]);
+    let streamed = t.run(&["--max-buffer-time=0", "--method", "serial"]);
+    let run = t.run(&[WIDE, "--method", "serial"]);
+    assert_eq!(records(&run.stdout, b'\n').len(), 1001);
+    assert!(
+        run.stdout == streamed.stdout,
+        "1,001 results came in another order than the walk's"
+    );
+}
+
+/// The depth of a record below the search path (none given: "." with -0).
+fn depth(record: &[u8]) -> usize {
+    as_path(record)
+        .as_os_str()
+        .as_bytes()
+        .iter()
+        .filter(|&&b| b == b'/')
+        .count()
+}
+
+#[test]
+fn breadth_first_a_small_search_comes_nearest_first_and_sorted_within_a_depth() {
+    let t = small();
+    for args in [
+        &["--order", "breadth"][..],
+        &["--order", "breadth", "-H", "-0"],
+    ] {
+        let sep = if args.contains(&"-0") { 0 } else { b'\n' };
+        let mut same: Option<Vec<u8>> = None;
+        for method in ["auto", "serial", "queue", "rayon"] {
+            for j in ["1", "3", "16"] {
+                for _ in 0..10 {
+                    let mut full = vec![WIDE, "--method", method, "-j", j];
+                    full.extend_from_slice(args);
+                    let run: Run = t.run(&full);
+                    assert_eq!(run.code, 0, "{full:?}: {}", run.stderr);
+                    match &same {
+                        None => same = Some(run.stdout),
+                        Some(want) => assert!(&run.stdout == want, "{full:?} differs"),
+                    }
+                }
+            }
+        }
+        let out = same.expect("runs");
+        let got = records(&out, sep);
+        let mut want = fd_sorted(got.clone());
+        want.sort_by_key(|r| depth(r));
+        assert_eq!(got, want, "{args:?}: {}", out.escape_ascii());
+    }
+}

@@ -1,0 +1,82 @@
+//! A search root swapped for a link to a tree outside the search while the launcher's `-n 2` searches
+//! it, every directory handed over (issue 22): a process rebuilding a handed directory opens
+//! the root again by its path, and must find the directory the search met there first (each
+//! process records it before the search starts), or skip it. Nothing outside is printed.
+
+use std::collections::HashSet;
+use std::fs;
+use std::io::Read;
+use std::os::unix::fs::symlink;
+use std::process::Stdio;
+
+use crate::fixture::{clean_env, Tree};
+
+#[test]
+fn a_root_swapped_during_a_distributed_search_never_leads_outside() {
+    if crate::skip() {
+        return;
+    }
+    const WIDE: usize = 1_200;
+    let t = Tree::new();
+    let base = t.root();
+    for (tree, leaf) in [("R", "in"), ("O", "OUTSIDE")] {
+        for i in 0..WIDE {
+            let dir = base.join(format!("{tree}/d{i}/s"));
+            fs::create_dir_all(&dir).unwrap();
+            fs::write(dir.join(leaf), "").unwrap();
+        }
+    }
+    let mut found_replaced = false;
+    for round in 0..4 {
+        let words = crate::mpirun(2, true);
+        let mut cmd = std::process::Command::new(&words[0]);
+        cmd.args(&words[1..])
+            .arg(crate::fixture::bin())
+            .args(["--mpi", "-u", ".", "R"])
+            .current_dir(&base)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped());
+        clean_env(&mut cmd, &t.home());
+        let mut child = cmd.spawn().unwrap();
+        let mut out = child.stdout.take().unwrap();
+        let mut first = vec![0; 1024];
+        let n = out.read(&mut first).unwrap();
+        first.truncate(n);
+        fs::rename(base.join("R"), base.join("R.real")).unwrap();
+        symlink("O", base.join("R")).unwrap();
+        let mut rest = Vec::new();
+        out.read_to_end(&mut rest).unwrap();
+        let mut err = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut err)
+            .unwrap();
+        let code = child.wait().unwrap().code();
+        fs::remove_file(base.join("R")).unwrap();
+        fs::rename(base.join("R.real"), base.join("R")).unwrap();
+        first.extend(rest);
+        let text = String::from_utf8(first).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        let outside: Vec<&&str> = lines
+            .iter()
+            .filter(|l| l.contains("OUTSIDE"))
+            .take(5)
+            .collect();
+        assert!(
+            outside.is_empty(),
+            "round {round}: printed {outside:?}\n{err}"
+        );
+        let unique: HashSet<&&str> = lines.iter().collect();
+        assert_eq!(unique.len(), lines.len(), "round {round}: printed twice");
+        assert_eq!(
+            code,
+            Some(i32::from(!err.is_empty())),
+            "round {round}: {err}"
+        );
+        found_replaced |= err.contains("replaced during the search");
+    }
+    eprintln!("a process found the root replaced: {found_replaced}");
+}
