@@ -14,9 +14,11 @@ build:
 test:
     cargo test --all-targets
 
-# The --mpi suite (tests/mpi/, docs/SCALE.md): needs Open MPI (openmpi-bin libopenmpi-dev libclang-dev)
-test-mpi:
-    cargo test --features mpi --test mpi
+# The --mpi suite (tests/mpi/, docs/SCALE.md) under LAUNCHER: mpirun (Open MPI: openmpi-bin
+# libopenmpi-dev libclang-dev), mpiexec.mpich (a build with MPICC=mpicc.mpich) or srun (a cluster:
+# .ci/slurm-up.sh). `bash .ci/mpi.sh` runs every combination, as CI does
+test-mpi LAUNCHER="mpirun":
+    FFIND_MPI_LAUNCHER={{ LAUNCHER }} cargo test --features mpi --test mpi
 
 # Clippy with warnings as errors, rustfmt's check and the import circles (as CI runs them;
 # the circles are a test: tests/integration/layers.rs)

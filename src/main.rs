@@ -303,12 +303,31 @@ fn outcome(config: &Config, printer: &Printer, errors: bool) -> Outcome {
 /// every path out.
 #[cfg(feature = "mpi")]
 fn distributed(cli: &Cli, launch: Launch) -> Outcome {
+    // Said by process 0 alone; the others succeed, so that the launcher shows its status.
+    let refuse = |message: &str| {
+        if launch.speaks() {
+            eprintln!("{message}");
+            return Outcome::Usage;
+        }
+        Outcome::Success
+    };
+    if launch.without_pmi {
+        return refuse(
+            "ffind: --mpi: srun started these tasks without a process-management interface \
+             (--mpi=none), so MPI cannot join them into one job: use srun --mpi=pmix (Open MPI) \
+             or --mpi=pmi2 (MPICH) (docs/SCALE.md)",
+        );
+    }
     let Some(session) = walk::mpi::Session::start() else {
         if launch.speaks() {
             eprintln!("ffind: --mpi: MPI was started already");
         }
         return Outcome::Errors;
     };
+    // N copies of one search, each printing every result, unless refused.
+    if let Some(launched) = launch.size.filter(|&n| n > 1 && session.size() == 1) {
+        return refuse(&launch::alone_message(launched));
+    }
     let first = session.is_first();
     let (config, out) = match session.agree(prepare(cli, true, first)) {
         Ok(prepared) => prepared,

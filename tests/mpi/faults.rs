@@ -1,8 +1,8 @@
 //! Faults of a job: a reader that stops reading holds every process (memory stays bounded), a
-//! process that dies takes the job down with mpirun's message and a failing status rather
-//! than a partial result that looks complete, and Ctrl-C (SIGINT to mpirun) ends every
-//! process. Each stalls the job on purpose: results go to a FIFO this test reads when it
-//! chooses.
+//! process that dies takes the job down with the launcher's message and a failing status
+//! rather than a partial result that looks complete, Ctrl-C (SIGINT to the launcher) ends every
+//! process, and under Slurm a job step cancelled by `scancel` fails with Slurm's message. Each
+//! stalls the job on purpose: results go to a FIFO this test reads when it chooses.
 
 use std::fs::File;
 use std::io::Read;
@@ -10,6 +10,7 @@ use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::fixture::Tree;
+use crate::Kind;
 
 /// 3,000 files, each printed as a 32 KB record: 96 MB of output, far more than the pipe, the
 /// channels and the credits of four processes hold (and than the bound on their memory).
@@ -25,61 +26,60 @@ fn tree_with_big_records() -> (Tree, Vec<String>) {
     (t, args)
 }
 
-/// A job of 4 processes writing to a FIFO that nobody reads yet; the FIFO's path.
-fn stalled_job(t: &Tree, args: &[String], quiet: bool) -> (Child, std::path::PathBuf) {
+/// A job of 4 processes writing to a FIFO that nobody reads yet: the launcher, the FIFO's path
+/// and the job's mark (in every process's environment, to find them by).
+fn stalled_job(
+    t: &Tree,
+    args: &[String],
+    loud: bool,
+    more: &[&str],
+) -> (Child, std::path::PathBuf, String) {
     let fifo = t.home().join("fifo");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid NUL-terminated path.
     assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o600) }, 0);
     let mut words: Vec<&str> = args.iter().map(String::as_str).collect();
     words.extend(["--output", fifo.to_str().unwrap(), "-j", "2"]);
-    let mut cmd = crate::command(t, 4, false, &words);
-    if !quiet {
-        // mpirun's own messages (a process that died) are what the test wants to see.
-        let mut loud = std::process::Command::new("mpirun");
-        let w = crate::mpirun(4, false);
-        loud.args(w[1..].iter().filter(|w| *w != "-q"))
-            .arg(crate::fixture::bin())
-            .arg("--mpi")
-            .args(&words)
-            .current_dir(t.root());
-        crate::fixture::clean_env(&mut loud, &t.home());
-        cmd = loud;
-    }
-    let child = cmd
-        .stdin(Stdio::null())
+    // Loud: the launcher's own messages (a process that died) are what the test wants to see.
+    let mut launch = crate::launch_words(4, false, loud);
+    launch.extend(more.iter().map(|w| w.to_string()));
+    let mark = format!("{}-{}", std::process::id(), fifo.display());
+    let child = crate::command_from(t, &launch, &words)
+        .env("FFIND_TEST_JOB", &mark)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    (child, fifo)
+    (child, fifo, mark)
 }
 
-/// The job's processes: the children of mpirun that run ffind, by rank.
-fn ranks(mpirun: u32) -> Vec<(u32, u32)> {
+/// The job's processes, by rank: those running ffind with the job's mark in their
+/// environment (children of mpirun, of Hydra's proxy or of slurmstepd).
+fn ranks(mark: &str) -> Vec<(u32, u32)> {
+    let mark = format!("FFIND_TEST_JOB={mark}");
     let mut out = Vec::new();
     for entry in std::fs::read_dir("/proc").unwrap().flatten() {
         let Ok(pid) = entry.file_name().to_string_lossy().parse::<u32>() else {
             continue;
         };
-        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
-            continue;
-        };
-        // pid (comm) state ppid ...
-        let after = &stat[stat.rfind(')').unwrap_or(0) + 2..];
-        let ppid: u32 = after
-            .split(' ')
-            .nth(1)
-            .and_then(|p| p.parse().ok())
-            .unwrap_or(0);
-        if ppid != mpirun {
+        let comm = std::fs::read_to_string(format!("/proc/{pid}/comm")).unwrap_or_default();
+        if comm.trim_end() != "ffind" {
             continue;
         }
         let env = std::fs::read(format!("/proc/{pid}/environ")).unwrap_or_default();
-        let rank = env
-            .split(|&b| b == 0)
-            .find_map(|v| v.strip_prefix(b"OMPI_COMM_WORLD_RANK="))
-            .and_then(|r| std::str::from_utf8(r).ok()?.parse().ok());
+        let vars: Vec<&[u8]> = env.split(|&b| b == 0).collect();
+        if !vars.contains(&mark.as_bytes()) {
+            continue;
+        }
+        let rank = [
+            "OMPI_COMM_WORLD_RANK=",
+            "PMI_RANK=",
+            "PMIX_RANK=",
+            "SLURM_PROCID=",
+        ]
+        .iter()
+        .find_map(|name| vars.iter().find_map(|v| v.strip_prefix(name.as_bytes())))
+        .and_then(|r| std::str::from_utf8(r).ok()?.parse().ok());
         if let Some(rank) = rank {
             out.push((rank, pid));
         }
@@ -89,10 +89,10 @@ fn ranks(mpirun: u32) -> Vec<(u32, u32)> {
 }
 
 /// Waits for the job's four processes to be up (at most a minute: a hang is a failure).
-fn wait_for_ranks(mpirun: u32) -> Vec<(u32, u32)> {
+fn wait_for_ranks(mark: &str) -> Vec<(u32, u32)> {
     let start = Instant::now();
     loop {
-        let r = ranks(mpirun);
+        let r = ranks(mark);
         if r.len() == 4 {
             return r;
         }
@@ -137,15 +137,18 @@ fn gone(pid: u32) -> bool {
 
 #[test]
 fn a_reader_that_stops_holds_every_process_in_bounded_memory() {
+    if crate::skip() {
+        return;
+    }
     let (t, args) = tree_with_big_records();
     let words: Vec<&str> = args.iter().map(String::as_str).collect();
     let whole: usize = t.run(&words).stdout.len();
     assert!(whole > 90 << 20, "{whole} bytes");
-    let (mut child, fifo) = stalled_job(&t, &args, true);
+    let (mut child, fifo, mark) = stalled_job(&t, &args, false, &[]);
     let mut reader = File::open(&fifo).unwrap();
     let mut first = vec![0; 1 << 20];
     reader.read_exact(&mut first).unwrap();
-    let ranks = wait_for_ranks(child.id());
+    let ranks = wait_for_ranks(&mark);
     // Give the walk time to go as far as it can; however far, it cannot end.
     std::thread::sleep(Duration::from_secs(2));
     assert!(
@@ -167,17 +170,23 @@ fn a_reader_that_stops_holds_every_process_in_bounded_memory() {
     assert_eq!(first.len() + rest.len(), whole);
 }
 
-#[test]
-fn a_process_that_dies_takes_the_job_down_with_a_message() {
+/// Starts a stalled job with the launcher's words and `more`, reads a little of it, does
+/// `fault` to it (given the launcher's pid and the job's processes by rank) while the rest is
+/// read, and returns the launcher's status and what it wrote (stderr, then stdout, where Hydra
+/// writes its reports: the results go to the FIFO) once every process is gone (a hang, or a
+/// process left running, fails).
+fn fault(
+    loud: bool,
+    more: &[&str],
+    fault: impl FnOnce(u32, &[(u32, u32)]),
+) -> (std::process::ExitStatus, String) {
     let (t, args) = tree_with_big_records();
-    let (mut child, fifo) = stalled_job(&t, &args, false);
+    let (mut child, fifo, mark) = stalled_job(&t, &args, loud, more);
     let mut reader = File::open(&fifo).unwrap();
     let mut some = vec![0; 64 << 10];
     reader.read_exact(&mut some).unwrap();
-    let ranks = wait_for_ranks(child.id());
-    let (_, victim) = ranks[2];
-    // SAFETY: kill has no preconditions; the pid is a child of our mpirun.
-    unsafe { libc::kill(victim as i32, libc::SIGKILL) };
+    let ranks = wait_for_ranks(&mark);
+    fault(child.id(), &ranks);
     // Keep reading, so that process 0 never waits on us.
     let drain = std::thread::spawn(move || {
         let mut rest = Vec::new();
@@ -185,43 +194,84 @@ fn a_process_that_dies_takes_the_job_down_with_a_message() {
     });
     let status = wait_end(&mut child);
     let out = child.wait_with_output().unwrap();
-    let stderr = String::from_utf8_lossy(&out.stderr);
-    assert!(!status.success(), "a job missing a process must fail");
-    assert!(
-        stderr.contains("signal 9"),
-        "mpirun says which process died: {stderr}"
-    );
-    drain.join().unwrap();
-    for (_, pid) in ranks {
-        assert!(gone(pid), "process {pid} outlived the job");
-    }
-}
-
-#[test]
-fn ctrl_c_to_mpirun_stops_every_process() {
-    let (t, args) = tree_with_big_records();
-    let (mut child, fifo) = stalled_job(&t, &args, true);
-    let mut reader = File::open(&fifo).unwrap();
-    let mut some = vec![0; 64 << 10];
-    reader.read_exact(&mut some).unwrap();
-    let ranks = wait_for_ranks(child.id());
-    // SAFETY: kill has no preconditions; the pid is our own child, mpirun.
-    unsafe { libc::kill(child.id() as i32, libc::SIGINT) };
-    let drain = std::thread::spawn(move || {
-        let mut rest = Vec::new();
-        let _ = reader.read_to_end(&mut rest);
-    });
-    let status = wait_end(&mut child);
-    assert!(!status.success(), "an interrupted job does not succeed");
     drain.join().unwrap();
     for (rank, pid) in ranks {
         let start = Instant::now();
         while !gone(pid) {
             assert!(
                 start.elapsed() < Duration::from_secs(30),
-                "process {rank} still runs"
+                "process {rank} outlived the job"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
     }
+    let said = [out.stderr, out.stdout].concat();
+    (status, String::from_utf8_lossy(&said).into_owned())
+}
+
+#[test]
+fn a_process_that_dies_takes_the_job_down_with_a_message() {
+    if crate::skip() {
+        return;
+    }
+    let (status, stderr) = fault(true, &[], |_, ranks| {
+        // SAFETY: kill has no preconditions; the pid is one of the job's processes.
+        unsafe { libc::kill(ranks[2].1 as i32, libc::SIGKILL) };
+    });
+    assert!(!status.success(), "a job missing a process must fail");
+    // What each launcher says of it.
+    let says = match crate::kind() {
+        Kind::OpenMpi => "signal 9",
+        Kind::Hydra => "Killed (signal 9)",
+        Kind::Srun => "task 2: Killed",
+    };
+    assert!(
+        stderr.contains(says),
+        "the launcher says which process died: {stderr}"
+    );
+}
+
+#[test]
+fn ctrl_c_to_the_launcher_stops_every_process() {
+    if crate::skip() {
+        return;
+    }
+    // srun takes one Ctrl-C for a request of the step's status, ending it only at a second
+    // within a second; --quit-on-interrupt ends it at the first.
+    let more: &[&str] = match crate::kind() {
+        Kind::Srun => &["--quit-on-interrupt"],
+        _ => &[],
+    };
+    let (status, stderr) = fault(false, more, |launcher, _| {
+        // SAFETY: kill has no preconditions; the pid is our own child, the launcher.
+        unsafe { libc::kill(launcher as i32, libc::SIGINT) };
+    });
+    assert!(!status.success(), "an interrupted job succeeded: {stderr}");
+}
+
+#[test]
+fn a_job_step_cancelled_by_slurm_fails_with_a_message() {
+    if crate::skip() {
+        return;
+    }
+    if crate::kind() != Kind::Srun {
+        eprintln!("skipped: Slurm's own test (FFIND_MPI_LAUNCHER=srun)");
+        return;
+    }
+    let name = format!("ffind-test-{}", std::process::id());
+    let (status, stderr) = fault(true, &[&format!("--job-name={name}")], |_, _| {
+        let cancel = std::process::Command::new("scancel")
+            .args(["--name", &name])
+            .status()
+            .unwrap();
+        assert!(cancel.success(), "scancel");
+    });
+    assert!(
+        !status.success(),
+        "a cancelled job step succeeded: {stderr}"
+    );
+    assert!(
+        stderr.contains("CANCELLED"),
+        "Slurm says the step was cancelled: {stderr}"
+    );
 }

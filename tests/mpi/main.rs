@@ -1,8 +1,14 @@
-//! The `--mpi` tests: `cargo test --features mpi --test mpi` (CI runs them after the default
-//! suite; they need Open MPI's `mpirun`). Each check runs ffind under
-//! `mpirun --oversubscribe --bind-to none -n N` (with `--allow-run-as-root`), N = 1, 2 and 4,
-//! and holds it to what one process prints: the same records (no duplicate, nothing lost), the
-//! same messages, the same exit status.
+//! The `--mpi` tests: `cargo test --features mpi --test mpi` (.ci/mpi.sh runs them after the
+//! default suite, under every launcher). Each check runs ffind under a launcher with N = 1, 2
+//! and 4 processes on this one node, and holds it to what one process prints: the same records
+//! (no duplicate, nothing lost), the same messages, the same exit status.
+//!
+//! The launcher is `FFIND_MPI_LAUNCHER`'s (see [`launcher`]): Open MPI's `mpirun` (the
+//! default: `--oversubscribe --bind-to none`, `--allow-run-as-root` as root), MPICH's
+//! `mpiexec.mpich` (Hydra), or Slurm's `srun --overcommit` (with `--mpi=$FFIND_SRUN_MPI`:
+//! `pmix` for Open MPI, `pmi2` for MPICH) on a cluster `.ci/slurm-up.sh` starts. The ffind
+//! under test must be built against the launcher's MPI (`MPICC=mpicc.mpich` for MPICH, in a
+//! target directory of its own: docs/SCALE.md).
 //!
 //! Half the runs set `FFIND_MPI_DEBUG=share-all`: a process asked for work then hands over
 //! every directory it has queued, so that most directories are read by another process than
@@ -32,44 +38,161 @@ use crate::fixture::{bin, clean_env, is_root, Run, Tree};
 /// How the checks launch: (processes, hand over every queued directory when asked).
 pub const LAUNCHES: [(usize, bool); 4] = [(1, false), (2, true), (4, true), (4, false)];
 
-/// The words that start a program under mpirun with `n` processes: oversubscribed (more
-/// processes than cores), unbound (a process gets every core for its threads), quiet (no
-/// banner of mpirun's own when the job exits non-zero), on one node's shared memory.
-pub fn mpirun(n: usize, share_all: bool) -> Vec<String> {
-    let mut words: Vec<String> = [
-        "mpirun",
-        "--oversubscribe",
-        "--bind-to",
-        "none",
-        "-q",
-        "--mca",
-        "pml",
-        "ob1",
-        "--mca",
-        "btl",
-        "self,vader",
-        // Containers often forbid the cross-process copy (ptrace rights) that shared memory
-        // uses for large messages: copy through the shared segment instead.
-        "--mca",
-        "btl_vader_single_copy_mechanism",
-        "none",
-        "-n",
-    ]
-    .map(String::from)
-    .to_vec();
-    words.push(n.to_string());
-    if is_root() {
-        words.push("--allow-run-as-root".into());
+/// The launchers the suite runs under, picked by `FFIND_MPI_LAUNCHER`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// Open MPI's `mpirun` (the default).
+    OpenMpi,
+    /// MPICH's `mpiexec.mpich` (Hydra).
+    Hydra,
+    /// Slurm's `srun`, on a running cluster (`.ci/slurm-up.sh` starts one).
+    Srun,
+}
+
+/// The launcher: `FFIND_MPI_LAUNCHER` = `mpirun` (Open MPI; the default), `mpiexec.mpich`
+/// (MPICH's Hydra) or `srun` (Slurm, with `--mpi=$FFIND_SRUN_MPI`, default `pmix`). `None`
+/// when the variable is unset and `mpirun` is missing: the tests then say they are skipped.
+/// A launcher the variable names must be there (CI names it): the tests fail without it.
+pub fn launcher() -> Option<Kind> {
+    static KIND: std::sync::OnceLock<Option<Kind>> = std::sync::OnceLock::new();
+    *KIND.get_or_init(|| {
+        let named = std::env::var("FFIND_MPI_LAUNCHER").ok();
+        let kind = match named.as_deref() {
+            None | Some("mpirun") => Kind::OpenMpi,
+            Some("mpiexec.mpich") => Kind::Hydra,
+            Some("srun") => Kind::Srun,
+            Some(other) => {
+                panic!("FFIND_MPI_LAUNCHER={other}: expected mpirun, mpiexec.mpich or srun")
+            }
+        };
+        let program = program(kind);
+        let there = fixture::have(program)
+            && (kind != Kind::Srun
+                || Command::new("sinfo")
+                    .arg("-h")
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::null())
+                    .status()
+                    .is_ok_and(|s| s.success()));
+        match (there, named) {
+            (true, _) => Some(kind),
+            (false, None) => None,
+            (false, Some(named)) => panic!(
+                "FFIND_MPI_LAUNCHER={named}, but {program} is missing{}",
+                if kind == Kind::Srun {
+                    " or no Slurm cluster answers (.ci/slurm-up.sh starts one; SLURM_CONF)"
+                } else {
+                    ""
+                }
+            ),
+        }
+    })
+}
+
+/// Whether to skip: no launcher, and none demanded. Says so, once per test.
+pub fn skip() -> bool {
+    let skip = launcher().is_none();
+    if skip {
+        eprintln!("skipped: mpirun is missing (FFIND_MPI_LAUNCHER=mpirun demands it)");
     }
-    if share_all {
-        words.extend(["-x", "FFIND_MPI_DEBUG=share-all"].map(String::from));
+    skip
+}
+
+fn program(kind: Kind) -> &'static str {
+    static OPEN_MPI: std::sync::OnceLock<&str> = std::sync::OnceLock::new();
+    match kind {
+        // Debian's own name, whichever MPI the `mpirun` alternative points to.
+        Kind::OpenMpi => OPEN_MPI.get_or_init(|| {
+            if fixture::have("mpirun.openmpi") {
+                "mpirun.openmpi"
+            } else {
+                "mpirun"
+            }
+        }),
+        Kind::Hydra => "mpiexec.mpich",
+        Kind::Srun => "srun",
     }
+}
+
+/// The launcher in use (the suite's tests call [`skip`] first).
+pub fn kind() -> Kind {
+    launcher().expect("no MPI launcher")
+}
+
+/// The words that start a program under the launcher with `n` processes, on this one node,
+/// `FFIND_MPI_DEBUG=share-all` passed to every process when `share_all`; quiet (no report of
+/// the launcher's own when the job exits non-zero) unless `loud`.
+pub fn launch_words(n: usize, share_all: bool, loud: bool) -> Vec<String> {
+    let mut words: Vec<String> = vec![program(kind()).into()];
+    let mut add = |w: &[&str]| words.extend(w.iter().map(|w| w.to_string()));
+    match kind() {
+        Kind::OpenMpi => {
+            // Oversubscribed (more processes than cores), unbound (a process gets every
+            // core for its threads), on one node's shared memory.
+            add(&[
+                "--oversubscribe",
+                "--bind-to",
+                "none",
+                "--mca",
+                "pml",
+                "ob1",
+                "--mca",
+                "btl",
+                "self,vader",
+                // Containers often forbid the cross-process copy (ptrace rights) that shared
+                // memory uses for large messages: copy through the shared segment instead.
+                "--mca",
+                "btl_vader_single_copy_mechanism",
+                "none",
+            ]);
+            if !loud {
+                add(&["-q"]);
+            }
+            if is_root() {
+                add(&["--allow-run-as-root"]);
+            }
+            if share_all {
+                add(&["-x", "FFIND_MPI_DEBUG=share-all"]);
+            }
+        }
+        Kind::Hydra => {
+            if share_all {
+                add(&["-genv", "FFIND_MPI_DEBUG", "share-all"]);
+            }
+        }
+        Kind::Srun => {
+            // --overcommit: more tasks than the job's cores (-n 4 on two).
+            add(&[&format!("--mpi={}", srun_pmi()), "--overcommit"]);
+            if !loud {
+                add(&["--quiet"]);
+            }
+            if share_all {
+                add(&["--export=ALL,FFIND_MPI_DEBUG=share-all"]);
+            }
+        }
+    }
+    add(&["-n", &n.to_string()]);
     words
 }
 
-/// `mpirun ... ffind --mpi args` in the tree's root, with the fixture's clean environment.
+/// srun's PMI plug-in, `FFIND_SRUN_MPI`: `pmix` (the default; what Debian's Open MPI speaks)
+/// or `pmi2` (MPICH).
+pub fn srun_pmi() -> String {
+    std::env::var("FFIND_SRUN_MPI").unwrap_or_else(|_| "pmix".into())
+}
+
+/// [`launch_words`], quiet.
+pub fn mpirun(n: usize, share_all: bool) -> Vec<String> {
+    launch_words(n, share_all, false)
+}
+
+/// `LAUNCHER ... ffind --mpi args` in the tree's root, with the fixture's clean environment.
 pub fn command(t: &Tree, n: usize, share_all: bool, args: &[&str]) -> Command {
-    let words = mpirun(n, share_all);
+    command_from(t, &mpirun(n, share_all), args)
+}
+
+/// `words... ffind --mpi args` in the tree's root, with the fixture's clean environment.
+pub fn command_from(t: &Tree, words: &[String], args: &[&str]) -> Command {
     let mut c = Command::new(&words[0]);
     c.args(&words[1..])
         .arg(bin())
@@ -81,14 +204,20 @@ pub fn command(t: &Tree, n: usize, share_all: bool, args: &[&str]) -> Command {
     c
 }
 
-/// Runs `mpirun ... ffind --mpi args` in the tree's root.
+/// Runs `LAUNCHER ... ffind --mpi args` in the tree's root.
 pub fn run(t: &Tree, n: usize, share_all: bool, args: &[&str]) -> Run {
     Run::from(command(t, n, share_all, args).output().unwrap())
 }
 
-/// The sorted lines of a run's stderr.
+/// The sorted lines of a run's stderr, less the launcher's own report of a status that is not
+/// 0: srun says `srun: error: HOST: task 0: Exited with exit code 1`, even with `--quiet`.
 pub fn messages(run: &Run) -> Vec<&str> {
-    let mut lines: Vec<&str> = run.stderr.lines().collect();
+    let report = |l: &str| {
+        kind() == Kind::Srun
+            && l.starts_with("srun: error: ")
+            && l.contains(": task 0: Exited with exit code ")
+    };
+    let mut lines: Vec<&str> = run.stderr.lines().filter(|l| !report(l)).collect();
     lines.sort_unstable();
     lines
 }
@@ -101,7 +230,10 @@ pub fn agree(t: &Tree, args: &[&str]) -> Run {
     let one = t.run(&full);
     let want = one.sorted_by(0);
     for (n, share_all) in LAUNCHES {
-        let what = format!("mpirun -n {n} ffind --mpi {full:?} (share-all: {share_all})");
+        let what = format!(
+            "{:?} -n {n} ffind --mpi {full:?} (share-all: {share_all})",
+            kind()
+        );
         let got = run(t, n, share_all, &full);
         compare(&what, &one, &want, &got);
     }

@@ -9,6 +9,9 @@ use crate::{agree, compare, LAUNCHES};
 
 #[test]
 fn the_hostile_tree_under_every_filter_family() {
+    if crate::skip() {
+        return;
+    }
     let t = hostile_tree();
     let more: [&[&str]; 3] = [
         &["-u", "--prune", "d0"],
@@ -110,6 +113,9 @@ fn repositories() -> Option<Tree> {
 
 #[test]
 fn repositories_with_ignore_files_at_every_level() {
+    if crate::skip() {
+        return;
+    }
     let Some(t) = repositories() else {
         return;
     };
@@ -136,6 +142,9 @@ fn repositories_with_ignore_files_at_every_level() {
 
 #[test]
 fn links_followed_with_loops_at_every_depth() {
+    if crate::skip() {
+        return;
+    }
     let t = Tree::new();
     let mut dir = String::from("top");
     for level in 0..6 {
@@ -222,6 +231,9 @@ fn make_deep(top: &std::path::Path, levels: usize) -> usize {
 
 #[test]
 fn a_tree_deeper_than_path_max_is_shared_and_rebuilt_below_it() {
+    if crate::skip() {
+        return;
+    }
     let t = Tree::new();
     // 120 levels of 40-byte names: paths of 4,900 bytes, past PATH_MAX, each with siblings.
     assert!(make_deep(&t.root(), 120) > 4096);
@@ -237,6 +249,9 @@ fn a_tree_deeper_than_path_max_is_shared_and_rebuilt_below_it() {
 
 #[test]
 fn unreadable_directories_are_reported_once_each() {
+    if crate::skip() {
+        return;
+    }
     let t = hostile_tree();
     t.files(&["deep/a/b/c/x", "deep/a/b/locked2/y"]);
     t.chmod("locked", 0o000).chmod("deep/a/b/locked2", 0o000);

@@ -7,13 +7,14 @@
 //! `orted` on PATH it fails with a page of errors. So plain `ffind --mpi` must not initialize
 //! MPI at all: it runs as one process.
 //!
-//! Variables, by launcher (checked with Open MPI 4.1.4's mpirun; the others from their
-//! documentation):
+//! Variables, by launcher (checked with Open MPI 4.1.4's mpirun, MPICH 4.0.2's Hydra and
+//! Slurm 22.05's srun; Intel MPI from its documentation):
 //! - Open MPI `mpirun`/`mpiexec`: `OMPI_COMM_WORLD_SIZE`, `OMPI_COMM_WORLD_RANK`, and
 //!   PMIx's `PMIX_RANK`.
-//! - Slurm `srun`: `SLURM_PROCID`, `SLURM_NTASKS`, plus `PMIX_RANK` (`--mpi=pmix`) or
+//! - Slurm `srun`: `SLURM_PROCID`, `SLURM_STEP_NUM_TASKS`, plus `PMIX_RANK` (`--mpi=pmix`) or
 //!   `PMI_RANK`/`PMI_SIZE` (`--mpi=pmi2`). `SLURM_PROCID` alone is also set in a batch
-//!   script's shell, so it counts only with a PMI variable.
+//!   script's shell, so it counts only with a PMI variable; a job step (`SLURM_STEP_ID`) of
+//!   several tasks without one (`--mpi=none`) is a launch MPI cannot join into one job.
 //! - MPICH and Intel MPI (Hydra): `PMI_RANK`, `PMI_SIZE`.
 //!
 //! These variables are inherited by whatever a launched process starts; ffind reads them once,
@@ -28,6 +29,9 @@ pub struct Launch {
     pub rank: Option<u32>,
     /// How many processes the launcher started, if it says.
     pub size: Option<u32>,
+    /// Started by `srun` without a process-management interface (`--mpi=none`): the tasks
+    /// cannot find each other, so MPI would make each a job of its own.
+    pub without_pmi: bool,
 }
 
 impl Launch {
@@ -46,25 +50,46 @@ pub fn detect() -> Option<Launch> {
 fn detect_from(var: &dyn Fn(&str) -> Option<OsString>) -> Option<Launch> {
     let num = |v: &str| -> Option<u32> { var(v)?.to_str()?.trim().parse().ok() };
     let has = |v: &str| var(v).is_some();
+    let launch = |rank, size| {
+        Some(Launch {
+            rank,
+            size,
+            without_pmi: false,
+        })
+    };
+    let step_size = || num("SLURM_STEP_NUM_TASKS").or_else(|| num("SLURM_NTASKS"));
     if has("OMPI_COMM_WORLD_SIZE") {
-        return Some(Launch {
-            rank: num("OMPI_COMM_WORLD_RANK"),
-            size: num("OMPI_COMM_WORLD_SIZE"),
-        });
+        return launch(num("OMPI_COMM_WORLD_RANK"), num("OMPI_COMM_WORLD_SIZE"));
     }
     if has("PMIX_RANK") {
-        return Some(Launch {
-            rank: num("PMIX_RANK"),
-            size: num("SLURM_NTASKS").or_else(|| num("PMI_SIZE")),
-        });
+        return launch(num("PMIX_RANK"), step_size().or_else(|| num("PMI_SIZE")));
     }
     if has("PMI_RANK") || has("PMI_SIZE") {
+        return launch(
+            num("PMI_RANK").or_else(|| num("SLURM_PROCID")),
+            num("PMI_SIZE").or_else(step_size),
+        );
+    }
+    let size = num("SLURM_STEP_NUM_TASKS");
+    if has("SLURM_STEP_ID") && size.is_some_and(|n| n > 1) {
         return Some(Launch {
-            rank: num("PMI_RANK").or_else(|| num("SLURM_PROCID")),
-            size: num("PMI_SIZE").or_else(|| num("SLURM_NTASKS")),
+            rank: num("SLURM_PROCID"),
+            size,
+            without_pmi: true,
         });
     }
     None
+}
+
+/// What process 0 says when the launcher started `launched` processes but MPI made each a
+/// job of its own (`MPI_Init` found no launcher it speaks with).
+#[cfg(feature = "mpi")]
+pub fn alone_message(launched: u32) -> String {
+    format!(
+        "ffind: --mpi: the launcher started {launched} processes, but MPI made each a job of \
+         its own: this ffind's MPI library does not speak the launcher's process-management \
+         interface (under srun: --mpi=pmix for Open MPI, --mpi=pmi2 for MPICH; docs/SCALE.md)"
+    )
 }
 
 /// Aids for testing and measuring `--mpi`, from `FFIND_MPI_DEBUG` (words separated by
@@ -116,6 +141,31 @@ mod tests {
     fn a_plain_process_or_a_batch_script_is_not_launched() {
         assert_eq!(with(&[]), None);
         assert_eq!(with(&[("SLURM_PROCID", "0"), ("SLURM_NTASKS", "1")]), None);
+        // A job step of one task (srun -n 1 script): a plain process too.
+        let step = [
+            ("SLURM_PROCID", "0"),
+            ("SLURM_STEP_ID", "0"),
+            ("SLURM_STEP_NUM_TASKS", "1"),
+        ];
+        assert_eq!(with(&step), None);
+    }
+
+    #[test]
+    fn srun_without_pmi_is_a_launch_mpi_cannot_join() {
+        let l = with(&[
+            ("SLURM_PROCID", "1"),
+            ("SLURM_STEP_ID", "0"),
+            ("SLURM_STEP_NUM_TASKS", "4"),
+        ])
+        .unwrap();
+        assert_eq!((l.rank, l.size, l.without_pmi), (Some(1), Some(4), true));
+        let l = with(&[
+            ("PMI_RANK", "1"),
+            ("SLURM_STEP_ID", "0"),
+            ("SLURM_STEP_NUM_TASKS", "4"),
+        ])
+        .unwrap();
+        assert!(!l.without_pmi, "a PMI: MPI joins them");
     }
 
     #[test]
@@ -124,6 +174,14 @@ mod tests {
         assert_eq!((l.rank, l.size, l.speaks()), (Some(2), Some(4), false));
         let l = with(&[("PMIX_RANK", "0"), ("SLURM_NTASKS", "8")]).unwrap();
         assert_eq!((l.rank, l.size, l.speaks()), (Some(0), Some(8), true));
+        // A step of 2 tasks in an allocation of 8: the step's size.
+        let l = with(&[
+            ("PMIX_RANK", "1"),
+            ("SLURM_NTASKS", "8"),
+            ("SLURM_STEP_NUM_TASKS", "2"),
+        ])
+        .unwrap();
+        assert_eq!((l.rank, l.size), (Some(1), Some(2)));
         let l = with(&[("PMI_RANK", "1"), ("PMI_SIZE", "2")]).unwrap();
         assert_eq!((l.rank, l.size), (Some(1), Some(2)));
         let l = with(&[("PMI_SIZE", "2")]).unwrap();

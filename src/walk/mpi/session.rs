@@ -69,6 +69,11 @@ impl Session {
         self.rank == 0
     }
 
+    /// How many processes the job has, as MPI sees it.
+    pub fn size(&self) -> u32 {
+        self.size.unsigned_abs()
+    }
+
     /// The outcome this process exits with: process 0 says the job's, the others always
     /// succeed (one that exits non-zero first makes mpirun kill the job, maybe before process
     /// 0 has said why).

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# CI's --mpi part (.ci/run calls it after the default suite, which stays free of MPI;
+# docs/SCALE.md): ffind built with `--features mpi` against Open MPI and against MPICH, each
+# suite (tests/mpi) run under that library's own launcher and under Slurm's srun on a one-node
+# cluster (.ci/slurm-up.sh).
+#
+# Both libraries install side by side on Debian: /usr/bin/mpicc, mpirun and pkg-config's
+# `mpi` are alternatives (Open MPI's win, priority 50 against 40), while mpicc.openmpi and
+# mpicc.mpich stay reachable by name. rsmpi's build (mpi-sys, through build-probe-mpi) takes
+# the library from $MPI_PKG_CONFIG if set, else from `$MPICC -show` (default `mpicc`), else
+# from pkg-config's mpich or ompi. So each build names its wrapper in MPICC (MPI_PKG_CONFIG
+# unset), and each has a target directory of its own: mpi-sys's build script does not rerun
+# when MPICC changes, so one directory would keep the first library it was built against.
+# No update-alternatives is needed.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+target=${CARGO_TARGET_DIR:-$PWD/target}
+# FFIND_MPICH_TARGET_DIR: another directory for the MPICH build (one built before, by hand).
+mpich_target=${FFIND_MPICH_TARGET_DIR:-$target/mpich}
+unset MPI_PKG_CONFIG
+
+echo "== mpi: packages"
+# Open MPI, MPICH, libclang (rsmpi's bindgen), Slurm (what slurm-wlm depends on) and
+# munge: about a minute on a fresh machine.
+need=()
+for pkg in openmpi-bin libopenmpi-dev mpich libmpich-dev libclang-dev \
+  slurmctld slurmd slurm-client munge; do
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || need+=("$pkg")
+done
+if [ ${#need[@]} -gt 0 ]; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+mpirun.openmpi --version 2>&1 | sed -n 1p
+mpichversion | sed -n 1p
+
+# Fails unless `binary` links `library` (a target directory built against the other MPI).
+links() {
+  if ! ldd "$1" | grep -q "$2"; then
+    echo "$1 does not link $2: remove that target directory and build again" >&2
+    ldd "$1" | grep -i mpi >&2 || true
+    exit 1
+  fi
+}
+
+# Slurm: started here, stopped when this script ends, however it ends.
+slurm_dir=$(mktemp -d /tmp/ffind-slurm.XXXXXX)
+trap 'bash .ci/slurm-up.sh --stop "$slurm_dir" && rm -rf "$slurm_dir"' EXIT
+# One run of the suite: `launcher` (and srun's PMI plug-in), in `target` built with `mpicc`.
+suite() {
+  local launcher=$1 pmi=$2 dir=$3 mpicc=$4
+  echo "== mpi: test under $launcher${pmi:+ --mpi=$pmi} ($mpicc)"
+  local start=$SECONDS
+  FFIND_MPI_LAUNCHER=$launcher FFIND_SRUN_MPI=$pmi MPICC=$mpicc CARGO_TARGET_DIR=$dir \
+    cargo test --features mpi --locked --test mpi
+  echo "($((SECONDS - start)) s)"
+}
+
+echo "== mpi: Open MPI: clippy"
+export MPICC=mpicc.openmpi
+cargo clippy --all-targets --features mpi --locked -- -D warnings
+echo "== mpi: Open MPI: release build"
+cargo build --release --features mpi --locked
+links "$target/release/ffind" libmpi.so
+suite mpirun "" "$target" mpicc.openmpi
+links "$target/debug/ffind" libmpi.so
+
+echo "== mpi: Slurm"
+SLURM_CONF=$(bash .ci/slurm-up.sh "$slurm_dir")
+export SLURM_CONF
+srun --version
+srun --mpi=list 2>&1 | tr '\n' ' '
+echo
+# pmix: Debian's Open MPI is built with PMIx (ext3x, against libpmix2), as is Slurm's
+# mpi_pmix_v4; under pmi2 Open MPI's MPI_Init fails ("OMPI was not built with SLURM's PMI
+# support"). MPICH's built-in PMI client speaks pmi2, and under pmix each task would be a
+# job of its own.
+suite srun pmix "$target" mpicc.openmpi
+
+echo "== mpi: MPICH"
+suite mpiexec.mpich "" "$mpich_target" mpicc.mpich
+links "$mpich_target/debug/ffind" libmpich.so
+suite srun pmi2 "$mpich_target" mpicc.mpich
