@@ -77,6 +77,13 @@ fn search_and_swap(
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
+    // Read on the side: a full stderr pipe would stop the search before its stdout ends.
+    let mut stderr = child.stderr.take().unwrap();
+    let errors = std::thread::spawn(move || {
+        let mut err = String::new();
+        stderr.read_to_string(&mut err).unwrap();
+        err
+    });
     let mut stdout = child.stdout.take().unwrap();
     let mut first = vec![0; 4096];
     let n = stdout.read(&mut first).unwrap();
@@ -89,13 +96,7 @@ fn search_and_swap(
     symlink(target, base.join(real)).unwrap();
     let mut rest = Vec::new();
     stdout.read_to_end(&mut rest).unwrap();
-    let mut stderr = String::new();
-    child
-        .stderr
-        .take()
-        .unwrap()
-        .read_to_string(&mut stderr)
-        .unwrap();
+    let stderr = errors.join().unwrap();
     let code = child.wait().unwrap().code().unwrap_or(-1);
     fs::remove_file(base.join(real)).unwrap();
     fs::rename(base.join(link), base.join(real)).unwrap();

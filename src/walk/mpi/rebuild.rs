@@ -25,11 +25,12 @@
 
 use std::collections::HashMap;
 use std::ffi::CString;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use crate::config::Root;
 use crate::fs::path::base_len;
-use crate::fs::Dir;
+use crate::fs::{stat_path, Dir};
 use crate::report::Reporter;
 use crate::walk::cache::{replaced, CachedDir};
 use crate::walk::contract::Walk;
@@ -51,6 +52,9 @@ struct Level {
 pub struct Rebuild {
     /// Each search root's state here, made once (`None`: it cannot be searched here).
     roots: Vec<OnceLock<Option<DirState>>>,
+    /// Whether this process said already that a search root cannot be searched here (once per
+    /// root, not once per directory handed over below it).
+    said: Vec<AtomicBool>,
     levels: Mutex<HashMap<Vec<u8>, Level>>,
     /// Messages about what is read again go nowhere.
     silent: Reporter,
@@ -61,6 +65,7 @@ impl Rebuild {
     pub fn new(roots: usize) -> Rebuild {
         Rebuild {
             roots: (0..roots).map(|_| OnceLock::new()).collect(),
+            said: (0..roots).map(|_| AtomicBool::new(false)).collect(),
             levels: Mutex::new(HashMap::new()),
             silent: Reporter::sending(Box::new(|_| {})),
         }
@@ -78,10 +83,20 @@ impl Rebuild {
             .get_or_init(|| quiet.root_state(root))
             .clone();
         let Some(root_state) = root_state else {
-            walk.report.message(
-                &handed.path,
-                "its search path cannot be searched by this process (is it there on every node?)",
-            );
+            if !self.said[handed.root as usize].swap(true, Ordering::Relaxed) {
+                // Replaced since the search began (a link to another tree, say), or not there.
+                let replaced = stat_path(root.open_path(), true).is_ok_and(|st| !root.is_same(&st));
+                match replaced {
+                    true => walk
+                        .report
+                        .message(root.open_path(), crate::config::REPLACED),
+                    false => walk.report.message(
+                        &handed.path,
+                        "its search path cannot be searched by this process (is it there on \
+                         every node?)",
+                    ),
+                }
+            }
             return None;
         };
         if handed.depth == 0 {
