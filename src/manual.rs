@@ -120,7 +120,7 @@ const ENVIRONMENT: &[(&str, &str)] = &[
     ),
     (
         "OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_RANK, PMI_SIZE, \
-         SLURM_PROCID, SLURM_NTASKS",
+         SLURM_PROCID, SLURM_NTASKS, SLURM_STEP_NUM_TASKS, SLURM_STEP_ID",
         "Set by MPI launchers (mpirun, srun): with --mpi, they tell ffind that it is one \
          process of a job, and which.",
     ),
