@@ -91,12 +91,16 @@ pub fn parse_with_config(args: Vec<OsString>) -> Result<(Cli, Option<ConfigFile>
     // Each line read as clap reads it (cheap); clap's own verdict on the file alone only
     // when the whole command line is refused (one parse of a long file, not two).
     let full_check = || config_file::check(&file, &program).map_err(ParseError::Config);
-    if config_file::check_lines(&file).is_err() {
-        full_check()?;
-    }
+    let file_args = match config_file::check_lines(&file) {
+        Ok(args) => args,
+        Err(_) => {
+            full_check()?;
+            file.args.clone()
+        }
+    };
     let given: Vec<OsString> = args.collect();
     let combined = std::iter::once(program.clone())
-        .chain(file.args.iter().cloned())
+        .chain(file_args)
         .chain(given.iter().cloned());
     match parse(combined) {
         Ok(cli) => Ok((cli, Some(file))),
