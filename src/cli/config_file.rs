@@ -551,7 +551,10 @@ mod tests {
         // Counted flags, values and a flag given as a value stay as they are.
         assert_eq!(strings(&given(b"-u\n-u\n")), ["-u", "-u"]);
         assert_eq!(strings(&given(b"-E\n-H\n-H\n")), ["-E", "-H", "-H"]);
-        assert_eq!(strings(&given(b"--and=x\n--and=x\n")), ["--and=x", "--and=x"]);
+        assert_eq!(
+            strings(&given(b"--and=x\n--and=x\n")),
+            ["--and=x", "--and=x"]
+        );
         assert_eq!(strings(&given(b"-Hu\n-Hu\n")), ["-Hu", "-Hu"]);
     }
 
