@@ -285,11 +285,7 @@ impl Scanner {
             match memo.look(job.state.root, rel, dir_path, job.via_link, walk.report) {
                 // A search root must still be the directory the search began with (else
                 // the read below says so).
-                Look::Hit(hit)
-                    if job.state.depth > 0
-                        || (hit.stat.dev, hit.stat.ino)
-                            == (job.state.root_dev, job.state.root_ino) =>
-                {
+                Look::Hit(hit) if job.state.depth > 0 || job.state.is_root(&hit.stat) => {
                     return self.remembered(walk, job, &hit, push)
                 }
                 Look::Hit(_) => {}
@@ -704,7 +700,7 @@ fn gone() -> std::io::Error {
 /// (`state`'s); else the error of a directory [`cache::Replaced`] (at `path`).
 pub fn is_root(dir: Dir, state: &DirState, path: &[u8]) -> std::io::Result<Dir> {
     let st = dir.stat()?;
-    if st.dev == state.root_dev && st.ino == state.root_ino {
+    if state.is_root(&st) {
         return Ok(dir);
     }
     let path = path.to_vec();

@@ -48,6 +48,13 @@ pub struct DirState {
     pub path_rules: bool,
 }
 
+impl DirState {
+    /// Whether `st` is the search root this state descends from, as the search met it first.
+    pub fn is_root(&self, st: &Stat) -> bool {
+        (st.dev, st.ino) == (self.root_dev, self.root_ino)
+    }
+}
+
 /// What to do with one entry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
