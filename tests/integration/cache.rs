@@ -207,16 +207,24 @@ fn apply(root: &Path, change: &Change, search: &dyn Fn()) {
     }
 }
 
-/// The memo directory of a case: beside the tree's root, the user's who runs ffind (nobody
-/// when the tests run as root and can drop privileges).
-fn memo_dir(case: &Case) -> PathBuf {
-    let dir = case.tree.root().parent().unwrap().join("memo");
+/// The memo directory of a case, in a temporary directory of its own: the user's who runs
+/// ffind (nobody when the tests run as root and can drop privileges).
+///
+/// Outside the tree's own temporary directory: a random link to `..` there would make the
+/// memo directory, made after the reference walk, part of what `-L` lists.
+fn memo_dir() -> (tempfile::TempDir, PathBuf) {
+    let holder = tempfile::Builder::new()
+        .prefix("ffind-memo")
+        .tempdir()
+        .unwrap();
+    fs::set_permissions(holder.path(), fs::Permissions::from_mode(0o755)).unwrap();
+    let dir = holder.path().join("memo");
     fs::create_dir_all(&dir).unwrap();
     fs::set_permissions(&dir, fs::Permissions::from_mode(0o700)).unwrap();
     if is_root() && have_setpriv() {
         std::os::unix::fs::chown(&dir, Some(65534), Some(65534)).unwrap();
     }
-    dir
+    (holder, dir)
 }
 
 fn with(method: &str, memo: &Path, cache: bool, args: &[String]) -> Vec<String> {
@@ -269,7 +277,7 @@ fn agree(case: &Case, memo: &Path, step: &str) -> Result<(), TestCaseError> {
 
 fn check(nodes: &[Node], cmd: Cmd, changes: &[Change]) -> Result<(), TestCaseError> {
     let case = Case::build(nodes, cmd);
-    let memo = memo_dir(&case);
+    let (_holder, memo) = memo_dir();
     let root = case.tree.root();
     // Remembered before the tree settles: every directory is read again next time.
     let first = run(&case.tree, &with("queue", &memo, true, &case.args));
