@@ -135,8 +135,17 @@ impl Ord for Listed {
 impl CachedDir {
     /// The node of a directory about to be read: below `parent` (none for a search root),
     /// entries named from `child_base` on in display paths, reached through a link or not.
-    pub fn new(parent: Option<Arc<CachedDir>>, child_base: usize, via_link: bool) -> Arc<Self> {
+    /// `root` is the device and inode of the search root as the walk met it first: a node
+    /// without a parent records it, so that opening that root again by its path must find
+    /// that very directory (every maker of a root node says it; (0, 0) checks nothing).
+    pub fn new(
+        parent: Option<Arc<CachedDir>>,
+        child_base: usize,
+        via_link: bool,
+        root: (u64, u64),
+    ) -> Arc<Self> {
         let depth = parent.as_ref().map_or(0, |p| p.depth + 1);
+        let (dev, ino) = if parent.is_none() { root } else { (0, 0) };
         Arc::new(CachedDir {
             parent,
             child_base,
@@ -145,17 +154,10 @@ impl CachedDir {
             slot: DirSlot::empty(),
             waiting: AtomicIsize::new(0),
             listed: AtomicBool::new(false),
-            dev: AtomicU64::new(0),
-            ino: AtomicU64::new(0),
+            dev: AtomicU64::new(dev),
+            ino: AtomicU64::new(ino),
             replaced: AtomicBool::new(false),
         })
-    }
-
-    /// Records which directory this is (a search root, as the walk met it first), so that
-    /// opening it again by its path must find that very directory.
-    pub fn identify(&self, dev: u64, ino: u64) {
-        self.dev.store(dev, Ordering::Relaxed);
-        self.ino.store(ino, Ordering::Release);
     }
 
     /// Whether each directory from the search root down to this one was reached through a
@@ -607,12 +609,12 @@ mod tests {
         dir::set_fd_budget(1);
         let root_path = tmp.path().as_os_str().as_bytes().to_vec();
         let len = root_path.len();
-        let root = CachedDir::new(None, len + 1, true);
+        let root = CachedDir::new(None, len + 1, true, (0, 0));
         let reading = root.read(open(tmp.path()));
         assert!(reading.is_shared());
         drop(reading);
-        let a = CachedDir::new(Some(root.clone()), len + 3, false);
-        let b = CachedDir::new(Some(a.clone()), len + 5, false);
+        let a = CachedDir::new(Some(root.clone()), len + 3, false, (0, 0));
+        let b = CachedDir::new(Some(a.clone()), len + 5, false, (0, 0));
         let mut path = root_path.clone();
         path.extend_from_slice(b"/a/b/c");
         // Neither a nor b holds a descriptor (the budget is spent on the root): c is opened
@@ -650,12 +652,12 @@ mod tests {
         std::fs::create_dir_all(tmp.path().join("p/c")).unwrap();
         std::fs::create_dir_all(tmp.path().join("elsewhere")).unwrap();
         dir::set_fd_budget(1);
-        let p = CachedDir::new(None, 0, true);
+        let p = CachedDir::new(None, 0, true, (0, 0));
         // Read, with two subdirectories waiting for it; then its descriptor is taken.
         p.done(p.read(open(&tmp.path().join("p"))), 2);
         evict(&p);
         // A child of p, done: its .. is p again.
-        let c = CachedDir::new(Some(p.clone()), 0, false);
+        let c = CachedDir::new(Some(p.clone()), 0, false, (0, 0));
         drop(c.read(open(&tmp.path().join("p/c"))));
         drop(c);
         assert!(p.slot.is_held(), "p's descriptor came back through c's ..");
@@ -665,7 +667,7 @@ mod tests {
         );
         // A child moved elsewhere meanwhile: its .. is not p, which stays without.
         evict(&p);
-        let c = CachedDir::new(Some(p.clone()), 0, false);
+        let c = CachedDir::new(Some(p.clone()), 0, false, (0, 0));
         std::fs::rename(tmp.path().join("p/c"), tmp.path().join("elsewhere/c")).unwrap();
         drop(c.read(open(&tmp.path().join("elsewhere/c"))));
         drop(c);
@@ -680,9 +682,9 @@ mod tests {
         // to (as breadth first, by their other subdirectories' nodes): a leaf let go of looks
         // no further than its parent, where a look up to the root would make a deep walk
         // quadratic.
-        let mut chain = vec![CachedDir::new(None, 0, true)];
+        let mut chain = vec![CachedDir::new(None, 0, true, (0, 0))];
         for _ in 0..100 {
-            let below = CachedDir::new(Some(chain[chain.len() - 1].clone()), 0, false);
+            let below = CachedDir::new(Some(chain[chain.len() - 1].clone()), 0, false, (0, 0));
             chain.push(below);
         }
         assert_eq!(look_up(&chain[99]), (0, false));
@@ -703,7 +705,7 @@ mod tests {
         std::fs::create_dir_all(tmp.path().join("a/b/c/d/e")).unwrap();
         dir::set_fd_budget(10);
         let len = tmp.path().as_os_str().len();
-        let root = CachedDir::new(None, len + 1, true);
+        let root = CachedDir::new(None, len + 1, true, (0, 0));
         drop(root.read(open(tmp.path())));
         // a, b, c and d lost their descriptors; e, four levels below a, holds one.
         let mut chain = vec![root.clone()];
@@ -714,6 +716,7 @@ mod tests {
                 Some(chain[chain.len() - 1].clone()),
                 len + rel.len() + 2,
                 false,
+                (0, 0),
             );
             drop(node.read(open(&tmp.path().join(&rel))));
             if name != "e" {

@@ -349,10 +349,7 @@ impl Scanner {
         if config.ignore.is_some() {
             state.screen_paths(&self.path);
         }
-        let node = CachedDir::new(parent, base_len(dir_path), via_link);
-        if state.depth == 0 {
-            node.identify(state.root_dev, state.root_ino);
-        }
+        let node = CachedDir::new(parent, base_len(dir_path), via_link, state.root_id());
         let opening = Opening::open(node.read(dir));
         let here = Here {
             dir: &opening,
@@ -440,10 +437,12 @@ impl Scanner {
             ..
         } = self;
         let attempted = Cell::new(false);
-        let node = CachedDir::new(parent.clone(), base_len(dir_path), via_link);
-        if state.depth == 0 {
-            node.identify(state.root_dev, state.root_ino);
-        }
+        let node = CachedDir::new(
+            parent.clone(),
+            base_len(dir_path),
+            via_link,
+            state.root_id(),
+        );
         let opening = Opening::later(Box::new(|| {
             attempted.set(true);
             let dir = match &parent {

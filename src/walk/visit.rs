@@ -51,7 +51,12 @@ pub struct DirState {
 impl DirState {
     /// Whether `st` is the search root this state descends from, as the search met it first.
     pub fn is_root(&self, st: &Stat) -> bool {
-        (st.dev, st.ino) == (self.root_dev, self.root_ino)
+        (st.dev, st.ino) == self.root_id()
+    }
+
+    /// The search root's device and inode, as the search met it first.
+    pub fn root_id(&self) -> (u64, u64) {
+        (self.root_dev, self.root_ino)
     }
 }
 

@@ -48,10 +48,17 @@ struct Level {
     node: Weak<CachedDir>,
 }
 
+/// A directory entered (its own rules added), and its node.
+type Entered = (DirState, Arc<CachedDir>);
+
 /// What this process has rebuilt.
 pub struct Rebuild {
     /// Each search root's state here, made once (`None`: it cannot be searched here).
     roots: Vec<OnceLock<Option<DirState>>>,
+    /// Each search root entered (its own rules added) and its node, made once and kept for
+    /// the whole search, as a walk in one process keeps its root's node: every chain rebuilt
+    /// below it shares it, so the root found replaced on a reopening is said once here.
+    entered: Vec<OnceLock<Option<Entered>>>,
     /// Whether this process said already that a search root cannot be searched here (once per
     /// root, not once per directory handed over below it).
     said: Vec<AtomicBool>,
@@ -65,6 +72,7 @@ impl Rebuild {
     pub fn new(roots: usize) -> Rebuild {
         Rebuild {
             roots: (0..roots).map(|_| OnceLock::new()).collect(),
+            entered: (0..roots).map(|_| OnceLock::new()).collect(),
             said: (0..roots).map(|_| AtomicBool::new(false)).collect(),
             levels: Mutex::new(HashMap::new()),
             silent: Reporter::sending(Box::new(|_| {})),
@@ -120,7 +128,7 @@ impl Rebuild {
                 .message(&handed.path, "handed over malformed by another process");
             return None;
         }
-        let (state, parent) = self.level(walk, &quiet, root_state, &handed, &ends)?;
+        let (state, parent) = self.level(walk, &quiet, &root_state, &handed, &ends)?;
         Some(DirJob::below(
             handed.path,
             handed.name_start as usize,
@@ -136,19 +144,22 @@ impl Rebuild {
         &self,
         walk: &Walk<'_>,
         quiet: &Walk<'_>,
-        root_state: DirState,
+        root_state: &DirState,
         handed: &Handed,
         ends: &[usize],
-    ) -> Option<(DirState, Arc<CachedDir>)> {
+    ) -> Option<Entered> {
         let parent = ends.len() - 2;
         let path = &handed.path;
+        let root = self.entered[handed.root as usize]
+            .get_or_init(|| self.enter_root(walk, quiet, root_state, handed, &path[..ends[0]]))
+            .clone()?;
         // Levels known here, from the parent up: a live node stops the search; a state whose
         // node has gone saves reading that directory again.
         let mut from: Option<(usize, DirState, Arc<CachedDir>)> = None;
         let mut known: Vec<(usize, DirState)> = Vec::new();
         {
             let levels = self.levels.lock().unwrap_or_else(|e| e.into_inner());
-            for k in (0..=parent).rev() {
+            for k in (1..=parent).rev() {
                 if let Some(level) = levels.get(&path[..ends[k]]) {
                     match level.node.upgrade() {
                         Some(node) => {
@@ -161,66 +172,43 @@ impl Rebuild {
             }
         }
         let (start, mut above) = match from {
-            Some((k, state, node)) => (k + 1, Some((state, node))),
-            None => (0, None),
+            Some((k, state, node)) => (k + 1, (state, node)),
+            None => (1, root),
         };
         let reads = walk.config.ignore.is_some() || walk.config.follow;
         for k in start..=parent {
             let dir_path = &path[..ends[k]];
             let via_link = handed.links[k];
             let node = CachedDir::new(
-                above.as_ref().map(|(_, node)| node.clone()),
+                Some(above.1.clone()),
                 base_len(dir_path),
                 via_link,
+                root_state.root_id(),
             );
             let state = match known.iter().position(|(j, _)| *j == k) {
                 Some(i) => known.swap_remove(i).1,
-                None => {
-                    let from_above = match &above {
-                        Some((state, _)) => state.below(),
-                        None => root_state.clone(),
+                None if reads => {
+                    let name = CString::new(&dir_path[base_len(&path[..ends[k - 1]])..]).ok()?;
+                    let opened = above
+                        .1
+                        .open_child(dir_path, &name, via_link, &mut Weak::new());
+                    let dir = match opened {
+                        Ok(dir) => dir,
+                        Err(e) if replaced(&e).is_some() => {
+                            said_replaced(walk, &e);
+                            return None;
+                        }
+                        Err(e) => {
+                            // Gone since it was listed, as a scan says nothing of it.
+                            if !vanished(&e, via_link) {
+                                walk.report.path_error(dir_path, &e);
+                            }
+                            return None;
+                        }
                     };
-                    if reads {
-                        let opened = match &above {
-                            None => Dir::open_path(dir_path)
-                                .and_then(|d| is_root(d, &root_state, dir_path)),
-                            Some((_, parent)) => {
-                                let name =
-                                    CString::new(&dir_path[base_len(&path[..ends[k - 1]])..])
-                                        .ok()?;
-                                parent.open_child(dir_path, &name, via_link, &mut Weak::new())
-                            }
-                        };
-                        let dir = match opened {
-                            Ok(dir) => dir,
-                            Err(e) if replaced(&e).is_some() => {
-                                said_replaced(walk, &e);
-                                return None;
-                            }
-                            Err(e) => {
-                                // Gone since it was listed, as a scan says nothing of it.
-                                if k == 0 || !vanished(&e, via_link) {
-                                    walk.report.path_error(dir_path, &e);
-                                }
-                                return None;
-                            }
-                        };
-                        // Kept by the descriptor cache when the budget allows, for the
-                        // directories below it.
-                        let reading = node.read(dir);
-                        let stat = if walk.config.follow {
-                            reading.stat().ok()
-                        } else {
-                            None
-                        };
-                        let mut state = walk.entered(from_above, stat.as_ref());
-                        add_own_rules(quiet, &mut state, &reading, dir_path, None);
-                        drop(reading);
-                        state
-                    } else {
-                        from_above
-                    }
+                    entered(walk, quiet, above.0.below(), &node, dir, dir_path)
                 }
+                None => above.0.below(),
             };
             let mut levels = self.levels.lock().unwrap_or_else(|e| e.into_inner());
             if levels.len() >= LEVELS_KEPT {
@@ -234,10 +222,69 @@ impl Rebuild {
                 },
             );
             drop(levels);
-            above = Some((state, node));
+            above = (state, node);
         }
-        above
+        Some(above)
     }
+
+    /// The search root entered, as a scan enters it, and its node; `None` (said here, once)
+    /// when it cannot be.
+    fn enter_root(
+        &self,
+        walk: &Walk<'_>,
+        quiet: &Walk<'_>,
+        root_state: &DirState,
+        handed: &Handed,
+        root_path: &[u8],
+    ) -> Option<Entered> {
+        let node = CachedDir::new(
+            None,
+            base_len(root_path),
+            handed.links[0],
+            root_state.root_id(),
+        );
+        if !(walk.config.ignore.is_some() || walk.config.follow) {
+            // Opened when a directory below it is, and checked then to be the root.
+            return Some((root_state.clone(), node));
+        }
+        let opened = Dir::open_path(root_path).and_then(|d| is_root(d, root_state, root_path));
+        match opened {
+            Ok(dir) => {
+                let state = entered(walk, quiet, root_state.clone(), &node, dir, root_path);
+                Some((state, node))
+            }
+            Err(e) => {
+                match replaced(&e) {
+                    Some(_) => said_replaced(walk, &e),
+                    None => walk.report.path_error(root_path, &e),
+                }
+                None
+            }
+        }
+    }
+}
+
+/// The state of `dir` (opened at `dir_path`, `node`'s directory) once entered from `state`:
+/// under `-L` its device and inode, and its own ignore rules, read without a word (`quiet`:
+/// what they say was said by the process that found it).
+fn entered(
+    walk: &Walk<'_>,
+    quiet: &Walk<'_>,
+    state: DirState,
+    node: &Arc<CachedDir>,
+    dir: Dir,
+    dir_path: &[u8],
+) -> DirState {
+    // Kept by the descriptor cache when the budget allows, for the directories below it.
+    let reading = node.read(dir);
+    let stat = if walk.config.follow {
+        reading.stat().ok()
+    } else {
+        None
+    };
+    let mut state = walk.entered(state, stat.as_ref());
+    add_own_rules(quiet, &mut state, &reading, dir_path, None);
+    state
 }
 
 /// A directory found here, as another process is handed it: `None` if it is below none of
