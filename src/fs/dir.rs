@@ -166,11 +166,16 @@ impl Dir {
 
     /// `fstat` of this directory.
     pub fn stat(&self) -> io::Result<Stat> {
+        self.raw_stat().map(|st| Stat::from_raw(&st))
+    }
+
+    /// `fstat` of this directory, all of it (the memo's stamp wants its ctime too).
+    pub fn raw_stat(&self) -> io::Result<libc::stat> {
         let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
         // SAFETY: fstat fills the struct on success, and we read it only then.
         unsafe {
             cvt(libc::fstat(self.fd, st.as_mut_ptr()))?;
-            Ok(Stat::from_raw(&st.assume_init()))
+            Ok(st.assume_init())
         }
     }
 

@@ -28,7 +28,7 @@ const INDEX_ENTRY: usize = 16;
 /// requires it of every file system ffind trusts); the rest catches a directory replaced by
 /// another (device, inode), a permission change (mode, owner: ctime too), and a mount or
 /// unmount on it (device, inode).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct Stamp {
     pub dev: u64,
     pub ino: u64,
@@ -55,6 +55,21 @@ impl Stamp {
             nlink: u32::try_from(md.nlink()).unwrap_or(u32::MAX),
             uid: md.uid(),
             gid: md.gid(),
+        }
+    }
+
+    /// The stamp of a directory's `fstat`.
+    pub fn of_raw(st: &libc::stat) -> Stamp {
+        Stamp {
+            dev: st.st_dev,
+            ino: st.st_ino,
+            mtime: (st.st_mtime, nsec(st.st_mtime_nsec)),
+            ctime: (st.st_ctime, nsec(st.st_ctime_nsec)),
+            size: st.st_size as u64,
+            mode: st.st_mode,
+            nlink: u32::try_from(st.st_nlink).unwrap_or(u32::MAX),
+            uid: st.st_uid,
+            gid: st.st_gid,
         }
     }
 
@@ -97,6 +112,8 @@ pub fn path_hash(rel: &[u8]) -> u64 {
 pub struct NewRecord {
     bytes: Vec<u8>,
     count: u32,
+    /// A name that cannot be stored (longer than 255 bytes) was pushed.
+    refused: bool,
 }
 
 impl NewRecord {
@@ -104,16 +121,35 @@ impl NewRecord {
     /// whose listing began at `listed` (seconds and nanoseconds since the epoch).
     pub fn new(rel: &[u8], stamp: &Stamp, listed: (i64, u32)) -> NewRecord {
         let mut bytes = Vec::with_capacity(RECORD + rel.len() + 256);
-        bytes.extend_from_slice(&[0; 8]); // length and CRC, filled by `finish`
+        bytes.resize(RECORD, 0);
+        let mut record = NewRecord {
+            bytes,
+            count: 0,
+            refused: false,
+        };
+        record.stamp(stamp, listed);
+        let rel_len = u32::try_from(rel.len()).unwrap_or(u32::MAX);
+        record.bytes[84..88].copy_from_slice(&rel_len.to_le_bytes());
+        record.bytes.extend_from_slice(rel);
+        record
+    }
+
+    /// Sets the record's stamp and the time its listing began (bytes 8 to 84; the length,
+    /// CRC and entry count are filled by `finish`).
+    pub fn stamp(&mut self, stamp: &Stamp, listed: (i64, u32)) {
+        let mut at = 8;
+        let mut put = |v: &[u8]| {
+            self.bytes[at..at + v.len()].copy_from_slice(v);
+            at += v.len();
+        };
         for v in [stamp.dev, stamp.ino] {
-            bytes.extend_from_slice(&v.to_le_bytes());
+            put(&v.to_le_bytes());
         }
         for v in [stamp.mtime.0, stamp.ctime.0] {
-            bytes.extend_from_slice(&v.to_le_bytes());
+            put(&v.to_le_bytes());
         }
-        bytes.extend_from_slice(&stamp.size.to_le_bytes());
-        bytes.extend_from_slice(&listed.0.to_le_bytes());
-        let rel_len = u32::try_from(rel.len()).unwrap_or(u32::MAX);
+        put(&stamp.size.to_le_bytes());
+        put(&listed.0.to_le_bytes());
         for v in [
             stamp.mtime.1,
             stamp.ctime.1,
@@ -122,22 +158,20 @@ impl NewRecord {
             stamp.nlink,
             stamp.uid,
             stamp.gid,
-            rel_len,
         ] {
-            bytes.extend_from_slice(&v.to_le_bytes());
+            put(&v.to_le_bytes());
         }
-        bytes.extend_from_slice(&[0; 4]); // entry count, filled by `finish`
-        bytes.extend_from_slice(&[0; 4]);
-        debug_assert_eq!(bytes.len(), RECORD);
-        bytes.extend_from_slice(rel);
-        NewRecord { bytes, count: 0 }
+        debug_assert_eq!(at, 84);
     }
 
     /// Adds an entry: its kind, its name's length, its name and a NUL (names are at most 255
     /// bytes on Linux; a longer one cannot be stored, and the record is refused by `finish`).
     pub fn push(&mut self, name: &CStr, kind: Kind) {
         let name = name.to_bytes_with_nul();
-        let len = u8::try_from(name.len() - 1).unwrap_or(0);
+        let Ok(len) = u8::try_from(name.len() - 1) else {
+            self.refused = true;
+            return;
+        };
         self.bytes.push(kind_code(kind));
         self.bytes.push(len);
         self.bytes.extend_from_slice(name);
@@ -147,14 +181,16 @@ impl NewRecord {
     /// The finished record's bytes, or `None` when it cannot be stored (a name longer than
     /// 255 bytes, or a record over 4 GiB).
     pub fn finish(mut self) -> Option<Vec<u8>> {
+        if self.refused || self.count == u32::MAX {
+            return None;
+        }
         let len = u32::try_from(self.bytes.len()).ok()?;
         self.bytes[88..92].copy_from_slice(&self.count.to_le_bytes());
         self.bytes[0..4].copy_from_slice(&len.to_le_bytes());
         let crc = crc32fast::hash(&self.bytes[8..]);
         self.bytes[4..8].copy_from_slice(&crc.to_le_bytes());
-        // Every name must read back as it went in (a 0 length marks a name too long).
-        let whole = Record::parse(&self.bytes)?.entries().all(|e| e.is_some());
-        whole.then_some(self.bytes)
+        debug_assert!(Record::parse(&self.bytes).is_some_and(|r| r.entries().all(|e| e.is_some())));
+        Some(self.bytes)
     }
 }
 
@@ -192,6 +228,12 @@ impl<'a> Record<'a> {
         }
         let rel_len = usize::try_from(u32_at(bytes, 84)).ok()?;
         (RECORD + rel_len <= len).then_some(Record { bytes })
+    }
+
+    /// A record this search built ([`NewRecord::finish`]'s bytes): not checked again.
+    pub fn built(bytes: &'a [u8]) -> Record<'a> {
+        debug_assert!(Record::parse(bytes).is_some());
+        Record { bytes }
     }
 
     /// All of its bytes, as written.

@@ -65,6 +65,11 @@ impl<'m> Hit<'m> {
 pub struct Fresh {
     tree: usize,
     record: NewRecord,
+    /// When its listing began (taken before any stat of it).
+    listed: (i64, u32),
+    /// Its stamp is in the record; if not (nothing was remembered of it: no stat by path was
+    /// taken), [`Session::stamp`] takes it from the directory opened.
+    stamped: bool,
 }
 
 impl Fresh {
@@ -321,6 +326,16 @@ impl Session {
         // Before the stat: a change after this instant is either in the stamp or in a
         // directory time at least this late (see `settled`).
         let listed = now();
+        let Some(record) = tree.find(rel, report) else {
+            // Nothing remembered (a first search, a new directory): read it, and stamp it
+            // from the directory opened, one fstat rather than a stat by path.
+            return Look::Read(Fresh {
+                tree: t,
+                record: NewRecord::new(rel, &Stamp::default(), listed),
+                listed,
+                stamped: false,
+            });
+        };
         use std::os::unix::ffi::OsStrExt;
         let p = std::ffi::OsStr::from_bytes(if path.is_empty() { b"." } else { path });
         let md = if follow {
@@ -336,18 +351,43 @@ impl Session {
         if stamp.dev != tree.dev && !self.trusts(stamp.dev, path, report) {
             return Look::Plain;
         }
-        if let Some(record) = tree.find(rel, report) {
-            if record.stamp() == stamp && settled(&stamp, record.listed()) {
-                return Look::Hit(Hit {
-                    record,
-                    stat: Stat::from_metadata(&md),
-                });
-            }
+        if record.stamp() == stamp && settled(&stamp, record.listed()) {
+            return Look::Hit(Hit {
+                record,
+                stat: Stat::from_metadata(&md),
+            });
         }
         Look::Read(Fresh {
             tree: t,
             record: NewRecord::new(rel, &stamp, listed),
+            listed,
+            stamped: true,
         })
+    }
+
+    /// Stamps a directory [`Session::look`] did not stat from `dir`, the directory opened to
+    /// be read (shown as `path`): false when its listing is not to be kept (its stat failed,
+    /// or it is on a file system not trusted, which is said once).
+    pub fn stamp(
+        &self,
+        fresh: &mut Fresh,
+        dir: &crate::fs::Dir,
+        path: &[u8],
+        report: &Reporter,
+    ) -> bool {
+        if fresh.stamped {
+            return true;
+        }
+        let Ok(st) = dir.raw_stat() else {
+            return false;
+        };
+        let stamp = Stamp::of_raw(&st);
+        if stamp.dev != self.trees[fresh.tree].dev && !self.trusts(stamp.dev, path, report) {
+            return false;
+        }
+        fresh.record.stamp(&stamp, fresh.listed);
+        fresh.stamped = true;
+        true
     }
 
     /// Keeps the whole listing of a directory read.
@@ -406,9 +446,8 @@ impl Session {
 fn merged<'a>(old: Option<(&'a [u8], usize)>, fresh: &'a [Vec<u8>]) -> Vec<&'a [u8]> {
     let mut now: HashMap<&'a [u8], Record<'a>> = HashMap::with_capacity(fresh.len());
     for bytes in fresh {
-        if let Some(r) = Record::parse(bytes) {
-            now.insert(r.rel(), r);
-        }
+        let r = Record::built(bytes);
+        now.insert(r.rel(), r);
     }
     let mut out: Vec<&[u8]> = now.values().map(|r| r.bytes()).collect();
     let Some((bytes, at)) = old else {

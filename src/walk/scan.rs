@@ -321,6 +321,11 @@ impl Scanner {
             Err(e) if state.depth > 0 && is_vanished(&e, via_link) => return,
             Err(e) => return walk.report.path_error(dir_path, &e),
         };
+        if let (Some(memo), Some(f)) = (walk.memo, &mut fresh) {
+            if !memo.stamp(f, &dir, dir_path, walk.report) {
+                fresh = None;
+            }
+        }
         // With ignore rules, a directory's own ignore files must be read before any of its
         // entries is judged. Most directories end within the first chunk: their listing says
         // which ignore files are there. A huge one is streamed like any other, after asking
