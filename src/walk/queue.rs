@@ -37,6 +37,12 @@ struct Shared {
     lock: Mutex<()>,
     wake: Condvar,
     done: AtomicBool,
+    /// The deques of the workers asked for (`--concurrency`) but not started yet: started
+    /// once a worker has a job to spare (a search of one small directory never pays for a
+    /// thread; about 0.4 ms here).
+    idle: Mutex<Vec<(usize, Worker<DirJob>)>>,
+    /// Whether `idle` may still hold workers (read without the lock on every subdirectory).
+    may_start: AtomicBool,
     /// The deques of workers not started yet: `auto` starts them when reads block.
     spare: Mutex<Vec<(usize, Worker<DirJob>)>>,
     /// Whether `spare` may still hold workers (read without the lock after every directory).
@@ -142,6 +148,8 @@ pub fn walk(walk: &Walk<'_>) {
         lock: Mutex::new(()),
         wake: Condvar::new(),
         done: AtomicBool::new(false),
+        may_start: AtomicBool::new(false),
+        idle: Mutex::new(Vec::new()),
         may_grow: AtomicBool::new(!spare.is_empty()),
         spare: Mutex::new(spare),
         blocked: AtomicUsize::new(0),
@@ -156,23 +164,58 @@ pub fn walk(walk: &Walk<'_>) {
         return;
     }
     let mine = workers.remove(0);
+    let others: Vec<(usize, Worker<DirJob>)> = workers
+        .into_iter()
+        .enumerate()
+        .map(|(i, w)| (i + 1, w))
+        .collect();
     std::thread::scope(|scope| {
         let shared = &shared;
-        for (i, local) in workers.into_iter().enumerate() {
-            let me = i + 1;
-            if let Err(e) = spawn_worker(walk, shared, scope, local, me) {
-                // The workers already running (and this thread) finish the walk; a worker
-                // that never started never had a job of its own.
-                walk.report.warning(&format!(
-                    "could start only {me} of {threads} workers: {}",
-                    crate::report::describe(&e)
-                ));
-                shared.may_grow.store(false, Ordering::SeqCst);
-                break;
-            }
+        // Several search paths are work to share from the start; one is once it has two
+        // subdirectories queued.
+        if shared.pending.load(Ordering::SeqCst) > 1 {
+            start(walk, shared, scope, others);
+        } else if !others.is_empty() {
+            *shared.idle.lock().unwrap_or_else(|e| e.into_inner()) = others;
+            shared.may_start.store(true, Ordering::SeqCst);
         }
         work(walk, shared, mine, 0, scope);
     });
+}
+
+/// Starts the workers `others` (the calling thread is worker 0).
+fn start<'scope, 'env>(
+    walk: &'scope Walk<'env>,
+    shared: &'scope Shared,
+    scope: &'scope Scope<'scope, 'env>,
+    others: Vec<(usize, Worker<DirJob>)>,
+) {
+    let threads = walk.workers.max(1);
+    for (me, local) in others {
+        if let Err(e) = spawn_worker(walk, shared, scope, local, me) {
+            // The workers already running (and this thread) finish the walk; a worker that
+            // never started never had a job of its own.
+            walk.report.warning(&format!(
+                "could start only {me} of {threads} workers: {}",
+                crate::report::describe(&e)
+            ));
+            shared.may_grow.store(false, Ordering::SeqCst);
+            break;
+        }
+    }
+}
+
+/// Starts the workers asked for that are not running yet (once): there is work to share.
+fn start_idle<'scope, 'env>(
+    walk: &'scope Walk<'env>,
+    shared: &'scope Shared,
+    scope: &'scope Scope<'scope, 'env>,
+) {
+    if !shared.may_start.swap(false, Ordering::SeqCst) {
+        return;
+    }
+    let idle = std::mem::take(&mut *shared.idle.lock().unwrap_or_else(|e| e.into_inner()));
+    start(walk, shared, scope, idle);
 }
 
 /// Starts worker `me` on its deque `local`, with the walk's small stack.
@@ -197,6 +240,7 @@ fn grow<'scope, 'env>(
     scope: &'scope Scope<'scope, 'env>,
 ) {
     shared.may_grow.store(false, Ordering::SeqCst);
+    start_idle(walk, shared, scope);
     let spare = std::mem::take(&mut *shared.spare.lock().unwrap_or_else(|e| e.into_inner()));
     for (me, local) in spare {
         if spawn_worker(walk, shared, scope, local, me).is_err() {
@@ -233,6 +277,9 @@ fn work<'scope, 'env>(
             scanner.scan(walk, job, &mut |child| {
                 shared.pending.fetch_add(1, Ordering::SeqCst);
                 local.push(child);
+                if local.len() > 1 && shared.may_start.load(Ordering::Relaxed) {
+                    start_idle(walk, shared, scope);
+                }
             });
             if started.is_some_and(|t| t.elapsed() > SLOW_READ) {
                 let now = blocks_read();
