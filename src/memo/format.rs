@@ -281,7 +281,8 @@ impl<'a> Record<'a> {
                 rest = &[];
                 return None;
             }
-            let name = CStr::from_bytes_with_nul(&tail[..=len]).ok()?;
+            // SAFETY: checked just above: ends with its only NUL.
+            let name = unsafe { CStr::from_bytes_with_nul_unchecked(&tail[..=len]) };
             rest = &tail[len + 1..];
             Some((name, Kind::from_dtype(code)))
         })

@@ -635,7 +635,7 @@ fn a_worktrees_git_file_leads_to_the_repositorys_exclude_file() {
     }
 }
 
-/// A directory too large for one read (more than two 64 KiB `getdents64` chunks) is streamed:
+/// A directory too large for two reads (more than two 64 KiB `getdents64` chunks) is streamed:
 /// its own ignore files, `.git` included, are found by name before its entries are judged.
 #[test]
 fn a_huge_directory_applies_its_own_ignore_files() {
@@ -665,5 +665,35 @@ fn a_huge_directory_applies_its_own_ignore_files() {
     // The .git found by name makes huge/ a repository root: the rules above it stop there.
     t.write(".gitignore", "*-0500?\n");
     git_init(&t, ".");
+    assert_everywhere(&t, &[], &expected);
+}
+
+/// A directory that does not end within a first 64 KiB chunk more than half full, though two
+/// chunks would hold it, is streamed from that chunk on: its ignore files are found by name,
+/// as a huge one's are, and judge every entry, the first chunk's too.
+#[test]
+fn a_directory_of_one_to_two_chunks_applies_its_own_ignore_files() {
+    let t = Tree::new();
+    // About 64 bytes a record: 1,500 of them fill a first chunk and spill into a second.
+    let names: Vec<String> = (0..1500)
+        .map(|i| format!("mid/a-rather-long-file-name-to-fill-the-listing-{i:05}"))
+        .collect();
+    let rels: Vec<&str> = names.iter().map(String::as_str).collect();
+    t.files(&rels);
+    git_init(&t, "mid");
+    t.write("mid/.gitignore", "*-0000?\n!*-00003\n")
+        .write("mid/.fdignore", "*-01*\n");
+    let mut expected: Vec<&str> = rels
+        .iter()
+        .copied()
+        .filter(|n| {
+            let num = &n[n.len() - 5..];
+            let by_gitignore = num.starts_with("0000") && num != "00003";
+            let by_fdignore = num.starts_with("01");
+            !by_gitignore && !by_fdignore
+        })
+        .collect();
+    expected.push("mid");
+    assert_eq!(expected.len(), 1500 - 9 - 500 + 1);
     assert_everywhere(&t, &[], &expected);
 }
