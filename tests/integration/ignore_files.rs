@@ -635,31 +635,38 @@ fn a_worktrees_git_file_leads_to_the_repositorys_exclude_file() {
     }
 }
 
+/// `count` files of long names in `dir` (a repository) with a `.gitignore` and a second
+/// ignore file `other` beside them; the paths a search of `.` must print (`dir` too).
+fn wide_repository(t: &Tree, dir: &str, count: usize, other: &str) -> Vec<String> {
+    let names: Vec<String> = (0..count)
+        .map(|i| format!("{dir}/a-rather-long-file-name-to-fill-the-listing-{i:05}"))
+        .collect();
+    let rels: Vec<&str> = names.iter().map(String::as_str).collect();
+    t.files(&rels);
+    git_init(t, dir);
+    t.write(&format!("{dir}/.gitignore"), "*-0000?\n!*-00003\n")
+        .write(&format!("{dir}/{other}"), "*-01*\n");
+    let mut expected: Vec<String> = names
+        .into_iter()
+        .filter(|n| {
+            let num = &n[n.len() - 5..];
+            let by_gitignore = num.starts_with("0000") && num != "00003";
+            let by_other = num.starts_with("01");
+            !by_gitignore && !by_other
+        })
+        .collect();
+    expected.push(dir.to_string());
+    expected
+}
+
 /// A directory too large for two reads (more than two 64 KiB `getdents64` chunks) is streamed:
 /// its own ignore files, `.git` included, are found by name before its entries are judged.
 #[test]
 fn a_huge_directory_applies_its_own_ignore_files() {
     let t = Tree::new();
-    let names: Vec<String> = (0..6000)
-        .map(|i| format!("huge/a-rather-long-file-name-to-fill-the-listing-{i:05}"))
-        .collect();
-    let rels: Vec<&str> = names.iter().map(String::as_str).collect();
-    t.files(&rels);
-    git_init(&t, "huge");
-    t.write("huge/.gitignore", "*-0000?\n!*-00003\n")
-        .write("huge/.ignore", "*-01*\n")
-        .files(&["huge/.hidden"]);
-    let mut expected: Vec<&str> = rels
-        .iter()
-        .copied()
-        .filter(|n| {
-            let num = &n[n.len() - 5..];
-            let by_gitignore = num.starts_with("0000") && num != "00003";
-            let by_ignore = num.starts_with("01");
-            !by_gitignore && !by_ignore
-        })
-        .collect();
-    expected.push("huge");
+    let expected = wide_repository(&t, "huge", 6000, ".ignore");
+    t.files(&["huge/.hidden"]);
+    let expected: Vec<&str> = expected.iter().map(String::as_str).collect();
     assert_eq!(expected.len(), 6000 - 9 - 1000 + 1);
     assert_everywhere(&t, &[], &expected);
     // The .git found by name makes huge/ a repository root: the rules above it stop there.
@@ -674,26 +681,9 @@ fn a_huge_directory_applies_its_own_ignore_files() {
 #[test]
 fn a_directory_of_one_to_two_chunks_applies_its_own_ignore_files() {
     let t = Tree::new();
-    // About 64 bytes a record: 1,500 of them fill a first chunk and spill into a second.
-    let names: Vec<String> = (0..1500)
-        .map(|i| format!("mid/a-rather-long-file-name-to-fill-the-listing-{i:05}"))
-        .collect();
-    let rels: Vec<&str> = names.iter().map(String::as_str).collect();
-    t.files(&rels);
-    git_init(&t, "mid");
-    t.write("mid/.gitignore", "*-0000?\n!*-00003\n")
-        .write("mid/.fdignore", "*-01*\n");
-    let mut expected: Vec<&str> = rels
-        .iter()
-        .copied()
-        .filter(|n| {
-            let num = &n[n.len() - 5..];
-            let by_gitignore = num.starts_with("0000") && num != "00003";
-            let by_fdignore = num.starts_with("01");
-            !by_gitignore && !by_fdignore
-        })
-        .collect();
-    expected.push("mid");
+    // About 72 bytes a record: 1,500 of them fill a first chunk and spill into a second.
+    let expected = wide_repository(&t, "mid", 1500, ".fdignore");
+    let expected: Vec<&str> = expected.iter().map(String::as_str).collect();
     assert_eq!(expected.len(), 1500 - 9 - 500 + 1);
     assert_everywhere(&t, &[], &expected);
 }
