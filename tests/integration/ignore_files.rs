@@ -644,8 +644,8 @@ fn wide_repository(t: &Tree, dir: &str, count: usize, other: &str) -> Vec<String
     let rels: Vec<&str> = names.iter().map(String::as_str).collect();
     t.files(&rels);
     git_init(t, dir);
-    t.write(&format!("{dir}/.gitignore"), "*-0000?\n!*-00003\n")
-        .write(&format!("{dir}/{other}"), "*-01*\n");
+    t.write(format!("{dir}/.gitignore"), "*-0000?\n!*-00003\n")
+        .write(format!("{dir}/{other}"), "*-01*\n");
     let mut expected: Vec<String> = names
         .into_iter()
         .filter(|n| {
