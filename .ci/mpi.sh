@@ -26,7 +26,7 @@ echo "== mpi: packages"
 need=()
 for pkg in openmpi-bin libopenmpi-dev mpich libmpich-dev libclang-dev \
   slurmctld slurmd slurm-client munge; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q 'ok installed' || need+=("$pkg")
+  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep 'ok installed' >/dev/null || need+=("$pkg")
 done
 if [ ${#need[@]} -gt 0 ]; then
   apt-get update -qq
@@ -36,10 +36,14 @@ mpirun.openmpi --version 2>&1 | sed -n 1p
 mpichversion | sed -n 1p
 
 # Fails unless `binary` links `library` (a target directory built against the other MPI).
+# ldd's output is taken whole before it is searched: `ldd | grep -q` under pipefail fails
+# whenever grep's early exit kills ldd with SIGPIPE, though the library is there.
 links() {
-  if ! ldd "$1" | grep -q "$2"; then
+  local deps
+  deps=$(ldd "$1")
+  if [[ $deps != *"$2"* ]]; then
     echo "$1 does not link $2: remove that target directory and build again" >&2
-    ldd "$1" | grep -i mpi >&2 || true
+    grep -i mpi <<<"$deps" >&2 || true
     exit 1
   fi
 }

@@ -19,7 +19,7 @@ fail() {
 if [ -n "${FFIND_DEB:-}" ]; then
   deb=$FFIND_DEB
 else
-  if ! cargo deb --version 2>/dev/null | grep -q "$cargo_deb_version"; then
+  if ! cargo deb --version 2>/dev/null | grep "$cargo_deb_version" >/dev/null; then
     echo "== package: cargo install cargo-deb $cargo_deb_version"
     cargo install cargo-deb --version "$cargo_deb_version" --locked --quiet
   fi
@@ -55,13 +55,13 @@ trap 'dpkg -r ffind >/dev/null || true; restore' EXIT
 echo "== package: checks"
 [ "$(command -v ffind)" = /usr/bin/ffind ] || fail "ffind on PATH is $(command -v ffind), not /usr/bin/ffind"
 version=$(/usr/bin/ffind --version)
-want=$(sed -n 's/^version = "\(.*\)"/\1/p' Cargo.toml | head -n 1)
+want=$(sed -n '/^version = "/{s/^version = "\(.*\)"/\1/p;q}' Cargo.toml)
 [ "$version" = "ffind $want" ] || fail "ffind --version says '$version', not 'ffind $want'"
 echo "  ffind --version: $version"
 
 page=$(man -w ffind) || fail "man -w ffind finds no page"
 [ "$page" = /usr/share/man/man1/ffind.1.gz ] || fail "man -w ffind gives $page"
-man ffind 2>/dev/null | grep -q -- '--type' || fail "man ffind does not show the --type option"
+man ffind 2>/dev/null | grep -- '--type' >/dev/null || fail "man ffind does not show the --type option"
 echo "  man -w ffind: $page"
 
 # A scripted <TAB>: load the completion the way bash-completion does, set the words of the

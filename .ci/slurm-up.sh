@@ -43,8 +43,8 @@ if [ "$stop" = 1 ]; then
 fi
 
 # Already up (a second run in the same CI job, or by hand): nothing to do.
-if [ -f "$conf" ] && scontrol ping 2>/dev/null | grep -q UP &&
-  sinfo -h -o %T 2>/dev/null | grep -q -E '^(idle|mixed|allocated)'; then
+if [ -f "$conf" ] && scontrol ping 2>/dev/null | grep UP >/dev/null &&
+  sinfo -h -o %T 2>/dev/null | grep -E '^(idle|mixed|allocated)' >/dev/null; then
   echo "$conf"
   exit 0
 fi
@@ -105,7 +105,7 @@ slurmctld -i -f "$conf"
 slurmd -f "$conf"
 
 for _ in $(seq 100); do
-  if sinfo -h -o %T 2>/dev/null | grep -q -E '^(idle|mixed|allocated)'; then
+  if sinfo -h -o %T 2>/dev/null | grep -E '^(idle|mixed|allocated)' >/dev/null; then
     echo "$conf"
     exit 0
   fi
