@@ -59,7 +59,7 @@ fn run(args: Vec<OsString>) -> Outcome {
         return match completions::write(shell, &mut io::stdout()) {
             Ok(()) => Outcome::Success,
             Err(e) => {
-                eprintln!("ffind: cannot write the completions: {}", describe(&e));
+                crate::report::say!("ffind: cannot write the completions: {}", describe(&e));
                 Outcome::Errors
             }
         };
@@ -68,7 +68,7 @@ fn run(args: Vec<OsString>) -> Outcome {
         return match manual::render(&mut io::stdout()) {
             Ok(()) => Outcome::Success,
             Err(e) => {
-                eprintln!("ffind: cannot write the manual: {}", describe(&e));
+                crate::report::say!("ffind: cannot write the manual: {}", describe(&e));
                 Outcome::Errors
             }
         };
@@ -77,14 +77,16 @@ fn run(args: Vec<OsString>) -> Outcome {
         // They search nothing: a word after one is a path meant for it without its '='
         // (`--cache-clear /x` must not forget every search path's memo).
         if cli.pattern.is_some() || !cli.paths.is_empty() {
-            eprintln!(
+            crate::report::say!(
                 "ffind: --cache-list, --cache-clear and --cache-check search nothing: give \
                  their path after '=' (--cache-clear=PATH, --cache-check=PATH)"
             );
             return Outcome::Usage;
         }
         let Some(dir) = config::cache_dir(cli.cache_dir.clone()) else {
-            eprintln!("ffind: no cache directory: set $FFIND_CACHE_DIR, $XDG_CACHE_HOME or $HOME");
+            crate::report::say!(
+                "ffind: no cache directory: set $FFIND_CACHE_DIR, $XDG_CACHE_HOME or $HOME"
+            );
             return Outcome::Usage;
         };
         return memo::manage::run(&task, &dir);
@@ -210,7 +212,7 @@ fn alone(cli: &Cli) -> Outcome {
     let (config, out) = match prepare(cli, false, true) {
         Ok(prepared) => prepared,
         Err((outcome, message)) => {
-            eprintln!("{message}");
+            crate::report::say!("{message}");
             return outcome;
         }
     };
@@ -218,7 +220,7 @@ fn alone(cli: &Cli) -> Outcome {
         Some(spec) => match exec::start(spec) {
             Ok(runner) => Some(runner),
             Err(e) => {
-                eprintln!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
+                crate::report::say!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
                 return Outcome::Errors;
             }
         },
@@ -240,7 +242,7 @@ fn alone(cli: &Cli) -> Outcome {
         // Colors or links on: a signal must not leave the terminal in one.
         if let Some(reset) = config.style.as_ref().and_then(Style::reset) {
             if let Err(e) = output::interrupted::end_cleanly(printer, reset) {
-                eprintln!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
+                crate::report::say!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
             }
         }
     }
@@ -251,7 +253,7 @@ fn alone(cli: &Cli) -> Outcome {
     say_hidden(config, report);
     if !printer.matched() && !config.quiet {
         if let Some(hint) = cli::hint::for_no_results(cli) {
-            eprintln!("{hint}");
+            crate::report::say!("{hint}");
         }
     }
     if let Some(runner) = runner {
@@ -276,7 +278,7 @@ fn say_hidden(config: &Config, report: &Reporter) {
     let n = report.hidden();
     if config.count_hidden && n > 0 {
         let errors = if n == 1 { "error" } else { "errors" };
-        eprintln!("ffind: {n} {errors} not shown (--no-errors)");
+        crate::report::say!("ffind: {n} {errors} not shown (--no-errors)");
     }
 }
 
@@ -285,7 +287,7 @@ fn outcome(config: &Config, printer: &Printer, errors: bool) -> Outcome {
     if printer.why() == Stopped::WriteError {
         if let Some(e) = printer.take_error() {
             match &config.output {
-                Some(path) => eprintln!(
+                Some(path) => crate::report::say!(
                     "ffind: {}: cannot write the results there: {}",
                     crate::fs::escape::escaped(path.as_os_str().as_encoded_bytes()),
                     describe(&e)
@@ -306,7 +308,7 @@ fn distributed(cli: &Cli, launch: Launch) -> Outcome {
     // Said by process 0 alone; the others succeed, so that the launcher shows its status.
     let refuse = |message: &str| {
         if launch.speaks() {
-            eprintln!("{message}");
+            crate::report::say!("{message}");
             return Outcome::Usage;
         }
         Outcome::Success
@@ -320,7 +322,7 @@ fn distributed(cli: &Cli, launch: Launch) -> Outcome {
     }
     let Some(session) = walk::mpi::Session::start() else {
         if launch.speaks() {
-            eprintln!("ffind: --mpi: MPI was started already");
+            crate::report::say!("ffind: --mpi: MPI was started already");
         }
         return Outcome::Errors;
     };
@@ -353,7 +355,7 @@ fn distributed(cli: &Cli, launch: Launch) -> Outcome {
 #[cfg(not(feature = "mpi"))]
 fn distributed(_cli: &Cli, launch: Launch) -> Outcome {
     if launch.speaks() {
-        eprintln!(
+        crate::report::say!(
             "ffind: --mpi: this ffind was built without MPI support: build it with \
              `cargo build --release --features mpi` (docs/SCALE.md), or run it without an \
              MPI launcher"

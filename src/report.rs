@@ -14,6 +14,17 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use crate::fs::escape::escaped;
 
+/// `eprintln!` that cannot panic: a line stderr will not take (a pipe whose reader has gone)
+/// is dropped, as [`Reporter`]'s lines are, and the exit status still says what happened.
+/// (`eprintln!` panics there, and with `panic = "abort"` ffind would die of SIGABRT.)
+macro_rules! say {
+    ($($arg:tt)*) => {{
+        use std::io::Write as _;
+        let _ = writeln!(std::io::stderr().lock(), $($arg)*);
+    }};
+}
+pub(crate) use say;
+
 /// Where a reporter's lines go instead of stderr.
 pub type Sink = Box<dyn Fn(&[u8]) + Send + Sync>;
 

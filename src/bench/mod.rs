@@ -54,7 +54,7 @@ pub fn main(argv: Vec<OsString>) -> Outcome {
         Ok(outcome) => outcome,
         Err(e) => {
             // check_paths has already put the system error in words (`describe`).
-            eprintln!("ffind --bench: {e:#}");
+            crate::report::say!("ffind --bench: {e:#}");
             Outcome::Errors
         }
     }
@@ -95,7 +95,7 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         let clap_usage = matches!(&e, cli::ParseError::Clap(e, _) if e.use_stderr());
         let outcome = e.report();
         if clap_usage {
-            eprintln!(
+            crate::report::say!(
                 "(ffind --bench passes the options it does not know to each run: see ffind --help)"
             );
         }
@@ -104,7 +104,7 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     if !cli.exec.is_empty() || !cli.exec_batch.is_empty() {
         // Timing them would time the commands; and the words after -x are the command's up
         // to a ';', so the PATHs given after it would run as its arguments.
-        eprintln!(
+        crate::report::say!(
             "ffind --bench: -x/--exec and -X/--exec-batch cannot be benchmarked: bench times the \
              search itself, with its output sent to /dev/null"
         );
@@ -119,16 +119,18 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     }
     if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
         // check_paths has already put the system error in words (`describe`).
-        eprintln!("ffind --bench: {e:#}");
+        crate::report::say!("ffind --bench: {e:#}");
         return Err(Outcome::Usage);
     }
     if let Err(e) = check_exports(&args) {
-        eprintln!("ffind --bench: {e}");
+        crate::report::say!("ffind --bench: {e}");
         return Err(Outcome::Usage);
     }
     if cli.exact {
         // Each run searches with a pattern that matches everything: --exact has none.
-        eprintln!("ffind --bench: --exact cannot be timed (no exact pattern matches every name)");
+        crate::report::say!(
+            "ffind --bench: --exact cannot be timed (no exact pattern matches every name)"
+        );
         return Err(Outcome::Usage);
     }
     let match_all = if cli.glob {
@@ -208,10 +210,10 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
                 // Unreadable entries: every method meets the same ones, so the timings still
                 // compare; hyperfine would stop here, but a system tree rarely reads cleanly.
                 warned = true;
-                eprintln!(
+                crate::report::say!(
                     "ffind --bench: warning: the search reported errors (exit code 1); first:"
                 );
-                eprintln!("  {}", shown(count.stderr.lines().next().unwrap_or("")));
+                crate::report::say!("  {}", shown(count.stderr.lines().next().unwrap_or("")));
             }
             Some(1) => {}
             code => {
@@ -233,7 +235,7 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
                 .count(&benchmarks[0].args)
                 .with_context(|| format!("cannot run {}", shown(&first.command)))?;
             let complaint = disagreement(first, again.entries, &benchmark.command, count.entries);
-            eprintln!("ffind --bench: {complaint}");
+            crate::report::say!("ffind --bench: {complaint}");
             return Ok(Outcome::Errors);
         }
         let runs = runner.measure(benchmark, args.warmup, args.runs)?;

@@ -37,7 +37,7 @@ impl ParseError {
                 escape_quoted(&mut e);
                 let _ = e.print();
                 if let Some(note) = note {
-                    eprintln!("{note}");
+                    crate::report::say!("{note}");
                 }
                 if e.use_stderr() {
                     Outcome::Usage
@@ -46,8 +46,8 @@ impl ParseError {
                 }
             }
             ParseError::Config(message) => {
-                eprintln!("ffind: {}", crate::fs::escape::escaped_lines(&message));
-                eprintln!("(ffind --no-config skips the config file)");
+                crate::report::say!("ffind: {}", crate::fs::escape::escaped_lines(&message));
+                crate::report::say!("(ffind --no-config skips the config file)");
                 Outcome::Usage
             }
         }

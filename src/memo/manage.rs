@@ -38,7 +38,7 @@ pub fn run(task: &Task, dir: &Path) -> Outcome {
         Ok(true) => Outcome::Success,
         Ok(false) => Outcome::Errors,
         Err(e) => {
-            eprintln!("ffind: {}", crate::report::describe(&e));
+            crate::report::say!("ffind: {}", crate::report::describe(&e));
             Outcome::Errors
         }
     }

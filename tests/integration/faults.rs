@@ -393,3 +393,43 @@ fn fewer_threads_than_asked_still_finish_the_walk() {
         assert_eq!(run.sorted(), normal.sorted(), "{m}");
     }
 }
+
+/// stderr a pipe whose reader has gone: every message is lost, but ffind neither dies of a
+/// signal (a panic in `eprintln!` aborts) nor changes its exit status.
+#[test]
+fn a_closed_stderr_loses_messages_but_not_the_exit_status() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let t = Tree::new();
+    t.files(&["a.rs", "b.txt"]);
+    t.write("config", "--hidden\n--bogus-option\n");
+    let cases: [(&[&str], i32); 5] = [
+        // Said by main: a regular expression that does not compile.
+        (&["("], 2),
+        // Said by clap: an unknown option.
+        (&["--bogus"], 2),
+        // Said by the reporter: a missing search path.
+        (&[".", "missing"], 1),
+        // Said at the end: how many messages --no-errors hid.
+        (&["--no-errors", ".", "missing", "."], 1),
+        // Said by the config file's check.
+        (&["a"], 2),
+    ];
+    for (i, (args, code)) in cases.into_iter().enumerate() {
+        let mut fds = [0; 2];
+        // SAFETY: a two-int array for pipe(2), whose descriptors are then owned here.
+        assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+        let (reader, writer) =
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        drop(reader);
+        let mut cmd = t.cmd(args);
+        if i == cases.len() - 1 {
+            cmd.env("FFIND_CONFIG_PATH", t.root().join("config"));
+        }
+        let status = cmd
+            .stdout(Stdio::null())
+            .stderr(Stdio::from(writer))
+            .status()
+            .unwrap();
+        assert_eq!(status.code(), Some(code), "{args:?}: {status:?}");
+    }
+}

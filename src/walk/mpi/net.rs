@@ -683,6 +683,6 @@ impl<'a> Coordinator<'a> {
 /// A message this build of ffind did not send: another program, or another version, in the
 /// job. Nothing sensible can follow: the process ends, and mpirun takes the job down.
 fn malformed(from: i32, what: &str) -> ! {
-    eprintln!("ffind: --mpi: a malformed {what} message from process {from}: are all processes the same ffind?");
+    crate::report::say!("ffind: --mpi: a malformed {what} message from process {from}: are all processes the same ffind?");
     std::process::abort()
 }

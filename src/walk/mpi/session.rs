@@ -49,7 +49,7 @@ impl Session {
         let world = universe.world();
         let (rank, size) = (world.rank(), world.size());
         if threading == mpi::Threading::Single && rank == 0 {
-            eprintln!(
+            crate::report::say!(
                 "ffind: warning: --mpi: the MPI library gives no thread support \
                  (MPI_THREAD_SINGLE); ffind's threads never call MPI, but such a library may \
                  not expect them"
@@ -106,7 +106,7 @@ impl Session {
             mine => {
                 if let Err((_, message)) = &mine {
                     if self.size - worst[1] == self.rank {
-                        eprintln!("{message}");
+                        crate::report::say!("{message}");
                     }
                 }
                 Err(if worst[0] == i32::from(Outcome::Usage.code()) {
@@ -200,7 +200,7 @@ impl Session {
                 if let Err(e) = started {
                     // A process without workers would hold its directories for ever: the job
                     // cannot go on (MPI_Abort ends every process, with mpirun's message).
-                    eprintln!(
+                    crate::report::say!(
                         "ffind: --mpi: process {rank} cannot start a worker: {}",
                         crate::report::describe(&e)
                     );
