@@ -590,8 +590,8 @@ pub struct Cli {
     /// A repeated search of an unchanged tree then costs one stat per directory instead of
     /// reading it, and prints exactly what a search without --cache prints: a directory
     /// changed since, or within 3 seconds of being remembered, is read again, and ignore
-    /// files are always read. The memo is the user's own (--cache-dir), one file per search
-    /// path; file systems whose directory times cannot be trusted (NFS, SMB, FUSE, 9P, FAT,
+    /// files are always read. The memo is the user's own (--cache-dir), one file per tree,
+    /// which a search of a directory inside it also uses; file systems whose directory times cannot be trusted (NFS, SMB, FUSE, 9P, FAT,
     /// proc) are searched without it, with a warning. Only for --method auto, serial, queue
     /// and rayon. See docs/CACHE.md.
     #[arg(long, overrides_with = "no_cache", hide_short_help = true)]
@@ -617,8 +617,8 @@ pub struct Cli {
     #[arg(long, hide_short_help = true)]
     pub cache_list: bool,
 
-    /// Forget what --cache remembers: everything, or with =PATH that search path's memo.
-    /// Searches nothing. (Removing the cache directory by hand is as safe.)
+    /// Forget what --cache remembers: everything, or with =PATH what it remembers of PATH
+    /// and below. Searches nothing. (Removing the cache directory by hand is as safe.)
     #[arg(
         long,
         value_name = "PATH",

@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::format::{Header, Stamp};
+use super::format::{Header, Index, Record, Stamp};
 use super::{place, trust};
 use crate::exit::Outcome;
 use crate::fs::escape::escaped;
@@ -88,22 +88,22 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
 fn clear(dir: &Path, path: Option<&Path>, out: &mut impl Write) -> io::Result<bool> {
     if let Some(path) = path {
         let canonical = fs::canonicalize(path)?;
-        let file = place::file_of(dir, canonical.as_os_str().as_bytes());
-        return match fs::remove_file(&file) {
-            Ok(()) => {
-                writeln!(out, "forgot {}", escaped(canonical.as_os_str().as_bytes()))?;
-                Ok(true)
-            }
-            Err(e) if e.kind() == io::ErrorKind::NotFound => {
-                writeln!(
-                    out,
-                    "nothing remembered of {}",
-                    escaped(canonical.as_os_str().as_bytes())
-                )?;
-                Ok(true)
-            }
-            Err(e) => Err(e),
+        let shown = escaped(canonical.as_os_str().as_bytes());
+        let forgot = match place::nearest(dir, &canonical) {
+            None => None,
+            Some((file, _, below)) if below.is_empty() => match fs::remove_file(&file) {
+                Ok(()) => Some(String::new()),
+                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+                Err(e) => return Err(e),
+            },
+            Some((file, base, below)) => forget_below(&file, &below)?
+                .then(|| format!(" (in the memo of {})", escaped(&base))),
         };
+        match forgot {
+            Some(whose) => writeln!(out, "forgot {shown}{whose}")?,
+            None => writeln!(out, "nothing remembered of {shown}")?,
+        }
+        return Ok(true);
     }
     let mut removed = 0;
     match fs::read_dir(dir) {
@@ -121,6 +121,41 @@ fn clear(dir: &Path, path: Option<&Path>, out: &mut impl Write) -> io::Result<bo
         Err(e) => return Err(e),
     }
     writeln!(out, "removed {removed} file(s) from {}", dir.display())?;
+    Ok(true)
+}
+
+/// Rewrites the memo `file` without its records of the directory `below` (a path below its
+/// root) and of the directories under it: whether there were any. A file that fails its
+/// checks is removed whole.
+fn forget_below(file: &Path, below: &[u8]) -> io::Result<bool> {
+    let Some(opened) = place::open_file(file)? else {
+        return Ok(false);
+    };
+    let map = crate::fs::Mapped::new(&opened)?;
+    let bytes = map.bytes();
+    let under = |rel: &[u8]| {
+        rel.strip_prefix(below)
+            .is_some_and(|rest| rest.is_empty() || rest[0] == b'/')
+    };
+    let records: Option<Vec<Record<'_>>> = Header::parse(bytes).ok().and_then(|h| {
+        Index(&bytes[h.index_at..])
+            .all_offsets()
+            .map(|at| bytes.get(at..).and_then(Record::parse))
+            .collect()
+    });
+    let (Ok(header), Some(records)) = (Header::parse(bytes), records) else {
+        fs::remove_file(file)?;
+        return Ok(true);
+    };
+    let kept: Vec<&[u8]> = records
+        .iter()
+        .filter(|r| !under(r.rel()))
+        .map(|r| r.bytes())
+        .collect();
+    if kept.len() == records.len() {
+        return Ok(false);
+    }
+    place::replace(file, header.root, header.credentials, &kept)?;
     Ok(true)
 }
 

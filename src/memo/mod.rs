@@ -1,5 +1,5 @@
 //! The directory memo behind `--cache` (issue 25; docs/CACHE.md): the listings of the
-//! directories a search read, kept per search root in the user's cache directory, and given
+//! directories a search read, kept per tree in the user's cache directory, and given
 //! back to the next search for every directory whose stamp (device, inode, mtime, ctime,
 //! size, mode, links, owner) is unchanged and was settled when it was listed (the racy rule,
 //! [`MARGIN_SECS`]), on file systems whose directory times are trusted ([`trust`]).
@@ -139,8 +139,9 @@ impl Tree {
 pub struct Session {
     settings: CacheSettings,
     trees: Vec<Tree>,
-    /// The tree of each of the configuration's roots.
-    of_root: Vec<Option<usize>>,
+    /// The tree of each of the configuration's roots, and the root's path below the tree's
+    /// root (empty when they are one).
+    of_root: Vec<Option<(usize, Vec<u8>)>>,
     /// Whether each device met is on a trusted file system.
     devices: Mutex<Vec<(u64, bool)>>,
     credentials: u64,
@@ -211,32 +212,58 @@ impl Session {
         Some(session)
     }
 
-    /// The tree of `root`, opened (its file read and checked) if no other root shares it.
-    fn tree_of(&mut self, root: &Root, report: &Reporter) -> Option<usize> {
+    /// The tree `root` is searched in, and where the root is below that tree's root: the
+    /// tree of the nearest memo file of the root or an ancestor ([`place::nearest`]: a search
+    /// of a subdirectory of a remembered tree is served by the tree's records, and adds to
+    /// them), else the nearest tree of this search the root is in, else a new tree of the root.
+    fn tree_of(&mut self, root: &Root, report: &Reporter) -> Option<(usize, Vec<u8>)> {
         use std::os::unix::ffi::OsStrExt;
         let path = std::ffi::OsStr::from_bytes(root.open_path());
         let canonical = std::fs::canonicalize(path).ok()?;
-        let canonical = canonical.as_os_str().as_bytes().to_vec();
-        if let Some(i) = self.trees.iter().position(|t| t.canonical == canonical) {
-            return Some(i);
-        }
         let md = std::fs::metadata(path).ok()?;
         let dev = std::os::unix::fs::MetadataExt::dev(&md);
         if !self.trusts(dev, root.open_path(), report) {
             return None;
         }
-        let file = place::file_of(&self.settings.dir, &canonical);
-        let map = self.load(&file, &canonical, report);
+        let (base, below) = place::nearest(&self.settings.dir, &canonical)
+            .map(|(_, base, below)| (base, below))
+            .or_else(|| {
+                canonical.ancestors().find_map(|base| {
+                    let bytes = base.as_os_str().as_bytes();
+                    self.trees
+                        .iter()
+                        .any(|t| t.canonical == bytes)
+                        .then(|| (bytes.to_vec(), place::below(&canonical, base)))
+                })
+            })
+            .unwrap_or_else(|| (canonical.as_os_str().as_bytes().to_vec(), Vec::new()));
+        if let Some(i) = self.trees.iter().position(|t| t.canonical == base) {
+            return Some((i, below));
+        }
+        let file = place::file_of(&self.settings.dir, &base);
+        Some((self.add_tree(root, &base, dev, file, report), below))
+    }
+
+    /// A tree of this search: the one at `canonical`, whose memo is `file`.
+    fn add_tree(
+        &mut self,
+        root: &Root,
+        canonical: &[u8],
+        dev: u64,
+        file: PathBuf,
+        report: &Reporter,
+    ) -> usize {
+        let map = self.load(&file, canonical, report);
         self.trees.push(Tree {
             shown: root.open_path().to_vec(),
-            canonical,
+            canonical: canonical.to_vec(),
             dev,
             file,
             map,
             damaged: AtomicBool::new(false),
             fresh: Mutex::new(Vec::new()),
         });
-        Some(self.trees.len() - 1)
+        self.trees.len() - 1
     }
 
     /// Maps the memo file `file` of the tree at `canonical` and checks it.
@@ -316,8 +343,16 @@ impl Session {
         follow: bool,
         report: &Reporter,
     ) -> Look<'_> {
-        let Some(t) = self.of_root.get(root).copied().flatten() else {
+        let Some((t, below)) = self.of_root.get(root).and_then(Option::as_ref) else {
             return Look::Plain;
+        };
+        let t = *t;
+        let joined;
+        let rel = if below.is_empty() {
+            rel
+        } else {
+            joined = join(below, rel);
+            &joined
         };
         if path.len() > LONGEST_PATH {
             return Look::Plain;
@@ -438,6 +473,18 @@ impl Session {
             place::prune(&self.settings.dir, self.settings.limit);
         }
     }
+}
+
+/// The record path of `rel` below a directory whose record path is `dir`.
+fn join(dir: &[u8], rel: &[u8]) -> Vec<u8> {
+    if rel.is_empty() {
+        return dir.to_vec();
+    }
+    let mut joined = Vec::with_capacity(dir.len() + 1 + rel.len());
+    joined.extend_from_slice(dir);
+    joined.push(b'/');
+    joined.extend_from_slice(rel);
+    joined
 }
 
 /// The records of the new file: those read now, and those of the old file (`bytes`, index at

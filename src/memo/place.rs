@@ -1,6 +1,6 @@
 //! Where the memo lives, and keeping it safe and bounded: the per-user directory (created
 //! 0700, refused when it is a link or another user's, or others may write to it), one file
-//! per search root named by a hash of the root's canonical path, written beside and renamed
+//! per tree named by a hash of the root's canonical path, written beside and renamed
 //! over (so a reader sees the old file or the new one, never a torn one), and the least
 //! recently used files removed past the size bound.
 
@@ -69,6 +69,30 @@ fn check_dir(md: &fs::Metadata) -> Result<(), &'static str> {
 /// The file of the tree whose canonical root path is `root`.
 pub fn file_of(dir: &Path, root: &[u8]) -> PathBuf {
     dir.join(format!("tree-{:016x}{SUFFIX}", format::path_hash(root)))
+}
+
+/// The memo file nearest `canonical` (a canonical path): its own, else its nearest ancestor's
+/// (a search of a subdirectory of a remembered tree is served by the tree's records). With
+/// that ancestor's path and `canonical`'s path below it (no leading `/`; empty for itself).
+/// Any file there counts, even one to be refused: reading it says why.
+pub fn nearest(dir: &Path, canonical: &Path) -> Option<(PathBuf, Vec<u8>, Vec<u8>)> {
+    canonical.ancestors().find_map(|base| {
+        let file = file_of(dir, base.as_os_str().as_bytes());
+        fs::symlink_metadata(&file).is_ok().then(|| {
+            (
+                file,
+                base.as_os_str().as_bytes().to_vec(),
+                below(canonical, base),
+            )
+        })
+    })
+}
+
+/// `path` below its ancestor `base`, as a record's path: no leading `/`, empty for `base`
+/// itself (and for a `path` not below `base`).
+pub fn below(path: &Path, base: &Path) -> Vec<u8> {
+    path.strip_prefix(base)
+        .map_or_else(|_| Vec::new(), |p| p.as_os_str().as_bytes().to_vec())
 }
 
 /// Opens a memo file to read: not through a link, and only a regular file of ours that no

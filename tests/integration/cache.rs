@@ -21,7 +21,7 @@ use proptest::prelude::*;
 
 use crate::fixture::{bin, clean_env, have, is_root, Run, Tree};
 use crate::random_tree::{cases, cmd, have_setpriv, name, nodes, run, Case, Name, Node};
-use crate::reference::Cmd;
+use crate::reference::{self, Cmd, SearchPath};
 
 /// The methods that take `--cache`.
 const METHODS: [&str; 3] = ["serial", "queue", "rayon"];
@@ -47,6 +47,9 @@ enum Change {
     /// A file created, a search with `--cache` at once, and another file created at once:
     /// two changes of one directory close together, the first one remembered.
     Twice(usize, Name, Name),
+    /// A `--cache` search of a subdirectory, served by the tree's memo and adding to it,
+    /// held to `--no-cache` there (the next whole-tree search then reads what it wrote).
+    Sub(usize),
 }
 
 fn change() -> impl Strategy<Value = Change> {
@@ -61,6 +64,7 @@ fn change() -> impl Strategy<Value = Change> {
         2 => i().prop_map(Change::Lock),
         3 => (i(), i()).prop_map(|(d, r)| Change::EditIgnore(d, r)),
         2 => (i(), name(), name()).prop_map(|(d, a, b)| Change::Twice(d, a, b)),
+        2 => i().prop_map(Change::Sub),
     ]
 }
 
@@ -204,6 +208,8 @@ fn apply(root: &Path, change: &Change, search: &dyn Fn()) {
             search();
             let _ = fs::write(dir.join(os(b)).with_extension("second"), "");
         }
+        // Searched, not changed: see `check`.
+        Change::Sub(_) => {}
     }
 }
 
@@ -248,15 +254,12 @@ fn sorted_lines(s: &str) -> Vec<&str> {
     v
 }
 
-/// `--cache` against `--no-cache` on the tree as it is now, under every method.
-fn agree(case: &Case, memo: &Path, step: &str) -> Result<(), TestCaseError> {
+/// `--cache` against `--no-cache` with `args` on the tree as it is now, under every method.
+fn agree(case: &Case, args: &[String], memo: &Path, step: &str) -> Result<(), TestCaseError> {
     for m in METHODS {
-        let cached = run(&case.tree, &with(m, memo, true, &case.args));
-        let plain = run(&case.tree, &with(m, memo, false, &case.args));
-        let what = format!(
-            "{step}: ffind {}",
-            with(m, memo, true, &case.args).join(" ")
-        );
+        let cached = run(&case.tree, &with(m, memo, true, args));
+        let plain = run(&case.tree, &with(m, memo, false, args));
+        let what = format!("{step}: ffind {}", with(m, memo, true, args).join(" "));
         prop_assert!(
             cached.sorted_by(0) == plain.sorted_by(0),
             "{}: output differs from --no-cache\nwith:\n{}without:\n{}",
@@ -276,7 +279,7 @@ fn agree(case: &Case, memo: &Path, step: &str) -> Result<(), TestCaseError> {
 }
 
 fn check(nodes: &[Node], cmd: Cmd, changes: &[Change]) -> Result<(), TestCaseError> {
-    let case = Case::build(nodes, cmd);
+    let case = Case::build(nodes, cmd.clone());
     let (_holder, memo) = memo_dir();
     let root = case.tree.root();
     // Remembered before the tree settles: every directory is read again next time.
@@ -292,7 +295,15 @@ fn check(nodes: &[Node], cmd: Cmd, changes: &[Change]) -> Result<(), TestCaseErr
             run(&case.tree, &with("queue", &memo, true, &case.args));
         };
         apply(&root, change, &search);
-        agree(&case, &memo, &format!("after change {i} ({change:?})"))?;
+        let step = format!("after change {i} ({change:?})");
+        if let Change::Sub(d) = change {
+            let (_, dirs) = entries(&root);
+            let mut at = cmd.clone();
+            at.path = SearchPath::Absolute;
+            let args = at.args(&reference::absolute(&root.join(&dirs[d % dirs.len()])));
+            agree(&case, &args, &memo, &step)?;
+        }
+        agree(&case, &case.args, &memo, &step)?;
     }
     unlock_all(&root);
     Ok(())
@@ -367,6 +378,81 @@ fn a_settled_tree_is_served_from_the_memo_without_reading_directories() {
     fs::write(t.root().join("a/new"), "").unwrap();
     let after = cached(&t, &memo, &["-u"]);
     assert!(after.sorted().contains(&"a/new".to_string()));
+}
+
+/// The directories a `--cache` search of `path` in `t` reads (`getdents64` under strace),
+/// relative to the tree's root, with its sorted output.
+fn read_by(t: &Tree, memo: &Path, path: &str) -> (Vec<String>, Vec<String>) {
+    let mut c = Command::new("strace");
+    c.args(["-f", "-qq", "-y", "-e", "trace=getdents64", "--"])
+        .arg(bin())
+        .args([
+            "--cache",
+            "--cache-dir",
+            memo.to_str().unwrap(),
+            "-u",
+            ".",
+            path,
+        ])
+        .current_dir(t.root());
+    clean_env(&mut c, &t.home());
+    let r = Run::from(c.output().unwrap());
+    let root = fs::canonicalize(t.root()).unwrap().display().to_string();
+    let mut dirs: Vec<String> = r
+        .stderr
+        .lines()
+        .filter_map(|l| l.split_once('<')?.1.split_once('>'))
+        .filter_map(|(dir, _)| {
+            dir.strip_prefix(&root)
+                .map(|d| d.trim_start_matches('/').to_string())
+        })
+        .collect();
+    dirs.sort();
+    dirs.dedup();
+    (r.sorted(), dirs)
+}
+
+#[test]
+fn a_search_of_a_subdirectory_is_served_and_kept_by_its_trees_memo() {
+    if !have("strace") {
+        eprintln!("skipped: no strace");
+        return;
+    }
+    let (t, memo) = settled_tree();
+    t.files(&["a/b/deeper/f"]);
+    std::thread::sleep(SETTLE);
+    assert_eq!(cached(&t, &memo, &["-u"]).code, 0);
+    assert_eq!(memo_files(&memo).len(), 1);
+    // The subdirectory's listings come from the tree's file: nothing read, no file of its own.
+    let (out, read) = read_by(&t, &memo, "a");
+    assert_eq!(out, t.run(&["--no-cache", "-u", ".", "a"]).sorted());
+    assert_eq!(read, Vec::<String>::new(), "directories read");
+    assert_eq!(memo_files(&memo).len(), 1);
+    // Forgetting the subdirectory forgets its records in the tree's file, and only them.
+    let m = memo.to_str().unwrap();
+    let forgot = t.run(&["--cache-dir", m, "--cache-clear=a/b"]);
+    assert!(
+        forgot.text().contains("(in the memo of "),
+        "{}",
+        forgot.text()
+    );
+    let (_, read) = read_by(&t, &memo, ".");
+    assert_eq!(read, ["a/b", "a/b/deeper"]);
+    // What a search of the subdirectory reads goes into the tree's file: a change there,
+    // searched from the subdirectory, is then known to a search of the whole tree.
+    t.files(&["a/b/deeper/new"]);
+    fs::remove_file(t.root().join("a/b/c.txt")).unwrap();
+    let (out, read) = read_by(&t, &memo, "a/b");
+    assert!(out.contains(&"a/b/deeper/new".to_string()), "{out:?}");
+    assert_eq!(read, ["a/b", "a/b/deeper"]);
+    std::thread::sleep(SETTLE);
+    // Settled, the changed directories are listed once more (their records were taken
+    // within the racy margin of their change) and then served.
+    let (out, _) = read_by(&t, &memo, ".");
+    assert_eq!(out, t.run(&["--no-cache", "-u", ".", "."]).sorted());
+    let (_, read) = read_by(&t, &memo, ".");
+    assert_eq!(read, Vec::<String>::new(), "directories read");
+    assert_eq!(memo_files(&memo).len(), 1);
 }
 
 #[test]
