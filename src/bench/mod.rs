@@ -111,7 +111,10 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         return Err(Outcome::Usage);
     }
     if let Some(file) = &config_file {
-        println!(
+        // Not println!, which panics when stdout's reader has gone: the benchmark's own
+        // first write then fails and says so.
+        let _ = writeln!(
+            io::stdout(),
             "The config file {} applies to every run: {} (pass --no-config to time without it)",
             crate::cli::config_file::shown(&file.path),
             file.summary()

@@ -433,3 +433,31 @@ fn a_closed_stderr_loses_messages_but_not_the_exit_status() {
         assert_eq!(status.code(), Some(code), "{args:?}: {status:?}");
     }
 }
+
+/// `ffind --bench` with stdout a pipe whose reader has gone, with a config file (whose
+/// notice was written by `println!`, which panicked: SIGABRT) and without: it stops with
+/// one message and exit 1, never a signal.
+#[test]
+fn a_benchmark_whose_reader_has_gone_stops_with_a_message() {
+    use std::os::fd::{FromRawFd, OwnedFd};
+    let t = Tree::new();
+    t.files(&["a.rs"]);
+    t.write("config", "--hidden\n");
+    for config in [true, false] {
+        let mut fds = [0; 2];
+        // SAFETY: a two-int array for pipe(2), whose descriptors are then owned here.
+        assert_eq!(unsafe { libc::pipe2(fds.as_mut_ptr(), libc::O_CLOEXEC) }, 0);
+        let (reader, writer) =
+            unsafe { (OwnedFd::from_raw_fd(fds[0]), OwnedFd::from_raw_fd(fds[1])) };
+        drop(reader);
+        let mut cmd = t.cmd(&["--bench", "--runs", "1", "--methods", "serial", "."]);
+        if config {
+            cmd.env("FFIND_CONFIG_PATH", t.root().join("config"));
+        }
+        let out = cmd.stdout(Stdio::from(writer)).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "config {config}: {stderr}");
+        assert!(stderr.contains("Broken pipe"), "config {config}: {stderr}");
+        assert!(!stderr.contains("panicked"), "config {config}: {stderr}");
+    }
+}
