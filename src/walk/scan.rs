@@ -482,6 +482,8 @@ impl Scanner {
         if config.ignore.is_some() {
             state.screen_paths(path);
         }
+        // As for a directory read: a held breadth-first search is sorted by it.
+        batch.depth = state.depth + 1;
         let here = Here {
             dir: &opening,
             subdirs: Cell::new(0),

@@ -8,7 +8,8 @@
 //! times are settled (the memo does not trust a listing taken within 3 seconds of its
 //! directory's last change), then applies a random sequence of changes, and after each runs
 //! `--cache` and `--no-cache` with the same random command line under serial, queue and
-//! rayon: same sorted output, same sorted messages, same exit code. Before the first change
+//! rayon: same sorted output (and under serial, streamed without the hold, the same order),
+//! same sorted messages, same exit code. Before the first change
 //! the `--cache` run is also held to the reference walk.
 
 use std::fs;
@@ -235,6 +236,11 @@ fn memo_dir() -> (tempfile::TempDir, PathBuf) {
 
 fn with(method: &str, memo: &Path, cache: bool, args: &[String]) -> Vec<String> {
     let mut full: Vec<String> = ["--method", method, "-0"].map(String::from).to_vec();
+    if method == "serial" {
+        // Streamed as read (no hold): the one-thread walk's order is the directories' own,
+        // which a served listing must keep.
+        full.extend(["--max-buffer-time", "0"].map(String::from));
+    }
     if cache {
         full.extend([
             "--cache".into(),
@@ -266,6 +272,11 @@ fn agree(case: &Case, args: &[String], memo: &Path, step: &str) -> Result<(), Te
             what,
             crate::random_tree::show(&cached.sorted_by(0)),
             crate::random_tree::show(&plain.sorted_by(0))
+        );
+        prop_assert!(
+            m != "serial" || cached.stdout == plain.stdout,
+            "{}: the one-thread walk's order differs from --no-cache",
+            what
         );
         prop_assert_eq!(
             sorted_lines(&cached.stderr),
@@ -488,6 +499,49 @@ fn a_listing_taken_within_the_margin_is_read_again() {
         Vec::<String>::new(),
         "settled listings were read again"
     );
+}
+
+/// A served search prints in the order a read one does wherever the order is defined:
+/// breadth first (held and sorted nearest first, or streamed level by level), sorted, and the
+/// one-thread walk streamed as the directories list their entries. (Served directories once
+/// left the held breadth-first search in depth-first order.)
+#[test]
+fn a_served_search_keeps_every_defined_order() {
+    let t = Tree::new();
+    t.files(&[
+        "a/b/c/f1",
+        "a/b/f2",
+        "a/f3",
+        "f4",
+        "z/f5",
+        "z/y/f6",
+        "m/n/o/p/f7",
+    ]);
+    let memo = t.home().join("memo");
+    let orders: [&[&str]; 6] = [
+        &["--order", "breadth"],
+        &["--order", "breadth", "--max-buffer-time", "0"],
+        &["--order", "breadth", "-j1"],
+        &["--sort", "path"],
+        &["--method", "serial", "--max-buffer-time", "0"],
+        &["-j1"],
+    ];
+    cached(&t, &memo, &["-u"]);
+    std::thread::sleep(SETTLE);
+    // The second search reads again what the first listed within the margin; the third is
+    // served.
+    cached(&t, &memo, &["-u"]);
+    for args in orders {
+        let plain = t.run(&[&["--no-cache", "-u"], args].concat());
+        let served = cached(&t, &memo, &[&["-u"], args].concat());
+        assert_eq!(
+            String::from_utf8_lossy(&served.stdout),
+            String::from_utf8_lossy(&plain.stdout),
+            "ffind --cache -u {}",
+            args.join(" ")
+        );
+        assert_eq!(served.code, plain.code);
+    }
 }
 
 #[test]
