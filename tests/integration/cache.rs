@@ -502,8 +502,8 @@ fn a_listing_taken_within_the_margin_is_read_again() {
 }
 
 /// A served search prints in the order a read one does wherever the order is defined:
-/// breadth first (held and sorted nearest first, or streamed level by level), sorted, and the
-/// one-thread walk streamed as the directories list their entries. (Served directories once
+/// breadth first (held and sorted nearest first, or streamed level by level by one thread),
+/// sorted, and the one-thread walk streamed as the directories list their entries. (Served directories once
 /// left the held breadth-first search in depth-first order.)
 #[test]
 fn a_served_search_keeps_every_defined_order() {
@@ -520,8 +520,9 @@ fn a_served_search_keeps_every_defined_order() {
     let memo = t.home().join("memo");
     let orders: [&[&str]; 6] = [
         &["--order", "breadth"],
-        &["--order", "breadth", "--max-buffer-time", "0"],
         &["--order", "breadth", "-j1"],
+        // Streamed: level by level, and within a level in one thread's reading order.
+        &["--order", "breadth", "-j1", "--max-buffer-time", "0"],
         &["--sort", "path"],
         &["--method", "serial", "--max-buffer-time", "0"],
         &["-j1"],
