@@ -216,6 +216,8 @@ fn alone(cli: &Cli) -> Outcome {
             return outcome;
         }
     };
+    // Before the first thread starts (commands', the hold's, the signals').
+    walk::prepare::grow_descriptors(config, crate::fs::raise_fd_limit());
     let runner = match &config.exec {
         Some(spec) => match exec::start(spec) {
             Ok(runner) => Some(runner),

@@ -19,6 +19,21 @@ const FDS_RESERVED: usize = 8;
 /// The table of descriptors a breadth-first walk starts with (the kernel doubles it past that).
 const BREADTH_FD_TABLE: usize = 4096;
 
+/// Grows the table of descriptors to what the walk will keep open, which only a process of one
+/// thread does without waiting: a breadth-first walk keeps a level's parents open for their
+/// subdirectories (hundreds on the Linux tree, 3,417 at once on `big`), and the kernel would
+/// double the table to that as they open, each doubling waiting for an RCU grace period
+/// while threads share it (Linux tree, 2 workers: 69 ms, 55 ms grown first; depth first 52 ms;
+/// the 17 ms of one wait delayed a held breadth-first search's first line). So `main` calls
+/// this before it starts any thread (the hold's, the signals'), `soft` being the raised
+/// open-file limit ([`crate::fs::raise_fd_limit`]); [`prepare`] again, for the callers that
+/// did not, where the table, grown already, stays as it is.
+pub fn grow_descriptors(config: &Config, soft: usize) {
+    if config.order == WalkOrder::Breadth {
+        crate::fs::grow_fd_table(soft.min(BREADTH_FD_TABLE));
+    }
+}
+
 /// What a walk is handed, with the descriptors it may use set aside: the open-file limit
 /// raised, the workers it can afford, the descriptor cache's budget.
 pub fn prepare<'a>(config: &'a Config, printer: &'a Printer, report: &'a Reporter) -> Walk<'a> {
@@ -38,13 +53,7 @@ pub fn prepare<'a>(config: &'a Config, printer: &'a Printer, report: &'a Reporte
         .concurrency_max
         .clamp(workers, affordable.max(workers));
     crate::fs::set_fd_budget(spare.saturating_sub(FDS_PER_WORKER * max_workers));
-    if config.order == WalkOrder::Breadth {
-        // A level's parents stay open for their subdirectories (hundreds on the Linux tree,
-        // 3,417 at once on `big`): the table of descriptors grows to that now, while this is
-        // the only thread, not by doublings that each wait for an RCU grace period once the
-        // workers run (Linux tree, 2 workers: 69 ms, 55 ms now; depth first 52 ms).
-        crate::fs::grow_fd_table(soft.min(BREADTH_FD_TABLE));
-    }
+    grow_descriptors(config, soft);
     Walk {
         config,
         printer,

@@ -20,7 +20,7 @@ use std::process::Command;
 
 use proptest::prelude::*;
 
-use crate::fixture::{bin, clean_env, have, is_root, Run, Tree};
+use crate::fixture::{bin, clean_env, have, is_root, need, Run, Tree};
 use crate::random_tree::{cases, cmd, have_setpriv, name, nodes, run, Case, Name, Node};
 use crate::reference::{self, Cmd, SearchPath};
 
@@ -365,8 +365,7 @@ fn memo_files(memo: &Path) -> Vec<PathBuf> {
 
 #[test]
 fn a_settled_tree_is_served_from_the_memo_without_reading_directories() {
-    if !have("strace") {
-        eprintln!("skipped: no strace");
+    if !need("strace") {
         return;
     }
     let (t, memo) = settled_tree();
@@ -425,8 +424,7 @@ fn read_by(t: &Tree, memo: &Path, path: &str) -> (Vec<String>, Vec<String>) {
 
 #[test]
 fn a_search_of_a_subdirectory_is_served_and_kept_by_its_trees_memo() {
-    if !have("strace") {
-        eprintln!("skipped: no strace");
+    if !need("strace") {
         return;
     }
     let (t, memo) = settled_tree();
@@ -473,8 +471,7 @@ fn a_search_of_a_subdirectory_is_served_and_kept_by_its_trees_memo() {
 /// without the rule; this checks the rule itself: skipping it fails here.)
 #[test]
 fn a_listing_taken_within_the_margin_is_read_again() {
-    if !have("strace") {
-        eprintln!("skipped: no strace");
+    if !need("strace") {
         return;
     }
     let t = Tree::new();

@@ -240,6 +240,16 @@ pub fn is_root() -> bool {
     unsafe { libc::geteuid() == 0 }
 }
 
+/// Whether a test that runs `program` can: it is on PATH. When not, says so on stderr (the
+/// test is skipped; CI installs what the tests run).
+pub fn need(program: &str) -> bool {
+    let there = have(program);
+    if !there {
+        eprintln!("skipped: no {program}");
+    }
+    there
+}
+
 /// Whether an external program is on PATH.
 pub fn have(program: &str) -> bool {
     Command::new("sh")

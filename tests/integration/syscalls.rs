@@ -8,7 +8,7 @@ use std::ffi::CString;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
-use crate::fixture::{bin, clean_env, have, Tree};
+use crate::fixture::{bin, clean_env, need, Tree};
 
 /// Runs ffind under `strace -f -c` in the tree; returns calls per syscall name.
 pub fn count_syscalls(t: &Tree, args: &[&str]) -> HashMap<String, u64> {
@@ -102,8 +102,7 @@ fn marks_the_end(dir: &std::path::Path) -> bool {
 
 #[test]
 fn a_directory_costs_one_getdents64_where_the_file_system_marks_its_end() {
-    if !have("strace") {
-        eprintln!("strace not installed: syscall counts not checked");
+    if !need("strace") {
         return;
     }
     let t = tree();
@@ -128,8 +127,7 @@ fn a_directory_costs_one_getdents64_where_the_file_system_marks_its_end() {
 
 #[test]
 fn a_plain_listing_stats_nothing_per_entry() {
-    if !have("strace") {
-        eprintln!("strace not installed: syscall counts not checked");
+    if !need("strace") {
         return;
     }
     let t = tree();
@@ -157,8 +155,7 @@ fn a_plain_listing_stats_nothing_per_entry() {
 
 #[test]
 fn metadata_filters_stat_only_when_asked() {
-    if !have("strace") {
-        eprintln!("strace not installed: syscall counts not checked");
+    if !need("strace") {
         return;
     }
     let t = tree();
@@ -202,8 +199,7 @@ fn deep_chain(top: &std::path::Path, depth: usize) -> usize {
 
 #[test]
 fn a_deep_tree_under_a_low_descriptor_limit_opens_each_directory_a_few_times() {
-    if !have("strace") {
-        eprintln!("strace not installed: syscall counts not checked");
+    if !need("strace") {
         return;
     }
     let t = Tree::new();
@@ -246,8 +242,7 @@ fn a_deep_tree_under_a_low_descriptor_limit_opens_each_directory_a_few_times() {
 
 #[test]
 fn a_wide_level_under_a_low_descriptor_limit_reopens_each_parent_in_one_call() {
-    if !have("strace") {
-        eprintln!("strace not installed: syscall counts not checked");
+    if !need("strace") {
         return;
     }
     // 80 chains 10 levels deep: breadth first, a level's 80 parents wait for their children
@@ -282,5 +277,42 @@ fn a_wide_level_under_a_low_descriptor_limit_reopens_each_parent_in_one_call() {
         ));
         assert_eq!(run.code, 0, "{m}: {}", run.stderr);
         assert_eq!(run.sorted(), normal.sorted(), "{m}");
+    }
+}
+
+#[test]
+fn a_breadth_first_walk_grows_its_descriptor_table_before_any_thread_starts() {
+    if !need("strace") {
+        return;
+    }
+    let t = tree();
+    // Held (the hold's thread), and with colors (the signals' thread) too.
+    for args in [
+        &["--order", "breadth", "-j", "2"][..],
+        &["--order", "breadth", "-j", "2", "--color=always"],
+    ] {
+        let mut c = Command::new("strace");
+        c.args(["-f", "-qq", "-e", "trace=fcntl,clone,clone3", "--"])
+            .arg(bin())
+            .args(args)
+            .current_dir(t.root());
+        clean_env(&mut c, &t.home());
+        let out = c.output().unwrap();
+        assert!(out.status.success(), "{args:?}");
+        let calls = String::from_utf8_lossy(&out.stderr).into_owned();
+        let lines: Vec<&str> = calls.lines().collect();
+        // The table grown: a descriptor duplicated to the highest it will hold (4,095, or
+        // the open-file limit less one).
+        let grown = lines.iter().position(|l| {
+            l.split_once("F_DUPFD_CLOEXEC, ")
+                .and_then(|(_, n)| n.split(')').next()?.parse::<u32>().ok())
+                .is_some_and(|n| n >= 63)
+        });
+        let thread = lines.iter().position(|l| l.contains("clone"));
+        // A grown table while threads share it waits for an RCU grace period (17 ms seen).
+        assert!(
+            grown.is_some() && thread.is_some() && grown < thread,
+            "{args:?}: the table grew after a thread started:\n{calls}"
+        );
     }
 }

@@ -3,7 +3,7 @@
 //! was once per thread: on 200,000 files, `--method ignore -j 64` took 1.4 GB and 14.6 s
 //! against 103 MB and 1.1 s at `-j 2`.)
 
-use crate::fixture::{have, Tree};
+use crate::fixture::{need, Tree};
 use crate::syscalls::count_syscalls;
 
 /// 10,000 names in one directory (links to one file: creating files is ten times slower):
@@ -62,8 +62,7 @@ fn a_wide_directory_is_listed_and_held_once_at_any_concurrency() {
             "{m}: {many} bytes at -j 64 against {two} at -j 2"
         );
     }
-    if !have("strace") {
-        eprintln!("strace not installed: getdents64 calls not counted");
+    if !need("strace") {
         return;
     }
     for m in methods {
