@@ -12,14 +12,20 @@
 //! the window closes, so that a walk stuck on a slow read still shows what it found after
 //! 100 ms.
 //!
-//! A big search pays for this with its first line coming once 1,001 results were found
-//! rather than after its first directory (docs/PERFORMANCE.md has the figures).
+//! A big search would pay for this with its first line coming once 1,001 results were found
+//! rather than after its first directory. It need not: the lines a sorted output begins with
+//! are known before the walk ends. Once the one search path's directory is read, nothing
+//! found later can sort before its entries up to its first subdirectory the walk goes into
+//! (what lies below a directory sorts right after it), nor, nearest first, before any of its
+//! entries: those are written then ([`Hold::settle_root`]), the rest held as before, so a
+//! small search prints the same bytes and a big one its first lines as soon as it did before
+//! the hold (docs/PERFORMANCE.md has the figures).
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::output::sort::{Gathered, Keys, Order};
+use crate::output::sort::{fd_order, Gathered, Keys, Order};
 
 /// The most results held: one more, and they are written as they came (fd's
 /// `MAX_BUFFER_LENGTH`).
@@ -39,6 +45,7 @@ pub struct Hold {
     open: Mutex<bool>,
     /// Wakes the window's thread when the walk ends first.
     closed: Condvar,
+    order: Order,
     pile: Gathered,
     /// Results found while held, handed over or still in the workers' batches.
     found: AtomicUsize,
@@ -53,6 +60,7 @@ impl Hold {
             holding: AtomicBool::new(true),
             open: Mutex::new(true),
             closed: Condvar::new(),
+            order,
             pile: Gathered::new(order, None),
             found: AtomicUsize::new(0),
             until: Instant::now() + window,
@@ -108,6 +116,30 @@ impl Hold {
         }
     }
 
+    /// The one search path has been read, `least` being the first (in fd's order) of its
+    /// subdirectories the walk goes on into: the results found in it that nothing still to be
+    /// found can come before are written now, in their order, still held otherwise. In fd's
+    /// order, those that sort no later than `least` (whatever lies below a subdirectory sorts
+    /// after it); nearest first, all of them (the rest lie deeper). A small search's output
+    /// is the same (these come first once sorted), and a big one's first line need not wait
+    /// for its 1,001st result.
+    pub fn settle_root(&self, least: Option<&[u8]>, write: &dyn Fn(&[u8])) {
+        let open = self.lock();
+        if !*open {
+            return;
+        }
+        let nearest = self.order == Order::FdNearest;
+        let pick = |depth: u32, key: &[u8]| {
+            depth == 1 && (nearest || least.is_none_or(|l| fd_order(name_of(key), l).is_le()))
+        };
+        let mut out = Vec::new();
+        self.pile.drain_where(&pick, &mut |record| {
+            out.extend_from_slice(record);
+            true
+        });
+        write(&out);
+    }
+
     /// Writes what is still held, as it came, and lets results stream from now on.
     pub fn stream(&self, write: &dyn Fn(&[u8])) {
         let mut open = self.lock();
@@ -142,6 +174,11 @@ impl Hold {
         self.holding.store(false, Ordering::Release);
         self.closed.notify_all();
     }
+}
+
+/// The last component of a path.
+fn name_of(path: &[u8]) -> &[u8] {
+    path.rsplit(|&b| b == b'/').next().unwrap_or(path)
 }
 
 #[cfg(test)]
@@ -240,23 +277,85 @@ mod tests {
     #[test]
     fn nearest_first_sorts_by_the_depth_noted() {
         let hold = Hold::new(Order::FdNearest, Duration::from_secs(60));
-        let (mut bytes, mut keys) = (Vec::new(), Keys::default());
         // Two search paths: "deep/er" at depth 1 below its own, "a/b/c" at depth 2.
-        for (p, depth) in [
+        let (mut bytes, mut keys) = at_depths(&[
             ("a/b/c", 2),
             ("deep/er/x", 1),
             ("a/b", 1),
             ("deep/er/x/y", 2),
-        ] {
-            let start = bytes.len();
-            bytes.extend_from_slice(p.as_bytes());
-            bytes.push(b'\n');
-            keys.note_at(p.as_bytes(), &bytes, start, depth);
-        }
+        ]);
         let out = Out::default();
         let write = |b: &[u8]| out.write(b);
         assert!(hold.take(&mut bytes, &mut keys, &write));
         hold.finish(&write);
         assert_eq!(out.text(), "a/b\ndeep/er/x\na/b/c\ndeep/er/x/y\n");
+    }
+
+    /// A batch of `(path, depth)` records.
+    fn at_depths(records: &[(&str, u32)]) -> (Vec<u8>, Keys) {
+        let (mut bytes, mut keys) = (Vec::new(), Keys::default());
+        for (p, depth) in records {
+            let start = bytes.len();
+            bytes.extend_from_slice(p.as_bytes());
+            bytes.push(b'\n');
+            keys.note_at(p.as_bytes(), &bytes, start, *depth);
+        }
+        (bytes, keys)
+    }
+
+    /// A hold in `order` handed the search path "r" once read (its entries in the order it
+    /// listed them, and one result found below its subdirectory "m" already), then told that
+    /// the walk goes on into "m" and "n"; with what it wrote.
+    fn r_read(order: Order) -> (Hold, Out) {
+        let hold = Hold::new(order, Duration::from_secs(60));
+        let out = Out::default();
+        let (mut bytes, mut keys) = at_depths(&[
+            ("r/z", 1),
+            ("r/m/deep", 2),
+            ("r/a-b", 1),
+            ("r/m", 1),
+            ("r/a", 1),
+            ("r/n", 1),
+        ]);
+        assert!(hold.take(&mut bytes, &mut keys, &|b| out.write(b)));
+        hold.settle_root(Some(b"m"), &|b| out.write(b));
+        (hold, out)
+    }
+
+    #[test]
+    fn what_sorts_before_all_still_to_be_found_is_written_once_the_search_path_is_read() {
+        let (hold, out) = r_read(Order::Fd);
+        let write = |b: &[u8]| out.write(b);
+        // Up to "r/m" nothing can come before.
+        assert_eq!(out.text(), "r/a\nr/a-b\nr/m\n");
+        assert!(hold.holding());
+        // Found later, sorted with the rest at the end, none written twice.
+        let (mut bytes, mut keys) = at_depths(&[("r/n/x", 2), ("r/m/a", 2)]);
+        assert!(hold.take(&mut bytes, &mut keys, &write));
+        hold.finish(&write);
+        assert_eq!(
+            out.text(),
+            "r/a\nr/a-b\nr/m\nr/m/a\nr/m/deep\nr/n\nr/n/x\nr/z\n"
+        );
+    }
+
+    #[test]
+    fn past_the_hold_what_was_written_first_is_not_written_again() {
+        let (hold, out) = r_read(Order::Fd);
+        let write = |b: &[u8]| out.write(b);
+        hold.stream(&write);
+        assert_eq!(out.text(), "r/a\nr/a-b\nr/m\nr/z\nr/m/deep\nr/n\n");
+        // Streaming now: nothing more is settled.
+        hold.settle_root(None, &write);
+        assert_eq!(out.text(), "r/a\nr/a-b\nr/m\nr/z\nr/m/deep\nr/n\n");
+    }
+
+    #[test]
+    fn nearest_first_every_entry_of_the_search_path_is_written_once_it_is_read() {
+        let (hold, out) = r_read(Order::FdNearest);
+        let write = |b: &[u8]| out.write(b);
+        assert_eq!(out.text(), "r/a\nr/a-b\nr/m\nr/n\nr/z\n");
+        hold.finish(&write);
+        assert_eq!(out.text(), "r/a\nr/a-b\nr/m\nr/n\nr/z\nr/m/deep\n");
     }
 }

@@ -216,8 +216,20 @@ impl Printer {
 
     /// Whether results are being held (not yet written).
     #[inline]
-    fn holding(&self) -> bool {
+    pub fn holding(&self) -> bool {
         self.hold.as_ref().is_some_and(Hold::holding)
+    }
+
+    /// The walk has read the directory of its one search path, `least` being the first (in
+    /// fd's order) of the subdirectories it goes on into, and `batch` holding the last of its
+    /// results: while results are held, those that must come first are written now
+    /// ([`Hold::settle_root`]).
+    pub fn root_read(&self, batch: &mut Batch, least: Option<&[u8]>) {
+        let Some(hold) = self.hold.as_ref().filter(|h| h.holding()) else {
+            return;
+        };
+        self.flush(batch);
+        hold.settle_root(least, &|bytes| self.write_out(bytes));
     }
 
     /// Whether the walk should stop (checked by workers once per directory and per result).
@@ -320,7 +332,8 @@ impl Printer {
         if batch.buf.is_empty() || self.sorted.is_some() {
             return;
         }
-        if self.eager || self.nothing_written.load(Ordering::Relaxed) {
+        // While held, each directory's results join the others at its end.
+        if self.eager || self.nothing_written.load(Ordering::Relaxed) || self.holding() {
             self.flush(batch);
             return;
         }

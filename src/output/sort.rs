@@ -43,6 +43,8 @@ struct Record {
     bytes: (u32, u32),
     /// Path components, for [`Order::Depth`].
     depth: u32,
+    /// Written already, ahead of the rest ([`Gathered::drain_where`]).
+    taken: bool,
 }
 
 /// The sort keys of the records in a worker's batch (empty unless sorting).
@@ -78,6 +80,7 @@ impl Keys {
             key_in_bytes,
             bytes: (start as u32, buf.len() as u32),
             depth,
+            taken: false,
         });
     }
 
@@ -164,6 +167,7 @@ impl Keys {
                 key_in_bytes,
                 bytes: range,
                 depth,
+                taken: false,
             });
         }
         Some((Keys { keys, records }, rest))
@@ -239,7 +243,7 @@ impl Gathered {
     pub fn drain_as_kept(&self, write: &mut dyn FnMut(&[u8]) -> bool) {
         let pile = std::mem::take(&mut *self.pile.lock().unwrap_or_else(|e| e.into_inner()));
         for chunk in &pile.chunks {
-            for rec in &chunk.keys.records {
+            for rec in chunk.keys.records.iter().filter(|rec| !rec.taken) {
                 if !write(&chunk.bytes[rec.bytes.0 as usize..rec.bytes.1 as usize]) {
                     return;
                 }
@@ -259,34 +263,66 @@ impl Gathered {
         }
     }
 
-    /// The first `n` records of `chunks`, in order.
+    /// Takes the records kept so far that `pick` chooses (by depth and key), and hands them
+    /// to `write` in order, until it returns false; the drains that follow skip them. A hold
+    /// writes this way the results that nothing still to be found can come before.
+    pub fn drain_where(
+        &self,
+        pick: &dyn Fn(u32, &[u8]) -> bool,
+        write: &mut dyn FnMut(&[u8]) -> bool,
+    ) {
+        let mut pile = self.pile.lock().unwrap_or_else(|e| e.into_inner());
+        let mut picked: Vec<(usize, usize)> = Vec::new();
+        for (c, chunk) in pile.chunks.iter().enumerate() {
+            for (r, rec) in chunk.keys.records.iter().enumerate() {
+                if !rec.taken && pick(rec.depth, chunk.key(rec)) {
+                    picked.push((c, r));
+                }
+            }
+        }
+        for &(c, r) in &picked {
+            pile.chunks[c].keys.records[r].taken = true;
+        }
+        pile.records -= picked.len();
+        let mut items: Vec<Item<'_>> = picked
+            .iter()
+            .map(|&(c, r)| pile.chunks[c].item(&pile.chunks[c].keys.records[r]))
+            .collect();
+        items.sort_unstable_by(|a, b| self.compare(a, b));
+        for item in &items {
+            if !write(item.bytes) {
+                return;
+            }
+        }
+    }
+
+    /// Two records in this pile's order.
+    fn compare(&self, a: &Item<'_>, b: &Item<'_>) -> Ordering {
+        match self.order {
+            Order::Path => compare_paths(a.key, b.key),
+            Order::Depth => a
+                .depth
+                .cmp(&b.depth)
+                .then_with(|| compare_paths(a.key, b.key)),
+            Order::Fd => fd_order(a.key, b.key),
+            Order::FdNearest => a.depth.cmp(&b.depth).then_with(|| fd_order(a.key, b.key)),
+        }
+    }
+
+    /// The first `n` records of `chunks` not yet taken, in order.
     fn first<'c>(&self, chunks: &'c [Chunk], n: usize) -> Vec<Item<'c>> {
         let mut all: Vec<Item<'_>> = chunks
             .iter()
             .flat_map(|chunk| {
-                chunk.keys.records.iter().map(|rec| Item {
-                    key: if rec.key_in_bytes {
-                        &chunk.bytes[rec.key.0 as usize..rec.key.1 as usize]
-                    } else {
-                        &chunk.keys.keys[rec.key.0 as usize..rec.key.1 as usize]
-                    },
-                    depth: rec.depth,
-                    bytes: &chunk.bytes[rec.bytes.0 as usize..rec.bytes.1 as usize],
-                })
+                chunk
+                    .keys
+                    .records
+                    .iter()
+                    .filter(|rec| !rec.taken)
+                    .map(|rec| chunk.item(rec))
             })
             .collect();
-        let order = self.order;
-        let cmp = |a: &Item<'_>, b: &Item<'_>| -> Ordering {
-            match order {
-                Order::Path => compare_paths(a.key, b.key),
-                Order::Depth => a
-                    .depth
-                    .cmp(&b.depth)
-                    .then_with(|| compare_paths(a.key, b.key)),
-                Order::Fd => fd_order(a.key, b.key),
-                Order::FdNearest => a.depth.cmp(&b.depth).then_with(|| fd_order(a.key, b.key)),
-            }
-        };
+        let cmp = |a: &Item<'_>, b: &Item<'_>| self.compare(a, b);
         if n < all.len() {
             // Only the first n need ordering: select them in linear time, then sort those.
             if n > 0 {
@@ -300,6 +336,24 @@ impl Gathered {
 }
 
 impl Chunk {
+    /// A record's key: in the output bytes, or in the keys.
+    fn key(&self, rec: &Record) -> &[u8] {
+        if rec.key_in_bytes {
+            &self.bytes[rec.key.0 as usize..rec.key.1 as usize]
+        } else {
+            &self.keys.keys[rec.key.0 as usize..rec.key.1 as usize]
+        }
+    }
+
+    /// A record as the sort sees it.
+    fn item(&self, rec: &Record) -> Item<'_> {
+        Item {
+            key: self.key(rec),
+            depth: rec.depth,
+            bytes: &self.bytes[rec.bytes.0 as usize..rec.bytes.1 as usize],
+        }
+    }
+
     /// One chunk holding copies of `items`.
     fn of(items: &[Item<'_>]) -> Chunk {
         let mut chunk = Chunk {
@@ -319,6 +373,7 @@ impl Chunk {
                 key_in_bytes: false,
                 bytes: (start as u32, chunk.bytes.len() as u32),
                 depth: item.depth,
+                taken: false,
             });
         }
         chunk

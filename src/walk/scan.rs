@@ -15,6 +15,7 @@ use crate::fs::path::{base_len, join_into};
 use crate::fs::{Dir, DirInUse, Kind, Listing, Stat};
 use crate::memo::{Hit, Look};
 use crate::output::printer::Batch;
+use crate::output::sort::fd_order;
 use crate::walk::cache::{self, CachedDir};
 use crate::walk::contract::Walk;
 use crate::walk::visit::{Action, DirState};
@@ -170,6 +171,11 @@ impl DirJob {
         &self.path[..self.path.len() - 1]
     }
 
+    /// The directory's own name (its whole path for a search root).
+    pub fn name(&self) -> &[u8] {
+        &self.path[self.name_start..self.path.len() - 1]
+    }
+
     /// Where the directory's own name starts in [`DirJob::path`].
     #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
     pub fn name_start(&self) -> usize {
@@ -272,11 +278,33 @@ impl Scanner {
     /// Reads one directory: prints what passes, and gives each subdirectory to descend into
     /// to `push` as a new job.
     pub fn scan(&mut self, walk: &Walk<'_>, job: DirJob, push: &mut dyn FnMut(DirJob)) {
+        let printer = walk.printer;
+        if job.state.depth > 0 || walk.config.roots.len() > 1 || !printer.holding() {
+            return self.scan_dir(walk, job, push);
+        }
+        // The one search path, its results held: once it is read, those that sort before
+        // everything below its subdirectories are known (`Printer::root_read`).
+        let mut least: Option<Vec<u8>> = None;
+        self.scan_dir(walk, job, &mut |sub: DirJob| {
+            let name = sub.name();
+            if printer.holding() && least.as_deref().is_none_or(|l| fd_order(name, l).is_lt()) {
+                least = Some(name.to_vec());
+            }
+            push(sub);
+        });
+        printer.root_read(&mut self.batch, least.as_deref());
+    }
+
+    /// [`Scanner::scan`] of any directory.
+    fn scan_dir(&mut self, walk: &Walk<'_>, job: DirJob, push: &mut dyn FnMut(DirJob)) {
         let config = walk.config;
         let printer = walk.printer;
         if printer.stopped() {
             return;
         }
+        // Every result of this directory, read or served, is one level below it (a held
+        // breadth-first search is sorted by it).
+        self.batch.depth = job.state.depth + 1;
         // With --cache, the memo is asked first: a directory it serves is not read.
         let mut fresh = None;
         if let Some(memo) = walk.memo {
@@ -363,7 +391,6 @@ impl Scanner {
             state: &state,
             child_base: base_len(dir_path),
         };
-        self.batch.depth = state.depth + 1;
         'chunks: loop {
             if pending {
                 pending = false;
@@ -482,8 +509,6 @@ impl Scanner {
         if config.ignore.is_some() {
             state.screen_paths(path);
         }
-        // As for a directory read: a held breadth-first search is sorted by it.
-        batch.depth = state.depth + 1;
         let here = Here {
             dir: &opening,
             subdirs: Cell::new(0),

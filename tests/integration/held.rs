@@ -232,3 +232,66 @@ fn breadth_first_a_small_search_comes_nearest_first_and_sorted_within_a_depth() 
         assert_eq!(got, want, "{args:?}: {}", out.escape_ascii());
     }
 }
+
+/// A search path that lists 20 files, made last name first, and a directory of 1,500: more
+/// results than are held.
+fn wide_below() -> Tree {
+    let t = Tree::new();
+    let mut names: Vec<String> = (0..20).rev().map(|i| format!("a{i:02}")).collect();
+    names.extend((0..1500).map(|i| format!("z/f{i:04}")));
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    t.files(&names);
+    t
+}
+
+/// The records that come first in a search of [`wide_below`]: nothing can sort before them.
+fn settled_first() -> Vec<String> {
+    let mut want: Vec<String> = (0..20).map(|i| format!("a{i:02}")).collect();
+    want.push("z/".into());
+    want
+}
+
+#[test]
+fn a_big_search_writes_first_what_sorts_before_all_still_to_be_found() {
+    let t = wide_below();
+    for method in ["auto", "serial", "queue", "rayon"] {
+        for order in [&[][..], &["--order", "breadth"]] {
+            // One thread: its search path is read before the walk goes below it.
+            let mut args = vec![WIDE, "--method", method, "-j", "1"];
+            args.extend_from_slice(order);
+            let run = t.run(&args);
+            let got = records(&run.stdout, b'\n');
+            assert_eq!(got.len(), 1521, "{args:?}");
+            let first: Vec<String> = got[..21]
+                .iter()
+                .map(|r| String::from_utf8_lossy(r).into_owned())
+                .collect();
+            assert_eq!(first, settled_first(), "{args:?}");
+        }
+    }
+}
+
+#[test]
+fn a_big_search_writes_its_first_line_before_reading_below_its_search_path() {
+    if !crate::fixture::need("strace") {
+        return;
+    }
+    let t = wide_below();
+    let mut c = std::process::Command::new("strace");
+    c.args(["-f", "-qq", "-y", "-e", "trace=getdents64,write", "--"])
+        .arg(crate::fixture::bin())
+        .args([WIDE, "--method", "serial"])
+        .current_dir(t.root());
+    crate::fixture::clean_env(&mut c, &t.home());
+    let run = Run::from(c.output().unwrap());
+    assert_eq!(records(&run.stdout, b'\n').len(), 1521);
+    let calls: Vec<&str> = run.stderr.lines().collect();
+    let first_write = calls.iter().position(|l| l.contains("write(1<"));
+    let below = calls.iter().position(|l| l.contains("/z>"));
+    assert!(
+        first_write.is_some() && below.is_some() && first_write < below,
+        "the first line was written after the walk read below its search path:\n{}",
+        run.stderr
+    );
+    assert!(calls[first_write.unwrap()].contains("a00\\na01\\n"));
+}
