@@ -5,6 +5,7 @@
 
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::OnceLock;
 
 use super::dir::Dir;
 
@@ -16,8 +17,16 @@ static FD_BUDGET: AtomicUsize = AtomicUsize::new(0);
 /// The whole budget, as [`set_fd_budget`] set it.
 static FD_BUDGET_SET: AtomicUsize = AtomicUsize::new(0);
 
-/// Raises the soft open-file limit to the hard one and returns it.
+/// Raises the soft open-file limit to the hard one and returns it. Once per process: `main`
+/// asks before any thread starts ([`grow_fd_table`]) and the walk's preparation again, which
+/// is handed what the first call found.
 pub fn raise_fd_limit() -> usize {
+    static RAISED: OnceLock<usize> = OnceLock::new();
+    *RAISED.get_or_init(raise_soft_limit)
+}
+
+/// [`raise_fd_limit`]'s system calls.
+fn raise_soft_limit() -> usize {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
         rlim_max: 0,

@@ -19,7 +19,9 @@
 //! (what lies below a directory sorts right after it), nor, nearest first, before any of its
 //! entries: those are written then ([`Hold::settle_root`]), the rest held as before, so a
 //! small search prints the same bytes and a big one its first lines as soon as it did before
-//! the hold (docs/PERFORMANCE.md has the figures).
+//! the hold (docs/PERFORMANCE.md has the figures). Nor does the window's thread start before
+//! then: only once results are held, and the one search path read ([`Hold::start_window`]);
+//! a window that closed before it started closes as soon as it does.
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
@@ -49,6 +51,10 @@ pub struct Hold {
     pile: Gathered,
     /// Results found while held, handed over or still in the workers' batches.
     found: AtomicUsize,
+    /// The window's thread was started ([`Hold::start_window`]).
+    window: AtomicBool,
+    /// The one search path is being read ([`Hold::reading_root`]): the window's thread waits.
+    root_unread: AtomicBool,
     until: Instant,
 }
 
@@ -63,6 +69,8 @@ impl Hold {
             order,
             pile: Gathered::new(order, None),
             found: AtomicUsize::new(0),
+            window: AtomicBool::new(false),
+            root_unread: AtomicBool::new(false),
             until: Instant::now() + window,
         }
     }
@@ -78,6 +86,31 @@ impl Hold {
     #[inline]
     pub fn found_one(&self) -> bool {
         self.found.fetch_add(1, Ordering::Relaxed) == MAX_HELD
+    }
+
+    /// Whether the window's thread ([`Hold::wait`]) is to start now, which is true once: when
+    /// results are held, and not while the one search path is being read (then once it was
+    /// read: see [`Hold::root_read`]). Starting a thread takes the walk about 0.1 ms, which
+    /// before the first line would delay it; and until results are held there is nothing for
+    /// the thread to write when the window closes.
+    pub fn start_window(&self) -> bool {
+        !self.window.load(Ordering::Relaxed)
+            && !self.root_unread.load(Ordering::Relaxed)
+            && self.holding()
+            && !self.window.swap(true, Ordering::AcqRel)
+    }
+
+    /// The walk starts reading its one search path: the window's thread waits for
+    /// [`Hold::root_read`].
+    pub fn reading_root(&self) {
+        self.root_unread.store(true, Ordering::Relaxed);
+    }
+
+    /// The one search path was read (and its first lines written, [`Hold::settle_root`]):
+    /// whether results are held, for which the window's thread is to start.
+    pub fn root_read(&self) -> bool {
+        self.root_unread.store(false, Ordering::Relaxed);
+        !self.pile.is_empty()
     }
 
     fn lock(&self) -> MutexGuard<'_, bool> {

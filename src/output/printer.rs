@@ -20,7 +20,7 @@
 
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Mutex, TryLockError};
+use std::sync::{Mutex, OnceLock, TryLockError};
 use std::time::{Duration, Instant};
 
 use crate::filter::Meta;
@@ -105,6 +105,8 @@ pub struct Printer {
     sorted: Option<Gathered>,
     /// The results held at the start, as fd holds them (see the module's doc).
     hold: Option<Hold>,
+    /// This printer, for the thread that closes the hold's window ([`Printer::close_window`]).
+    this: OnceLock<&'static Printer>,
     /// Where full batches go instead of `out` (`--mpi`: to process 0's printer).
     forward: Option<Forward>,
     /// Note each record's place and key ([`Keys`]) for the printer batches are forwarded to:
@@ -149,6 +151,7 @@ impl Printer {
             dash_guard: false,
             sorted: None,
             hold: None,
+            this: OnceLock::new(),
             forward: None,
             note_records: false,
         }
@@ -199,18 +202,30 @@ impl Printer {
         self
     }
 
-    /// Starts the thread that writes what is held when the window closes, if results are
-    /// held: without it they would wait for the next batch.
+    /// Lets the window close: a thread of its own writes what is held when it does (without
+    /// it, held results would wait for the next batch), started once results are held
+    /// ([`Hold::start_window`]), which needs the printer for as long as the process lives.
     pub fn close_window(&'static self) {
-        let Some(hold) = &self.hold else {
+        if self.hold.is_some() {
+            // Set once, by main.
+            let _ = self.this.set(self);
+        }
+    }
+
+    /// Starts the window's thread if it is time to ([`Hold::start_window`]).
+    fn start_window(&self) {
+        let Some(&this) = self.this.get() else {
+            return;
+        };
+        let Some(hold) = this.hold.as_ref().filter(|h| h.start_window()) else {
             return;
         };
         let started = std::thread::Builder::new()
             .name("ffind-hold".into())
-            .spawn(move || hold.wait(&|bytes| self.write_out(bytes)));
+            .spawn(move || hold.wait(&|bytes| this.write_out(bytes)));
         if started.is_err() {
             // No thread: stream from now on, rather than hold for as long as the walk takes.
-            hold.stream(&|bytes| self.write_out(bytes));
+            hold.stream(&|bytes| this.write_out(bytes));
         }
     }
 
@@ -224,12 +239,27 @@ impl Printer {
     /// fd's order) of the subdirectories it goes on into, and `batch` holding the last of its
     /// results: while results are held, those that must come first are written now
     /// ([`Hold::settle_root`]).
+    /// The window's thread starts then, if results are held, not before: its start would
+    /// delay the first line.
     pub fn root_read(&self, batch: &mut Batch, least: Option<&[u8]>) {
-        let Some(hold) = self.hold.as_ref().filter(|h| h.holding()) else {
+        let Some(hold) = &self.hold else {
             return;
         };
-        self.flush(batch);
-        hold.settle_root(least, &|bytes| self.write_out(bytes));
+        if hold.holding() {
+            self.flush(batch);
+            hold.settle_root(least, &|bytes| self.write_out(bytes));
+        }
+        if hold.root_read() {
+            self.start_window();
+        }
+    }
+
+    /// The walk starts reading its one search path, whose results are held:
+    /// [`Printer::root_read`] is to follow.
+    pub fn reading_root(&self) {
+        if let Some(hold) = &self.hold {
+            hold.reading_root();
+        }
     }
 
     /// Whether the walk should stop (checked by workers once per directory and per result).
@@ -369,6 +399,7 @@ impl Printer {
                     self.write_out(bytes)
                 })
             {
+                self.start_window();
                 return;
             }
             // Noted while results were held, written as they are now.

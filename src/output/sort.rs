@@ -238,6 +238,11 @@ impl Gathered {
         }
     }
 
+    /// Whether no record is kept (but those taken by [`Gathered::drain_where`]).
+    pub fn is_empty(&self) -> bool {
+        self.pile.lock().unwrap_or_else(|e| e.into_inner()).records == 0
+    }
+
     /// Hands every record kept to `write` in the order they were kept, unsorted and
     /// unlimited, until it returns false.
     pub fn drain_as_kept(&self, write: &mut dyn FnMut(&[u8]) -> bool) {

@@ -285,6 +285,7 @@ impl Scanner {
         // The one search path, its results held: once it is read, those that sort before
         // everything below its subdirectories are known (`Printer::root_read`).
         let mut least: Option<Vec<u8>> = None;
+        printer.reading_root();
         self.scan_dir(walk, job, &mut |sub: DirJob| {
             let name = sub.name();
             if printer.holding() && least.as_deref().is_none_or(|l| fd_order(name, l).is_lt()) {

@@ -295,3 +295,83 @@ fn a_big_search_writes_its_first_line_before_reading_below_its_search_path() {
     );
     assert!(calls[first_write.unwrap()].contains("a00\\na01\\n"));
 }
+
+#[test]
+fn the_windows_thread_starts_after_the_first_line() {
+    if !crate::fixture::need("strace") {
+        return;
+    }
+    // Starting a thread takes the walk about 0.1 ms: after the first line, not before. The
+    // window's thread writes "d2/" and "d3/" if the window closes before "d1" is read.
+    let t = Tree::new();
+    t.files(&["a", "d1/x", "d2/y", "d3/z"]);
+    let mut c = std::process::Command::new("strace");
+    c.args(["-f", "-qq", "-e", "trace=clone,clone3,write", "--"])
+        .arg(crate::fixture::bin())
+        .args(["--method", "serial"])
+        .current_dir(t.root());
+    crate::fixture::clean_env(&mut c, &t.home());
+    let run = Run::from(c.output().unwrap());
+    assert_eq!(run.stdout, b"a\nd1/\nd1/x\nd2/\nd2/y\nd3/\nd3/z\n");
+    let calls: Vec<&str> = run.stderr.lines().collect();
+    let first_write = calls.iter().position(|l| l.contains("write(1,"));
+    // The one thread started (the walk is on the main thread): the window's. (Its name is
+    // not seen: the walk may end before the thread first runs.)
+    let window = calls.iter().position(|l| l.contains("clone"));
+    assert!(
+        first_write.is_some() && window.is_some() && first_write < window,
+        "the window's thread started before the first line, or never:\n{}",
+        run.stderr
+    );
+}
+
+/// Runs `args` in `t` with every directory read but the first taking 0.4 s (strace's fault
+/// injection, counted per thread: the walk is on one); returns how long before the end the
+/// line `line` came.
+fn ahead_of_a_slow_walk(t: &Tree, args: &[&str], line: &str) -> std::time::Duration {
+    use std::io::Read;
+    let mut c = std::process::Command::new("strace");
+    c.args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=getdents64"])
+        .args(["-e", "inject=getdents64:delay_exit=400000:when=2+", "--"])
+        .arg(crate::fixture::bin())
+        .args(["--method", "serial"])
+        .args(args)
+        .current_dir(t.root())
+        .stdout(std::process::Stdio::piped());
+    crate::fixture::clean_env(&mut c, &t.home());
+    let mut child = c.spawn().unwrap();
+    let mut stdout = child.stdout.take().unwrap();
+    let (mut seen, mut buf, mut chunk) = (None, Vec::new(), [0u8; 4096]);
+    loop {
+        let n = stdout.read(&mut chunk).unwrap();
+        if n == 0 {
+            break;
+        }
+        buf.extend_from_slice(&chunk[..n]);
+        if seen.is_none() && records(&buf, b'\n').contains(&line.as_bytes()) {
+            seen = Some(std::time::Instant::now());
+        }
+    }
+    assert!(child.wait().unwrap().success(), "{args:?}");
+    let seen = seen.unwrap_or_else(|| panic!("{args:?}: no line {line}"));
+    seen.elapsed()
+}
+
+#[test]
+fn held_results_come_out_when_the_window_closes_though_the_walk_is_slow() {
+    if !crate::fixture::need("strace") {
+        return;
+    }
+    let t = Tree::new();
+    t.files(&["a", "d1/x", "d2/y", "d3/z"]);
+    // One search path: "d2/" is held once it is read (it sorts after d1's results); the
+    // window closes 100 ms later, while d1, d2 and d3 take 1.2 s to read: out then, not at
+    // the end. Several search paths: the first one's result, likewise.
+    for (args, line) in [(&[][..], "d2/"), (&[".", "d1", "d2", "d3"], "d1/x")] {
+        let ahead = ahead_of_a_slow_walk(&t, args, line);
+        assert!(
+            ahead >= std::time::Duration::from_millis(600),
+            "{args:?}: {line} came {ahead:?} before the end, not when the window closed"
+        );
+    }
+}
