@@ -52,6 +52,8 @@ pub fn main(argv: Vec<OsString>) -> Outcome {
     };
     match run(&args, &search, terminator) {
         Ok(outcome) => outcome,
+        // As a search whose reader went away (`ffind --bench | head`): not a failure.
+        Err(e) if e.is::<ReaderGone>() => Outcome::Success,
         Err(e) => {
             // check_paths has already put the system error in words (`describe`).
             crate::report::say!("ffind --bench: {e:#}");
@@ -193,6 +195,31 @@ fn check_exports(args: &BenchArgs) -> Result<(), String> {
     Ok(())
 }
 
+/// Bench's stdout was closed by its reader: it stops there, quietly, as a search does.
+#[derive(Debug)]
+struct ReaderGone;
+
+impl std::fmt::Display for ReaderGone {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("stdout's reader has gone")
+    }
+}
+
+impl std::error::Error for ReaderGone {}
+
+/// Writes `text` to stdout at once (the progress of a run that takes minutes); its reader gone,
+/// the error is [`ReaderGone`].
+fn show(stdout: &mut io::Stdout, text: &str) -> Result<()> {
+    match stdout
+        .write_all(text.as_bytes())
+        .and_then(|()| stdout.flush())
+    {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(ReaderGone.into()),
+        Err(e) => Err(anyhow::Error::new(e).context("cannot write to stdout")),
+    }
+}
+
 fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
     let cpus = std::thread::available_parallelism().map_or(1, usize::from);
     let benchmarks = plan::benchmarks(&args.methods(), &args.levels(cpus), search);
@@ -202,8 +229,7 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
     let mut results: Vec<BenchmarkResult> = Vec::new();
     let mut warned = false;
     for (i, benchmark) in benchmarks.iter().enumerate() {
-        write!(stdout, "{}", report::header(i + 1, &benchmark.command))?;
-        stdout.flush()?;
+        show(&mut stdout, &report::header(i + 1, &benchmark.command))?;
         let count = runner
             .count(&benchmark.args)
             .with_context(|| format!("cannot run {}", shown(&benchmark.command)))?;
@@ -243,11 +269,11 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
         }
         let runs = runner.measure(benchmark, args.warmup, args.runs)?;
         let result = BenchmarkResult::new(benchmark, count.entries, &runs);
-        write!(stdout, "{}", report::benchmark(&result))?;
+        show(&mut stdout, &report::benchmark(&result))?;
         results.push(result);
     }
     result::set_parameters(&mut results);
-    write!(stdout, "{}", report::summary(&results))?;
+    show(&mut stdout, &report::summary(&results))?;
     let caption = caption(args, search, &results);
     for (format, _, path) in args.exports() {
         format.write(path, &results, &caption)?;
