@@ -7,10 +7,10 @@
 
 pub mod gitconfig;
 pub mod ignore;
+pub mod literal;
 pub mod owner;
 pub mod rules;
 pub mod size;
-pub mod suffix;
 pub mod time;
 
 use std::ffi::CStr;
@@ -117,23 +117,24 @@ impl TypeFilter {
 /// One search pattern, compiled.
 #[derive(Debug)]
 pub enum Pattern {
-    /// A literal end (`\.c$`): compared as bytes, no regex built.
-    Suffix(suffix::Suffix),
+    /// A literal, maybe anchored (`foo`, `\.c$`): compared as bytes, no regex built.
+    Literal(Box<literal::Literal>),
     /// Anything else.
     Regex(Regex),
 }
 
-/// Longer literal ends are compiled as regexes too, so that a pattern past the regex size
-/// limit is refused as before; a literal this short always compiles.
-const SUFFIX_WITHOUT_REGEX: usize = 4096;
+/// Longer literals are compiled as regexes too, so that a pattern past the regex size limit is
+/// refused as before; a literal this short always compiles.
+const LITERAL_WITHOUT_REGEX: usize = 4096;
 
 impl Pattern {
     /// Compiles a pattern's regex (from [`pattern_regex`]); see [`compile_pattern`]. A short
-    /// literal end, which always compiles, is not compiled at all: building the regex cost more
-    /// at start-up than matching every name of a large tree by bytes.
+    /// literal, which always compiles, is not compiled at all (`literal.rs`).
     pub fn new(source: &str, case_insensitive: bool) -> Result<Pattern> {
-        match suffix::Suffix::of(source, case_insensitive) {
-            Some(suffix) if source.len() <= SUFFIX_WITHOUT_REGEX => Ok(Pattern::Suffix(suffix)),
+        match literal::Literal::of(source, case_insensitive) {
+            Some(lit) if source.len() <= LITERAL_WITHOUT_REGEX => {
+                Ok(Pattern::Literal(Box::new(lit)))
+            }
             _ => Ok(Pattern::Regex(compile_pattern(source, case_insensitive)?)),
         }
     }
@@ -141,7 +142,7 @@ impl Pattern {
     #[inline]
     fn is_match(&self, s: &[u8]) -> bool {
         match self {
-            Pattern::Suffix(suffix) => suffix.is_match(s),
+            Pattern::Literal(lit) => lit.is_match(s),
             Pattern::Regex(regex) => regex.is_match(s),
         }
     }
