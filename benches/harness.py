@@ -74,7 +74,7 @@ class Bench:
         # Conditions that a suite may change for the files it writes.
         self.cache = None
         self.note = None
-        self.ffind = self.ffind_mpi = self.mpirun = self.fd = self.floor = self.dfind = None
+        self.ffind = self.ffind_mpi = self.mpirun = self.fd = self.floor = self.dfind = self.bfs4 = None
         self.peers = None
         self.mnt_tree = None
         self.unavailable = {}  # suite -> why it could not run here (cold, slow)
@@ -129,7 +129,8 @@ class Bench:
         shown = self.ffind.replace(f"{self.repo}/", "")
         return [
             f"- ffind: `{shown}` (git {rev}; `-dirty` = built from a working tree with uncommitted changes)",
-            f"- fd: {first_line([self.fd, '--version'])}; bfs: {first_line(['bfs', '--version'])}; "
+            f"- fd: {first_line([self.fd, '--version'])}; bfs: {first_line(['bfs', '--version'])}"
+            + (f" and {first_line([self.bfs4, '--version'])} with io_uring" if self.bfs4 else "") + "; "
             f"{first_line(['find', '.', '-maxdepth', '0', '--version'])}; {first_line(['hyperfine', '--version'])}; "
             "floor: `benches/floor/floor.c` (`-p` prints every path, `-j N` threads)",
         ]

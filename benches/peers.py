@@ -14,6 +14,12 @@ PEER is one of
              package of it; it is looked for at $DFIND, $FFIND_PEERS/mpi/bin/dfind and on PATH,
              and built from source when $MPIFILEUTILS_SRC names a directory holding checkouts
              of libcircle, lwgrp, dtcmp and mpifileutils (Open MPI from Debian)
+  bfs4       bfs 4 with io_uring, beside Debian's 2.x: never installed by default (bench.py
+             adds it to the side, first and order suites when it is there). Looked for at $BFS4
+             and $FFIND_PEERS/bin/bfs4, and built from source when $BFS_SRC names a checkout of
+             bfs (tag 4.x) and $LIBURING_SRC one of liburing (2.4 or later: Debian bookworm's
+             2.3 lacks io_uring_enable_rings): liburing into $FFIND_PEERS/uring, bfs's
+             `./configure --enable-release` against it, bin/bfs copied to $FFIND_PEERS/bin/bfs4
 
 $FFIND_PEERS defaults to ~/.cache/ffind-peers. Prints that directory on stdout (its bin/ holds
 fd and floor); progress goes to stderr. Exits 1 naming what could not be installed.
@@ -132,7 +138,39 @@ def build_dfind(src, prefix):
     return str(binary) if os.access(binary, os.X_OK) else None
 
 
-INSTALLERS = {"fd": fd, "floor": floor, "dfind": dfind}
+def bfs4():
+    binary = root() / "bin" / "bfs4"
+    for candidate in (os.environ.get("BFS4"), binary):
+        if candidate and os.access(candidate, os.X_OK):
+            return str(candidate)
+    bfs_src, uring_src = os.environ.get("BFS_SRC"), os.environ.get("LIBURING_SRC")
+    if not (bfs_src and uring_src):
+        say("bfs4: not found; set BFS4 to a built bfs 4, or BFS_SRC and LIBURING_SRC to build one")
+        return None
+    if not apt_install(["libacl1-dev", "libcap-dev", "libonig-dev"]):
+        say("bfs4: could not install the build dependencies")
+        return None
+    uring = root() / "uring"
+
+    def sh(cmd, cwd):
+        say(f"bfs4: {cmd} (in {cwd})")
+        return subprocess.run(cmd, shell=True, cwd=cwd).returncode == 0
+
+    flags = f'CPPFLAGS="-I{uring}/include" LDFLAGS="-L{uring}/lib -Wl,-rpath,{uring}/lib"'
+    steps = [
+        (uring_src, f"./configure --prefix={uring} && make -j2 -C src && make -C src install"),
+        (bfs_src, f"./configure --enable-release {flags} && make -j2"),
+    ]
+    for cwd, cmd in steps:
+        if not sh(cmd, cwd):
+            say(f"bfs4: building in {cwd} failed")
+            return None
+    binary.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copy2(Path(bfs_src) / "bin" / "bfs", binary)
+    return str(binary)
+
+
+INSTALLERS = {"fd": fd, "floor": floor, "dfind": dfind, "bfs4": bfs4}
 
 
 def ensure(names=DEFAULT):

@@ -38,6 +38,11 @@ MPI_SLOW_THREADS = env_int("BENCH_MPI_SLOW_THREADS", 16)
 q = shlex.quote
 
 
+def bfs(b, d):
+    """Debian's bfs on `d`, and bfs 4 with io_uring where it was built (`peers.py bfs4`)."""
+    return [f"bfs {d}"] + ([f"{q(b.bfs4)} {d}"] if b.bfs4 else [])
+
+
 def warm(path):
     subprocess.run(["find", str(path)], stdout=subprocess.DEVNULL)
 
@@ -46,7 +51,7 @@ def warm(path):
 def side(b, label, tree):
     d = q(str(tree))
     cmds = [f"{b.ffind} -u . {d}"] + [f"{b.ffind} -u --method {m} . {d}" for m in METHODS]
-    cmds += [f"{b.fd} -u . {d}", f"bfs {d}", f"find {d}", f"{b.floor} -p -j2 {d}"]
+    cmds += [f"{b.fd} -u . {d}", *bfs(b, d), f"find {d}", f"{b.floor} -p -j2 {d}"]
     b.group("null", label, tree, f"floor -p -j2 {label}", ["-N"], cmds)
     b.group("pipe", label, tree, f"floor -p -j2 {label}", ["-N", "--output=pipe"], cmds)
 
@@ -65,7 +70,7 @@ def first(b, label, tree):
             "exits on the broken pipe at its next write). hyperfine subtracts bash's start-up, which it "
             "cannot calibrate below ~5 ms: read small numbers as \"a few ms\". floor writes through "
             "stdio's 4 KiB buffer, so it is a reference here, not a bound")
-    cmds = [f"{b.ffind} -u . {d}", f"{b.fd} -u . {d}", f"bfs {d}", f"find {d}", f"{b.floor} -p -j2 {d}"]
+    cmds = [f"{b.ffind} -u . {d}", f"{b.fd} -u . {d}", *bfs(b, d), f"find {d}", f"{b.floor} -p -j2 {d}"]
     b.group("first", label, tree, f"floor -p -j2 {label} | head -1", ["--shell=bash"],
             [f"{c} | head -1" for c in cmds], note=note)
 
@@ -73,7 +78,7 @@ def first(b, label, tree):
 def memory(b, label, tree):
     d = q(str(tree))
     cmds = [f"{b.ffind} -u . {d}"] + [f"{b.ffind} -u --method {m} . {d}" for m in METHODS]
-    cmds += [f"{b.fd} -u . {d}", f"bfs {d}", f"{b.floor} -p -j2 {d}"]
+    cmds += [f"{b.fd} -u . {d}", *bfs(b, d), f"{b.floor} -p -j2 {d}"]
     b.load = loadavg()
     say(f"{label}: memory (max RSS, 3 runs to /dev/null, 1 with a reader that sleeps {READER_SLEEP}s)")
     rows = b.rss_rows(cmds) + b.rss_sleeping_rows(cmds, READER_SLEEP)
@@ -193,7 +198,7 @@ def order_trees(b, label, tree):
     order_cost(b, label, tree, [
         f"{b.ffind} -u . {d}", f"{b.ffind} -u --order breadth . {d}",
         f"{b.ffind} -u --order breadth --method serial . {d}", f"{b.ffind} -u --order breadth --method rayon . {d}",
-        f"bfs {d}", f"{b.fd} -u . {d}"])
+        *bfs(b, d), f"{b.fd} -u . {d}"])
 
 
 PER_TREE = {"side": side, "j1": j1, "first": first, "memory": memory, "sweep": sweep, "crates": crates,
@@ -209,7 +214,7 @@ def order_filtered(b):
         d = q(str(tree))
         order_cost(b, label, tree, [
             f"{b.ffind} . {d}", f"{b.ffind} --order breadth . {d}", f"{b.ffind} -u . {d}",
-            f"{b.ffind} -u --order breadth . {d}", f"bfs {d}", f"{b.fd} . {d}"])
+            f"{b.ffind} -u --order breadth . {d}", *bfs(b, d), f"{b.fd} . {d}"])
 
 
 def git_default(b):
