@@ -12,7 +12,7 @@
 use std::sync::OnceLock;
 
 use memchr::memmem;
-use regex::bytes::Regex;
+use regex::bytes::{Regex, RegexBuilder};
 use regex_syntax::hir::{Hir, HirKind, Look};
 
 /// A literal a name (or path) must contain, start with, end with, or be.
@@ -126,8 +126,11 @@ impl Literal {
     #[cold]
     fn regex(&self) -> &Regex {
         self.regex.get_or_init(|| {
-            // A literal this short always compiles (`LITERAL_WITHOUT_REGEX`).
-            crate::filter::compile_pattern(&self.source, self.fold)
+            // As `filter::compile_pattern` builds it (which has no dot to set here); a literal
+            // this short always compiles (`LITERAL_WITHOUT_REGEX`).
+            RegexBuilder::new(&self.source)
+                .case_insensitive(self.fold)
+                .build()
                 .expect("a literal pattern compiles")
         })
     }
