@@ -271,18 +271,29 @@ fn a_big_search_writes_first_what_sorts_before_all_still_to_be_found() {
     }
 }
 
+/// ffind running `args` in `t` under strace with `strace_args`.
+fn under_strace(t: &Tree, strace_args: &[&str], args: &[&str]) -> std::process::Command {
+    let mut c = std::process::Command::new("strace");
+    c.args(strace_args)
+        .arg("--")
+        .arg(crate::fixture::bin())
+        .args(args)
+        .current_dir(t.root());
+    crate::fixture::clean_env(&mut c, &t.home());
+    c
+}
+
 #[test]
 fn a_big_search_writes_its_first_line_before_reading_below_its_search_path() {
     if !crate::fixture::need("strace") {
         return;
     }
     let t = wide_below();
-    let mut c = std::process::Command::new("strace");
-    c.args(["-f", "-qq", "-y", "-e", "trace=getdents64,write", "--"])
-        .arg(crate::fixture::bin())
-        .args([WIDE, "--method", "serial"])
-        .current_dir(t.root());
-    crate::fixture::clean_env(&mut c, &t.home());
+    let mut c = under_strace(
+        &t,
+        &["-f", "-qq", "-y", "-e", "trace=getdents64,write"],
+        &[WIDE, "--method", "serial"],
+    );
     let run = Run::from(c.output().unwrap());
     assert_eq!(records(&run.stdout, b'\n').len(), 1521);
     let calls: Vec<&str> = run.stderr.lines().collect();
@@ -296,6 +307,13 @@ fn a_big_search_writes_its_first_line_before_reading_below_its_search_path() {
     assert!(calls[first_write.unwrap()].contains("a00\\na01\\n"));
 }
 
+/// A file and three directories of one file each.
+fn three_dirs() -> Tree {
+    let t = Tree::new();
+    t.files(&["a", "d1/x", "d2/y", "d3/z"]);
+    t
+}
+
 #[test]
 fn the_windows_thread_starts_after_the_first_line() {
     if !crate::fixture::need("strace") {
@@ -303,14 +321,12 @@ fn the_windows_thread_starts_after_the_first_line() {
     }
     // Starting a thread takes the walk about 0.1 ms: after the first line, not before. The
     // window's thread writes "d2/" and "d3/" if the window closes before "d1" is read.
-    let t = Tree::new();
-    t.files(&["a", "d1/x", "d2/y", "d3/z"]);
-    let mut c = std::process::Command::new("strace");
-    c.args(["-f", "-qq", "-e", "trace=clone,clone3,write", "--"])
-        .arg(crate::fixture::bin())
-        .args(["--method", "serial"])
-        .current_dir(t.root());
-    crate::fixture::clean_env(&mut c, &t.home());
+    let t = three_dirs();
+    let mut c = under_strace(
+        &t,
+        &["-f", "-qq", "-e", "trace=clone,clone3,write"],
+        &["--method", "serial"],
+    );
     let run = Run::from(c.output().unwrap());
     assert_eq!(run.stdout, b"a\nd1/\nd1/x\nd2/\nd2/y\nd3/\nd3/z\n");
     let calls: Vec<&str> = run.stderr.lines().collect();
@@ -330,15 +346,19 @@ fn the_windows_thread_starts_after_the_first_line() {
 /// line `line` came.
 fn ahead_of_a_slow_walk(t: &Tree, args: &[&str], line: &str) -> std::time::Duration {
     use std::io::Read;
-    let mut c = std::process::Command::new("strace");
-    c.args(["-f", "-qq", "-o", "/dev/null", "-e", "trace=getdents64"])
-        .args(["-e", "inject=getdents64:delay_exit=400000:when=2+", "--"])
-        .arg(crate::fixture::bin())
-        .args(["--method", "serial"])
-        .args(args)
-        .current_dir(t.root())
-        .stdout(std::process::Stdio::piped());
-    crate::fixture::clean_env(&mut c, &t.home());
+    let slow = "inject=getdents64:delay_exit=400000:when=2+";
+    let strace = [
+        "-f",
+        "-qq",
+        "-o",
+        "/dev/null",
+        "-e",
+        "trace=getdents64",
+        "-e",
+        slow,
+    ];
+    let mut c = under_strace(t, &strace, &[&["--method", "serial"], args].concat());
+    c.stdout(std::process::Stdio::piped());
     let mut child = c.spawn().unwrap();
     let mut stdout = child.stdout.take().unwrap();
     let (mut seen, mut buf, mut chunk) = (None, Vec::new(), [0u8; 4096]);
@@ -362,8 +382,7 @@ fn held_results_come_out_when_the_window_closes_though_the_walk_is_slow() {
     if !crate::fixture::need("strace") {
         return;
     }
-    let t = Tree::new();
-    t.files(&["a", "d1/x", "d2/y", "d3/z"]);
+    let t = three_dirs();
     // One search path: "d2/" is held once it is read (it sorts after d1's results); the
     // window closes 100 ms later, while d1, d2 and d3 take 1.2 s to read: out then, not at
     // the end. Several search paths: the first one's result, likewise.
