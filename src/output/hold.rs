@@ -21,7 +21,10 @@
 //! small search prints the same bytes and a big one its first lines as soon as it did before
 //! the hold (docs/PERFORMANCE.md has the figures). Nor does the window's thread start before
 //! then: only once results are held, and the one search path read ([`Hold::start_window`]);
-//! a window that closed before it started closes as soon as it does.
+//! a window that closed before it started closes as soon as it does. (So while the search
+//! path's own directory is still being read, which takes long only when it is huge or its
+//! file system slow, what other threads found below it waits for the end of that read, past
+//! the window if need be, and at most until 1,001 results were found.)
 
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};

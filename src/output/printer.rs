@@ -239,6 +239,7 @@ impl Printer {
     /// fd's order) of the subdirectories it goes on into, and `batch` holding the last of its
     /// results: while results are held, those that must come first are written now
     /// ([`Hold::settle_root`]).
+    ///
     /// The window's thread starts then, if results are held, not before: its start would
     /// delay the first line.
     pub fn root_read(&self, batch: &mut Batch, least: Option<&[u8]>) {
