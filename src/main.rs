@@ -253,11 +253,7 @@ fn alone(cli: &Cli) -> Outcome {
     printer.finish();
     output::interrupted::settle();
     say_hidden(config, report);
-    if !printer.matched() && !config.quiet {
-        if let Some(hint) = cli::hint::for_no_results(cli) {
-            crate::report::say!("{hint}");
-        }
-    }
+    say_hint(cli, config, printer);
     if let Some(runner) = runner {
         let commands_ok = runner.finish();
         return Outcome::of_walk(false, true, report.had_errors() || !commands_ok);
@@ -273,6 +269,16 @@ fn reporter(config: &Config) -> Reporter {
     }
     let paths: Vec<&[u8]> = config.roots.iter().map(|r| r.open_path()).collect();
     Reporter::new().hiding(&paths)
+}
+
+/// A search that found nothing says what its arguments may have meant (`-e '*.rs'`: see
+/// [`cli::hint::for_no_results`]); never one that found something, nor a quiet one.
+fn say_hint(cli: &Cli, config: &Config, printer: &Printer) {
+    if !printer.matched() && !config.quiet {
+        if let Some(hint) = cli::hint::for_no_results(cli) {
+            crate::report::say!("{hint}");
+        }
+    }
 }
 
 /// Says, on a terminal, how many errors `--no-errors` hid (see [`Config::count_hidden`]).
@@ -349,6 +355,7 @@ fn distributed(cli: &Cli, launch: Launch) -> Outcome {
     drop(session);
     printer.finish();
     say_hidden(config, report);
+    say_hint(cli, config, printer);
     outcome(config, printer, errors)
 }
 

@@ -273,3 +273,22 @@ fn mpi_from_the_config_file_says_a_usage_error_once() {
     let said = "error: unexpected argument '--no-such-option'";
     assert_eq!(run.stderr.matches(said).count(), 1, "{}", run.stderr);
 }
+
+#[test]
+fn a_search_that_finds_nothing_gives_its_hint_once() {
+    if crate::skip() {
+        return;
+    }
+    // As without --mpi: `-e '*.rs'` finds nothing and says what was meant, once for the job;
+    // a search that found something says nothing.
+    let t = Tree::new();
+    t.files(&["a/main.rs", "b/lib.rs", "c/x.txt"]);
+    for (n, share_all) in LAUNCHES {
+        let none = run(&t, n, share_all, &["-e", "*.rs"]);
+        let hints = none.stderr.matches("hint: -e takes an extension").count();
+        assert_eq!((none.stdout.len(), hints), (0, 1), "n={n}: {}", none.stderr);
+        let some = run(&t, n, share_all, &["-e", "rs"]);
+        assert_eq!(some.sorted().len(), 2, "n={n}");
+        assert!(!some.stderr.contains("hint"), "n={n}: {}", some.stderr);
+    }
+}
