@@ -179,6 +179,12 @@ impl Dir {
         }
     }
 
+    /// `fstatat` of the entry `name` in this directory, all of it: the memo validates a
+    /// subdirectory through the very descriptor it would be opened from.
+    pub fn raw_stat_at(&self, name: &CStr, follow: bool) -> io::Result<libc::stat> {
+        raw_stat_at(self.fd, name, follow)
+    }
+
     /// `fstatat` of the entry `name` in this directory; `follow` resolves a symlink.
     pub fn stat_at(&self, name: &CStr, follow: bool) -> io::Result<Stat> {
         stat_at(self.fd, name, follow)
@@ -254,12 +260,17 @@ impl Drop for Dir {
 
 /// `fstatat` relative to a directory descriptor (or AT_FDCWD).
 fn stat_at(base: RawFd, name: &CStr, follow: bool) -> io::Result<Stat> {
+    raw_stat_at(base, name, follow).map(|st| Stat::from_raw(&st))
+}
+
+/// `fstatat` relative to `base`, all of it.
+fn raw_stat_at(base: RawFd, name: &CStr, follow: bool) -> io::Result<libc::stat> {
     let flags = if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: fstatat fills the struct on success, and we read it only then.
     unsafe {
         cvt(libc::fstatat(base, name.as_ptr(), st.as_mut_ptr(), flags))?;
-        Ok(Stat::from_raw(&st.assume_init()))
+        Ok(st.assume_init())
     }
 }
 
@@ -385,8 +396,13 @@ fn opened(mut open: impl FnMut() -> io::Result<RawFd>) -> io::Result<Dir> {
 
 /// `stat`/`lstat` by path, for search roots.
 pub fn stat_path(path: &[u8], follow: bool) -> io::Result<Stat> {
+    raw_stat_path(path, follow).map(|st| Stat::from_raw(&st))
+}
+
+/// `stat`/`lstat` by path, all of it (the memo's stamp of a directory no descriptor leads to).
+pub fn raw_stat_path(path: &[u8], follow: bool) -> io::Result<libc::stat> {
     let path = if path.is_empty() { &b"."[..] } else { path };
-    stat_at(libc::AT_FDCWD, &c_path(path)?, follow)
+    raw_stat_at(libc::AT_FDCWD, &c_path(path)?, follow)
 }
 
 /// File systems where every operation is a round trip (network, FUSE): reads in flight, not

@@ -84,7 +84,9 @@ pub struct Stat {
 }
 
 impl Stat {
-    pub(super) fn from_raw(st: &libc::stat) -> Stat {
+    /// The fields of a `struct stat` that [`Dir::raw_stat`](super::Dir::raw_stat) and its
+    /// kin give.
+    pub fn from_raw(st: &libc::stat) -> Stat {
         Stat {
             mode: st.st_mode,
             size: st.st_size as u64,

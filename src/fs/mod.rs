@@ -10,6 +10,9 @@
 //! - [`Kind`] and [`Stat`]: what an entry is, and its metadata (`kind.rs`).
 //! - The descriptor budget and [`DirSlot`], a descriptor shared by the threads that open
 //!   subdirectories relative to it (`budget.rs`).
+//! - [`reader_identity`]: everything the kernel consults to decide what this process may
+//!   read (ids, groups, capabilities, user namespace, security labels), for the memo
+//!   (`identity.rs`).
 //! - [`Mapped`]: a file mapped read-only, how the directory memo (`--cache`) reads its files
 //!   (`mapped.rs`).
 //! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
@@ -24,6 +27,7 @@ mod budget;
 mod dir;
 mod dirent;
 pub mod escape;
+mod identity;
 mod kind;
 mod listing;
 mod mapped;
@@ -34,7 +38,8 @@ pub use budget::{
     fd_budget, fd_slots_left, give_fd_slot, grow_fd_table, raise_fd_limit, set_fd_budget,
     take_fd_slot, DirInUse, DirSlot, Evicted,
 };
-pub use dir::{fs_magic, is_slow_filesystem, read_small_file, stat_path, Dir};
+pub use dir::{fs_magic, is_slow_filesystem, raw_stat_path, read_small_file, stat_path, Dir};
+pub use identity::reader_identity;
 pub use kind::{Kind, Stat};
 pub use listing::Listing;
 pub use mapped::Mapped;

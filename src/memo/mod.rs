@@ -67,9 +67,6 @@ pub struct Fresh {
     record: NewRecord,
     /// When its listing began (taken before any stat of it).
     listed: (i64, u32),
-    /// Its stamp is in the record; if not (nothing was remembered of it: no stat by path was
-    /// taken), [`Session::stamp`] takes it from the directory opened.
-    stamped: bool,
 }
 
 impl Fresh {
@@ -149,22 +146,12 @@ pub struct Session {
     write_failed: AtomicBool,
 }
 
-/// Who reads: the memo is only valid for the same user and groups (what a directory's
-/// permissions let through depends on them). A hash of the effective uid, gid and groups.
-pub fn credentials() -> u64 {
-    let mut bytes = Vec::new();
-    bytes.extend_from_slice(&nix::unistd::geteuid().as_raw().to_le_bytes());
-    bytes.extend_from_slice(&nix::unistd::getegid().as_raw().to_le_bytes());
-    let mut groups: Vec<u32> = nix::unistd::getgroups()
-        .unwrap_or_default()
-        .iter()
-        .map(|g| g.as_raw())
-        .collect();
-    groups.sort_unstable();
-    for g in groups {
-        bytes.extend_from_slice(&g.to_le_bytes());
-    }
-    format::path_hash(&bytes)
+/// Who reads: a listing is only served to the reader it was read by, since what a
+/// directory's permissions let through depends on who asks. A hash of everything the kernel
+/// consults ([`crate::fs::reader_identity`]: ids and groups, effective capabilities, user
+/// namespace, security labels, sandboxing); an error when that cannot be told.
+pub fn credentials() -> std::io::Result<u64> {
+    crate::fs::reader_identity().map(|id| format::path_hash(&id))
 }
 
 /// Now, as (seconds, nanoseconds) since the epoch.
@@ -193,6 +180,17 @@ impl Session {
     /// Opens the memo for the search `roots`: `None`, after a warning, when its directory
     /// cannot be used.
     pub fn open(settings: &CacheSettings, roots: &[Root], report: &Reporter) -> Option<Session> {
+        let credentials = match credentials() {
+            Ok(c) => c,
+            Err(e) => {
+                report.warning(&format!(
+                    "--cache: cannot tell what this process may read (/proc/self/status: {}); \
+                     searching without the cache",
+                    crate::report::describe(&e)
+                ));
+                return None;
+            }
+        };
         if let Err(why) = place::open_dir(&settings.dir) {
             report.warning(&format!("--cache: {why}; searching without the cache"));
             return None;
@@ -202,7 +200,7 @@ impl Session {
             trees: Vec::new(),
             of_root: Vec::new(),
             devices: Mutex::new(Vec::new()),
-            credentials: credentials(),
+            credentials,
             write_failed: AtomicBool::new(false),
         };
         for root in roots {
@@ -334,13 +332,21 @@ impl Session {
 
     /// What the memo has for the directory shown as `path`, `rel` below the search root
     /// `root` (an index into the configuration's roots); `follow`: the walk reaches it
-    /// through a link (a search root, or `-L`).
+    /// through a link (a search root, or `-L`). `at` stats it through the descriptor of the
+    /// directory it would be opened from, when the walk holds one (`None`: by its path).
+    ///
+    /// A listing served is the one remembered of the very directory stat'ed: through the
+    /// parent's descriptor, that is the directory the walk would open and read (a path goes
+    /// through whatever directory has the parent's name now: renamed away and replaced by
+    /// another during the search, the parent read holds the old one). A listing kept is
+    /// stamped by the `fstat` of the directory read ([`Session::stamp`]), never by this stat.
     pub fn look(
         &self,
         root: usize,
         rel: &[u8],
         path: &[u8],
         follow: bool,
+        at: impl FnOnce() -> Option<std::io::Result<libc::stat>>,
         report: &Reporter,
     ) -> Look<'_> {
         let Some((t, below)) = self.of_root.get(root).and_then(Option::as_ref) else {
@@ -354,55 +360,43 @@ impl Session {
             joined = join(below, rel);
             &joined
         };
-        if path.len() > LONGEST_PATH {
-            return Look::Plain;
-        }
         let tree = &self.trees[t];
         // Before the stat: a change after this instant is either in the stamp or in a
         // directory time at least this late (see `settled`).
         let listed = now();
+        let read = Look::Read(Fresh {
+            tree: t,
+            record: NewRecord::new(rel, &Stamp::default(), listed),
+            listed,
+        });
+        // Nothing remembered (a first search, a new directory): read it.
         let Some(record) = tree.find(rel, report) else {
-            // Nothing remembered (a first search, a new directory): read it, and stamp it
-            // from the directory opened, one fstat rather than a stat by path.
-            return Look::Read(Fresh {
-                tree: t,
-                record: NewRecord::new(rel, &Stamp::default(), listed),
-                listed,
-                stamped: false,
-            });
+            return read;
         };
-        use std::os::unix::ffi::OsStrExt;
-        let p = std::ffi::OsStr::from_bytes(if path.is_empty() { b"." } else { path });
-        let md = if follow {
-            std::fs::metadata(p)
-        } else {
-            std::fs::symlink_metadata(p)
+        let st = match at() {
+            Some(st) => st,
+            None if path.len() > LONGEST_PATH => return Look::Plain,
+            None => crate::fs::raw_stat_path(path, follow),
         };
-        let Ok(md) = md else { return Look::Plain };
-        if !md.is_dir() {
+        let Ok(st) = st else { return Look::Plain };
+        let stat = Stat::from_raw(&st);
+        if stat.kind() != Kind::Dir {
             return Look::Plain;
         }
-        let stamp = Stamp::of(&md);
+        let stamp = Stamp::of_raw(&st);
         if stamp.dev != tree.dev && !self.trusts(stamp.dev, path, report) {
             return Look::Plain;
         }
         if record.stamp() == stamp && settled(&stamp, record.listed()) {
-            return Look::Hit(Hit {
-                record,
-                stat: Stat::from_metadata(&md),
-            });
+            return Look::Hit(Hit { record, stat });
         }
-        Look::Read(Fresh {
-            tree: t,
-            record: NewRecord::new(rel, &stamp, listed),
-            listed,
-            stamped: true,
-        })
+        read
     }
 
-    /// Stamps a directory [`Session::look`] did not stat from `dir`, the directory opened to
-    /// be read (shown as `path`): false when its listing is not to be kept (its stat failed,
-    /// or it is on a file system not trusted, which is said once).
+    /// Stamps a directory to be read from `dir`, the very directory opened to be read (shown
+    /// as `path`), by its `fstat`, so that a listing is only ever kept with the stamp of the
+    /// directory it was read from: false when its listing is not to be kept (its stat
+    /// failed, or it is on a file system not trusted, which is said once).
     pub fn stamp(
         &self,
         fresh: &mut Fresh,
@@ -410,9 +404,6 @@ impl Session {
         path: &[u8],
         report: &Reporter,
     ) -> bool {
-        if fresh.stamped {
-            return true;
-        }
         let Ok(st) = dir.raw_stat() else {
             return false;
         };
@@ -421,7 +412,6 @@ impl Session {
             return false;
         }
         fresh.record.stamp(&stamp, fresh.listed);
-        fresh.stamped = true;
         true
     }
 

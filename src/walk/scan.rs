@@ -311,7 +311,13 @@ impl Scanner {
         if let Some(memo) = walk.memo {
             let dir_path = job.path();
             let rel = dir_path.get(job.state.root_base..).unwrap_or_default();
-            match memo.look(job.state.root, rel, dir_path, job.via_link, walk.report) {
+            // Stat'ed through the parent's descriptor where the walk holds it: the very
+            // directory it would open (its path may lead elsewhere by now).
+            let at = || {
+                let name = CStr::from_bytes_with_nul(&job.path[job.name_start..]).ok()?;
+                job.parent.as_ref()?.stat_child(name, job.via_link)
+            };
+            match memo.look(job.state.root, rel, dir_path, job.via_link, at, walk.report) {
                 // A search root must still be the directory the search began with (else
                 // the read below says so).
                 Look::Hit(hit) if job.state.depth > 0 || job.state.is_root(&hit.stat) => {
@@ -476,6 +482,7 @@ impl Scanner {
             via_link,
             state.root_id(),
         );
+        node.served(hit.stat.dev, hit.stat.ino);
         let opening = Opening::later(Box::new(|| {
             attempted.set(true);
             let dir = match &parent {
@@ -485,6 +492,12 @@ impl Scanner {
                 }
                 None => Dir::open_path(dir_path).ok()?,
             };
+            // The directory whose listing is served, or none: entries' metadata and ignore
+            // files are never taken from another that has its name by now.
+            let st = dir.stat().ok()?;
+            if (st.dev, st.ino) != (hit.stat.dev, hit.stat.ino) {
+                return None;
+            }
             Some(node.read(dir))
         }));
         let mut state = walk.entered(state, config.follow.then_some(&hit.stat));
@@ -526,7 +539,7 @@ impl Scanner {
         match opening.cell.into_inner() {
             Some(Some(reading)) => node.done(reading, subdirs),
             _ => {
-                node.done_unread(subdirs, hit.stat.dev, hit.stat.ino);
+                node.done_unread(subdirs);
                 if !attempted.get() {
                     if let Some(p) = &parent {
                         p.skip_child();

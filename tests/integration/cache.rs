@@ -51,6 +51,10 @@ enum Change {
     /// A `--cache` search of a subdirectory, served by the tree's memo and adding to it,
     /// held to `--no-cache` there (the next whole-tree search then reads what it wrote).
     Sub(usize),
+    /// A directory renamed away (to the name given) and replaced by another of its name, with
+    /// subdirectories of the same names, while a `--cache` search is inside the tree (slowed
+    /// by strace's delay injection on every stat and directory read): issue 31's swap.
+    Swap(usize, Name),
 }
 
 fn change() -> impl Strategy<Value = Change> {
@@ -66,6 +70,7 @@ fn change() -> impl Strategy<Value = Change> {
         3 => (i(), i()).prop_map(|(d, r)| Change::EditIgnore(d, r)),
         2 => (i(), name(), name()).prop_map(|(d, a, b)| Change::Twice(d, a, b)),
         2 => i().prop_map(Change::Sub),
+        2 => (i(), name()).prop_map(|(d, n)| Change::Swap(d, n)),
     ]
 }
 
@@ -211,7 +216,57 @@ fn apply(root: &Path, change: &Change, search: &dyn Fn()) {
         }
         // Searched, not changed: see `check`.
         Change::Sub(_) => {}
+        // Changed during a search: see `swap_during_a_search`.
+        Change::Swap(..) => {}
     }
+}
+
+/// [`Change::Swap`]: the directory `d` (not the root) renamed to `n` and replaced by a new
+/// one with the same subdirectories' names (a file `swapped` in each), while a `--cache`
+/// search is under way, slowed by strace (each stat and directory read delayed 20 ms).
+fn swap_during_a_search(case: &Case, memo: &Path, d: usize, n: &Name) {
+    let root = case.tree.root();
+    let (_, dirs) = entries(&root);
+    let Some(rel) = (dirs.len() > 1).then(|| dirs[1 + d % (dirs.len() - 1)].clone()) else {
+        return;
+    };
+    let old = root.join(&rel);
+    let away = old.with_file_name(os(n));
+    if fs::symlink_metadata(&away).is_ok() || fs::read_dir(&old).is_err() {
+        return;
+    }
+    // Built beside the tree's root (on its file system, outside the search).
+    let new = root.parent().unwrap().join("swap-new");
+    let _ = fs::remove_dir_all(&new);
+    fs::create_dir(&new).unwrap();
+    fs::write(new.join("swapped"), "").unwrap();
+    for e in fs::read_dir(&old).unwrap().flatten() {
+        if e.file_type().is_ok_and(|t| t.is_dir()) {
+            let sub = new.join(e.file_name());
+            fs::create_dir(&sub).unwrap();
+            fs::write(sub.join("swapped"), "").unwrap();
+        }
+    }
+    let slow: Vec<String> = [
+        "strace",
+        "-f",
+        "-qq",
+        "-o",
+        "/dev/null",
+        "-e",
+        "inject=newfstatat,statx,getdents64:delay_exit=20000",
+    ]
+    .map(String::from)
+    .to_vec();
+    std::thread::scope(|s| {
+        let search = s.spawn(|| {
+            crate::random_tree::run_under(&case.tree, &slow, &with("queue", memo, true, &case.args))
+        });
+        std::thread::sleep(std::time::Duration::from_millis(60));
+        let _ = fs::rename(&old, &away);
+        let _ = fs::rename(&new, &old);
+        search.join().unwrap();
+    });
 }
 
 /// The memo directory of a case, in a temporary directory of its own: the user's who runs
@@ -305,6 +360,11 @@ fn check(nodes: &[Node], cmd: Cmd, changes: &[Change]) -> Result<(), TestCaseErr
         let search = || {
             run(&case.tree, &with("queue", &memo, true, &case.args));
         };
+        if let Change::Swap(d, n) = change {
+            if have("strace") {
+                swap_during_a_search(&case, &memo, *d, n);
+            }
+        }
         apply(&root, change, &search);
         let step = format!("after change {i} ({change:?})");
         if let Change::Sub(d) = change {

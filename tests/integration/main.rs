@@ -2,6 +2,8 @@
 
 mod bench;
 mod cache;
+mod cache_identity;
+mod cache_swap;
 mod cli_compat;
 mod completions;
 mod config_file;

@@ -1,0 +1,93 @@
+//! Who reads: everything the kernel consults when it decides whether this process may open
+//! and list a directory, as bytes (the directory memo of `--cache` keeps a listing only for
+//! the same reader, since a listing served must never reach a process that could not have
+//! read the directory itself: issue 31).
+//!
+//! On Linux that is more than the uid and groups: the effective capabilities
+//! (`CAP_DAC_OVERRIDE` and `CAP_DAC_READ_SEARCH` read any directory; root without them reads
+//! what its modes allow, and an ordinary user given them through `AmbientCapabilities=` or
+//! `setpriv` reads everything), the user namespace the ids and capabilities are taken in,
+//! the security labels of the LSMs that label processes (SELinux, AppArmor, Smack), and
+//! `no_new_privs` and the seccomp mode (a Landlock or seccomp sandbox needs one of them: a
+//! sandboxed process is never served what the same user read outside it). All but the
+//! namespace come from `/proc/self/status` and `/proc/self/attr`; without `/proc` there is
+//! no identity, and no memo.
+
+use std::io;
+
+/// The lines of `/proc/self/status` that decide what this process may read: real,
+/// effective, saved and file-system ids, supplementary groups, effective capabilities,
+/// `no_new_privs` and the seccomp mode.
+const STATUS_FIELDS: [&str; 6] = [
+    "Uid:",
+    "Gid:",
+    "Groups:",
+    "CapEff:",
+    "NoNewPrivs:",
+    "Seccomp:",
+];
+
+/// The security labels of this process, one per LSM that has them (the first is the
+/// "current" one of whichever LSM owns `/proc/self/attr/current`).
+const LABELS: [&str; 3] = [
+    "/proc/self/attr/current",
+    "/proc/self/attr/apparmor/current",
+    "/proc/self/attr/smack/current",
+];
+
+/// This process as a reader of directories, as bytes that differ whenever what it may read
+/// can differ; an error when that cannot be told (no `/proc`).
+pub fn reader_identity() -> io::Result<Vec<u8>> {
+    let status = std::fs::read("/proc/self/status")?;
+    let mut id = Vec::with_capacity(256);
+    for field in STATUS_FIELDS {
+        let line = status
+            .split(|&b| b == b'\n')
+            .find(|l| l.starts_with(field.as_bytes()));
+        match line {
+            Some(line) => id.extend_from_slice(line),
+            // An older kernel without the field (Seccomp: 2.6.38, NoNewPrivs: 4.10): said as
+            // missing, which is what every process there says.
+            None => id.extend_from_slice(b"-"),
+        }
+        id.push(b'\n');
+    }
+    let ns = std::fs::metadata("/proc/self/ns/user");
+    match ns {
+        Ok(md) => {
+            use std::os::unix::fs::MetadataExt;
+            id.extend_from_slice(&md.dev().to_le_bytes());
+            id.extend_from_slice(&md.ino().to_le_bytes());
+        }
+        // Kernels without user namespaces have one.
+        Err(_) => id.extend_from_slice(b"no user namespaces"),
+    }
+    id.push(b'\n');
+    for label in LABELS {
+        match std::fs::read(label) {
+            Ok(bytes) => id.extend_from_slice(&bytes),
+            // No such LSM here (ENOENT), or one that answers "invalid" for a process without
+            // a label of its own (EINVAL): the same for every process of this kernel.
+            Err(e) => id.extend_from_slice(format!("({:?})", e.kind()).as_bytes()),
+        }
+        id.push(b'\n');
+    }
+    Ok(id)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_identity_holds_the_ids_and_capabilities() {
+        let id = reader_identity().unwrap();
+        let text = String::from_utf8_lossy(&id);
+        let euid = nix::unistd::geteuid().as_raw().to_string();
+        let uid_line = text.lines().find(|l| l.starts_with("Uid:")).unwrap();
+        assert!(uid_line.split_whitespace().any(|w| w == euid), "{uid_line}");
+        assert!(text.lines().any(|l| l.starts_with("CapEff:")), "{text}");
+        // The same process, asked twice, is the same reader.
+        assert_eq!(reader_identity().unwrap(), id);
+    }
+}
