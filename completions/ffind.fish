@@ -74,7 +74,7 @@ complete -c ffind -n 'not __ffind_bench' -l search-path -d 'More search paths, f
 complete -c ffind -n 'not __ffind_bench' -l output -d 'Write the results to FILE instead of standard output (it is created, or emptied first)' -r -F
 complete -c ffind -n 'not __ffind_bench' -l cache-dir -d 'Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind, else ~/.cache/ffind). It must be the user\'s own directory, which no one else may write to, and not a symbolic link; ffind creates it 0700' -r -F
 complete -c ffind -n 'not __ffind_bench' -l cache-limit -d 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first' -r
-complete -c ffind -n 'not __ffind_bench' -l cache-clear -d 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below. Searches nothing. (Removing the cache directory by hand is as safe.)' -r -F
+complete -c ffind -n 'not __ffind_bench' -l cache-clear -d 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below (given again for more paths). Searches nothing. (Removing the cache directory by hand is as safe.)' -r -F
 complete -c ffind -n 'not __ffind_bench' -l cache-check -d 'Test whether --cache can be trusted on the file system of PATH (default .): its type, and whether creating, renaming and removing entries in a directory made there change its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1 when not. Searches nothing' -r -F
 complete -c ffind -n 'not __ffind_bench' -l gen-completions -d 'Print a shell completion script for SHELL and exit' -r -f -a "bash\t''
 elvish\t''
@@ -195,7 +195,7 @@ complete -c ffind -n '__ffind_bench' -l search-path -d 'More search paths, for p
 complete -c ffind -n '__ffind_bench' -l output -d 'Write the results to FILE instead of standard output (it is created, or emptied first)' -r -F
 complete -c ffind -n '__ffind_bench' -l cache-dir -d 'Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind, else ~/.cache/ffind). It must be the user\'s own directory, which no one else may write to, and not a symbolic link; ffind creates it 0700' -r -F
 complete -c ffind -n '__ffind_bench' -l cache-limit -d 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first' -r
-complete -c ffind -n '__ffind_bench' -l cache-clear -d 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below. Searches nothing. (Removing the cache directory by hand is as safe.)' -r -F
+complete -c ffind -n '__ffind_bench' -l cache-clear -d 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below (given again for more paths). Searches nothing. (Removing the cache directory by hand is as safe.)' -r -F
 complete -c ffind -n '__ffind_bench' -l cache-check -d 'Test whether --cache can be trusted on the file system of PATH (default .): its type, and whether creating, renaming and removing entries in a directory made there change its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1 when not. Searches nothing' -r -F
 complete -c ffind -n '__ffind_bench' -s H -l hidden -d 'Search hidden entries too'
 complete -c ffind -n '__ffind_bench' -s I -l no-ignore -d 'Show entries that ignore files hide'

@@ -594,11 +594,15 @@ fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
     if cli.mpi {
         bail!("--cache does not go with --mpi: each process would keep a memo of its own part");
     }
-    let Some(dir) = cache_dir(cli.cache_dir.clone()) else {
-        bail!("--cache: no cache directory: set $FFIND_CACHE_DIR, $XDG_CACHE_HOME or $HOME");
+    let Some((dir, home)) = cache_dir(cli.cache_dir.clone()) else {
+        bail!(
+            "--cache: no cache directory: set $FFIND_CACHE_DIR, $XDG_CACHE_HOME or $HOME \
+             (an absolute path)"
+        );
     };
     Ok(Some(CacheSettings {
         dir,
+        home,
         limit: cli.cache_limit.unwrap_or(DEFAULT_CACHE_LIMIT_MIB) << 20,
     }))
 }
@@ -607,15 +611,21 @@ fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
 pub const DEFAULT_CACHE_LIMIT_MIB: u64 = 1024;
 
 /// Where the memo lives: `given` (`--cache-dir`), else `$FFIND_CACHE_DIR`, else the XDG cache
-/// home's `ffind` (`$XDG_CACHE_HOME` when absolute, else `~/.cache`).
-pub fn cache_dir(given: Option<PathBuf>) -> Option<PathBuf> {
-    given
-        .or_else(|| {
-            std::env::var_os("FFIND_CACHE_DIR")
-                .filter(|v| !v.is_empty())
-                .map(PathBuf::from)
-        })
-        .or_else(|| crate::fs::xdg::cache_home().map(|h| h.join("ffind")))
+/// home's `ffind` (`$XDG_CACHE_HOME` when absolute, else `~/.cache` of an absolute home).
+/// With the home directory it was found in, when it is (the default, or `$XDG_CACHE_HOME`
+/// below the home): the memo is kept there only if the home is the effective user's (root
+/// with a user's `$HOME`, under `sudo -E` or `su`, must not make that user's `~/.cache`).
+pub fn cache_dir(given: Option<PathBuf>) -> Option<(PathBuf, Option<PathBuf>)> {
+    if let Some(dir) = given.or_else(|| {
+        std::env::var_os("FFIND_CACHE_DIR")
+            .filter(|v| !v.is_empty())
+            .map(PathBuf::from)
+    }) {
+        return Some((dir, None));
+    }
+    let cache = crate::fs::xdg::cache_home()?;
+    let home = crate::fs::xdg::home().filter(|h| cache.starts_with(h));
+    Some((cache.join("ffind"), home))
 }
 
 /// The directory memo's settings (`--cache`).
@@ -623,6 +633,9 @@ pub fn cache_dir(given: Option<PathBuf>) -> Option<PathBuf> {
 pub struct CacheSettings {
     /// The directory holding the memo files.
     pub dir: PathBuf,
+    /// The home directory `dir` is in by default (see [`cache_dir`]): it must be the
+    /// effective user's for the memo to be kept there.
+    pub home: Option<PathBuf>,
     /// The most bytes its files may take; the least recently used go first.
     pub limit: u64,
 }

@@ -83,7 +83,7 @@ fn run(args: Vec<OsString>) -> Outcome {
             );
             return Outcome::Usage;
         }
-        let Some(dir) = config::cache_dir(cli.cache_dir.clone()) else {
+        let Some((dir, _)) = config::cache_dir(cli.cache_dir.clone()) else {
             crate::report::say!(
                 "ffind: no cache directory: set $FFIND_CACHE_DIR, $XDG_CACHE_HOME or $HOME"
             );
@@ -102,8 +102,8 @@ fn memo_task(cli: &Cli) -> Option<memo::manage::Task> {
     use memo::manage::Task;
     if cli.cache_list {
         Some(Task::List)
-    } else if let Some(path) = &cli.cache_clear {
-        Some(Task::Clear(path.clone()))
+    } else if let Some(paths) = &cli.cache_clear {
+        Some(Task::Clear(paths.clone()))
     } else {
         cli.cache_check.clone().map(Task::Check)
     }

@@ -609,24 +609,33 @@ pub struct Cli {
 
     /// The most the memo may take on disk, in MiB (default 1024); past it, the search paths
     /// least recently searched are forgotten first.
-    #[arg(long, value_name = "MIB", hide_short_help = true)]
+    #[arg(
+        long,
+        value_name = "MIB",
+        hide_short_help = true,
+        allow_negative_numbers = true,
+        value_parser = cache_limit_mib
+    )]
     pub cache_limit: Option<u64>,
 
     /// List what the memo of --cache holds: each search path, its file's size and when it
     /// was last used, then the total. Searches nothing.
-    #[arg(long, hide_short_help = true)]
+    #[arg(long, hide_short_help = true, conflicts_with_all = ["cache_clear", "cache_check"])]
     pub cache_list: bool,
 
     /// Forget what --cache remembers: everything, or with =PATH what it remembers of PATH
-    /// and below. Searches nothing. (Removing the cache directory by hand is as safe.)
+    /// and below (given again for more paths). Searches nothing. (Removing the cache
+    /// directory by hand is as safe.)
     #[arg(
         long,
         value_name = "PATH",
         num_args = 0..=1,
         require_equals = true,
-        hide_short_help = true
+        action = clap::ArgAction::Append,
+        hide_short_help = true,
+        conflicts_with = "cache_check"
     )]
-    pub cache_clear: Option<Option<PathBuf>>,
+    pub cache_clear: Option<Vec<PathBuf>>,
 
     /// Test whether --cache can be trusted on the file system of PATH (default .): its type,
     /// and whether creating, renaming and removing entries in a directory made there change
@@ -812,6 +821,19 @@ impl Cli {
         self.hidden = winner("hidden", "no_hidden");
         self.no_ignore = winner("no_ignore", "ignore");
     }
+}
+
+/// The largest `--cache-limit`: its bytes must fit in 64 bits.
+const MAX_CACHE_LIMIT_MIB: u64 = u64::MAX >> 20;
+
+/// `--cache-limit`'s value: a number of MiB whose bytes fit in 64 bits.
+fn cache_limit_mib(value: &str) -> Result<u64, String> {
+    let max = MAX_CACHE_LIMIT_MIB;
+    value
+        .parse::<u64>()
+        .ok()
+        .filter(|&mib| mib <= max)
+        .ok_or_else(|| format!("a whole number of MiB from 0 to {max} is expected"))
 }
 
 #[cfg(test)]

@@ -31,16 +31,19 @@ fn config_home_of(
 }
 
 /// The user's cache directory, by the same rule as [`config_home`]: `$XDG_CACHE_HOME` when
-/// it is an absolute path, else `.cache` in the home directory.
+/// it is an absolute path, else `.cache` in the home directory when that is an absolute path
+/// ([`home`]): a relative one would put the cache below whatever directory ffind runs in.
 pub fn cache_home() -> Option<PathBuf> {
     std::env::var_os("XDG_CACHE_HOME")
         .map(PathBuf::from)
         .filter(|p| p.is_absolute())
-        .or_else(|| {
-            std::env::home_dir()
-                .filter(|h| !h.as_os_str().is_empty())
-                .map(|h| h.join(".cache"))
-        })
+        .or_else(|| home().map(|h| h.join(".cache")))
+}
+
+/// The home directory (`$HOME`, or the password database's when `$HOME` is unset or empty),
+/// when it is an absolute path.
+pub fn home() -> Option<PathBuf> {
+    std::env::home_dir().filter(|h| h.is_absolute())
 }
 
 /// Git's rule for its own files (git's `xdg_config_home_for`, and the ignore crate's, with

@@ -20,8 +20,8 @@ use crate::fs::escape::escaped;
 pub enum Task {
     /// List the memo files.
     List,
-    /// Remove every file, or (`Some`) the one of that search path.
-    Clear(Option<PathBuf>),
+    /// Remove every file (no paths), or what is remembered of each search path given.
+    Clear(Vec<PathBuf>),
     /// Test the file system of that path.
     Check(PathBuf),
 }
@@ -31,7 +31,25 @@ pub fn run(task: &Task, dir: &Path) -> Outcome {
     let out = &mut io::stdout().lock();
     let done = match task {
         Task::List => list(dir, out),
-        Task::Clear(path) => clear(dir, path.as_deref(), out),
+        Task::Clear(paths) if paths.is_empty() => clear(dir, out),
+        Task::Clear(paths) => {
+            let mut all = Ok(true);
+            for path in paths {
+                match clear_path(dir, path, out) {
+                    Ok(true) => {}
+                    Ok(false) => all = Ok(false),
+                    Err(e) => {
+                        crate::report::say!(
+                            "ffind: {}: {}",
+                            escaped(path.as_os_str().as_bytes()),
+                            crate::report::describe(&e)
+                        );
+                        all = all.and(Ok(false));
+                    }
+                }
+            }
+            all
+        }
         Task::Check(path) => check(path, out),
     };
     match done {
@@ -84,27 +102,31 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
     Ok(true)
 }
 
-/// Removes every memo file (and leftover temporary file), or the one of `path`.
-fn clear(dir: &Path, path: Option<&Path>, out: &mut impl Write) -> io::Result<bool> {
-    if let Some(path) = path {
-        let canonical = fs::canonicalize(path)?;
-        let shown = escaped(canonical.as_os_str().as_bytes());
-        let forgot = match place::nearest(dir, &canonical) {
-            None => None,
-            Some((file, _, below)) if below.is_empty() => match fs::remove_file(&file) {
-                Ok(()) => Some(String::new()),
-                Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-                Err(e) => return Err(e),
-            },
-            Some((file, base, below)) => forget_below(&file, &below)?
-                .then(|| format!(" (in the memo of {})", escaped(&base))),
-        };
-        match forgot {
-            Some(whose) => writeln!(out, "forgot {shown}{whose}")?,
-            None => writeln!(out, "nothing remembered of {shown}")?,
+/// Forgets what is remembered of `path`: its file, or its records in the file of the tree
+/// it is in.
+fn clear_path(dir: &Path, path: &Path, out: &mut impl Write) -> io::Result<bool> {
+    let canonical = fs::canonicalize(path)?;
+    let shown = escaped(canonical.as_os_str().as_bytes());
+    let forgot = match place::nearest(dir, &canonical) {
+        None => None,
+        Some((file, _, below)) if below.is_empty() => match fs::remove_file(&file) {
+            Ok(()) => Some(String::new()),
+            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
+            Err(e) => return Err(e),
+        },
+        Some((file, base, below)) => {
+            forget_below(&file, &below)?.then(|| format!(" (in the memo of {})", escaped(&base)))
         }
-        return Ok(true);
+    };
+    match forgot {
+        Some(whose) => writeln!(out, "forgot {shown}{whose}")?,
+        None => writeln!(out, "nothing remembered of {shown}")?,
     }
+    Ok(true)
+}
+
+/// Removes every memo file (and leftover temporary file).
+fn clear(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
     let mut removed = 0;
     match fs::read_dir(dir) {
         Ok(entries) => {
@@ -168,6 +190,14 @@ fn stamp(dir: &Path) -> io::Result<Stamp> {
 /// creating, renaming and removing entries each change the directory's mtime and ctime, also
 /// when two come right after each other (a `stat` between).
 fn check(path: &Path, out: &mut impl Write) -> io::Result<bool> {
+    if let Err(e) = fs::metadata(path) {
+        crate::report::say!(
+            "ffind: {}: {}",
+            escaped(path.as_os_str().as_bytes()),
+            crate::report::describe(&e)
+        );
+        return Ok(false);
+    }
     let magic = crate::fs::fs_magic(path.as_os_str().as_bytes());
     let name = magic.map_or_else(|| "an unknown file system".into(), trust::name);
     let trusted = magic.is_some_and(trust::trusted);

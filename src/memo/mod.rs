@@ -191,7 +191,12 @@ impl Session {
                 return None;
             }
         };
-        if let Err(why) = place::open_dir(&settings.dir) {
+        if let Err(why) = settings
+            .home
+            .as_deref()
+            .map_or(Ok(()), place::home_is_ours)
+            .and_then(|()| place::open_dir(&settings.dir))
+        {
             report.warning(&format!("--cache: {why}; searching without the cache"));
             return None;
         }
@@ -203,9 +208,23 @@ impl Session {
             credentials,
             write_failed: AtomicBool::new(false),
         };
-        for root in roots {
-            let tree = session.tree_of(root, report);
-            session.of_root.push(tree);
+        // Outer roots first: a root inside another of the same command line is then served
+        // by the outer one's tree, whichever comes first on the command line.
+        let mut outer_first: Vec<(usize, usize)> = roots
+            .iter()
+            .enumerate()
+            .map(|(i, root)| {
+                use std::os::unix::ffi::OsStrExt;
+                let path = std::ffi::OsStr::from_bytes(root.open_path());
+                let length =
+                    std::fs::canonicalize(path).map_or(usize::MAX, |c| c.as_os_str().len());
+                (length, i)
+            })
+            .collect();
+        outer_first.sort_unstable();
+        session.of_root = vec![None; roots.len()];
+        for (_, i) in outer_first {
+            session.of_root[i] = session.tree_of(&roots[i], report);
         }
         Some(session)
     }
@@ -277,6 +296,20 @@ impl Session {
                 file.display()
             ));
         };
+        // A directory where the file should be (made by hand, or by another program): the
+        // memo's directory is this user's own, so an empty one is taken away and the file
+        // written in its place; one with something in it is left, and said once.
+        if std::fs::symlink_metadata(file).is_ok_and(|md| md.is_dir())
+            && std::fs::remove_dir(file).is_err()
+        {
+            report.warning(&format!(
+                "--cache: {}: a directory, not a memo file; the memo of {} is not kept until \
+                 it is removed",
+                file.display(),
+                crate::fs::escape::escaped(canonical)
+            ));
+            return None;
+        }
         let opened = match place::open_file(file) {
             Ok(Some(f)) => f,
             Ok(None) => return None,
@@ -441,6 +474,10 @@ impl Session {
                 continue;
             }
             if fresh.is_empty() && tree.map.is_none() {
+                continue;
+            }
+            // Said when it was found (`load`): a directory in the file's place is kept.
+            if std::fs::symlink_metadata(&tree.file).is_ok_and(|md| md.is_dir()) {
                 continue;
             }
             let old = tree.map.as_ref().filter(|_| !damaged);

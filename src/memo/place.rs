@@ -49,6 +49,24 @@ pub fn open_dir(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
+/// Whether `home`, the home directory the memo directory is in by default, is the
+/// effective user's: nothing is made in another's home (root with a user's `$HOME`, under
+/// `sudo -E` or `su` without `-`, would leave that user a `~/.cache` they cannot write to).
+pub fn home_is_ours(home: &Path) -> Result<(), String> {
+    let md = fs::metadata(home)
+        .map_err(|e| format!("{}: {}", home.display(), crate::report::describe(&e)))?;
+    let euid = nix::unistd::geteuid().as_raw();
+    if md.uid() != euid {
+        return Err(format!(
+            "the home directory {} is not this user's (it is uid {}'s, ffind runs as uid {euid}): \
+             nothing is made there (give --cache-dir or $FFIND_CACHE_DIR)",
+            home.display(),
+            md.uid()
+        ));
+    }
+    Ok(())
+}
+
 /// Whether a memo directory with this metadata (not followed) may be used.
 fn check_dir(md: &fs::Metadata) -> Result<(), &'static str> {
     if md.file_type().is_symlink() {
@@ -61,7 +79,10 @@ fn check_dir(md: &fs::Metadata) -> Result<(), &'static str> {
         return Err("belongs to another user; refused");
     }
     if md.mode() & 0o022 != 0 {
-        return Err("others may write to it; refused (make it 0700)");
+        return Err(
+            "others may write to it; refused (the memo needs a private directory: the default, \
+             or one only this user may write to)",
+        );
     }
     Ok(())
 }

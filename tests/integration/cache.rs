@@ -247,6 +247,11 @@ fn swap_during_a_search(case: &Case, memo: &Path, d: usize, n: &Name) {
             fs::write(sub.join("swapped"), "").unwrap();
         }
     }
+    // Its parent changed (its times): read again, so that the walk holds its descriptor
+    // while the subdirectories are validated, the case of issue 31.
+    if let Ok(parent) = fs::File::open(old.parent().unwrap()) {
+        let _ = parent.set_modified(std::time::SystemTime::now());
+    }
     let slow: Vec<String> = [
         "strace",
         "-f",

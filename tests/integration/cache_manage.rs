@@ -1,0 +1,226 @@
+//! Where `--cache` keeps its memo and how it is managed (issue 31): never in a home that is
+//! not the effective user's, never below the working directory through a relative `$HOME`
+//! or `$XDG_CACHE_HOME`; `--cache-limit` bounded; roots inside one another sharing one file
+//! whatever their order; every `--cache-clear=PATH` done; management options that do not go
+//! together refused; every path error naming its path; a directory in a memo file's place.
+
+use std::fs;
+use std::os::unix::fs::{MetadataExt, PermissionsExt};
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+
+use crate::fixture::{is_root, Run, Tree};
+
+/// ffind in `t` with the memo found by its defaults: `HOME` (and `XDG_CACHE_HOME` when
+/// given) as given, no `$FFIND_CACHE_DIR`.
+fn run_with_home(t: &Tree, home: &str, xdg_cache: Option<&str>, args: &[&str]) -> Run {
+    let mut c = t.cmd(args);
+    c.env("HOME", home)
+        .env_remove("FFIND_CACHE_DIR")
+        .env_remove("XDG_CACHE_HOME");
+    if let Some(x) = xdg_cache {
+        c.env("XDG_CACHE_HOME", x);
+    }
+    Run::from(c.stdin(Stdio::null()).output().unwrap())
+}
+
+fn memo_files(memo: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(memo)
+        .map(|r| r.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.extension().is_some_and(|e| e == "ffc"));
+    v.sort();
+    v
+}
+
+#[test]
+fn nothing_is_made_in_a_home_that_is_another_users() {
+    if !is_root() {
+        eprintln!("skipped: a home of another user needs root to make");
+        return;
+    }
+    let t = Tree::new();
+    t.files(&["a/b"]);
+    let home = t.root().parent().unwrap().join("user-home");
+    fs::create_dir(&home).unwrap();
+    std::os::unix::fs::chown(&home, Some(65534), Some(65534)).unwrap();
+    let plain = t.run(&["--no-cache", "-u"]);
+    let shown = home.display().to_string();
+    for xdg in [None, Some(format!("{shown}/.cache"))] {
+        let r = run_with_home(&t, &shown, xdg.as_deref(), &["--cache", "-u"]);
+        assert_eq!(r.sorted(), plain.sorted());
+        assert_eq!(r.code, 0);
+        assert!(
+            r.stderr.contains(&shown) && r.stderr.contains("not this user's"),
+            "{}",
+            r.stderr
+        );
+        assert!(
+            !home.join(".cache").exists(),
+            "{xdg:?}: root made a .cache in another user's home"
+        );
+    }
+    // The user's own home is used as before.
+    let own = t.root().parent().unwrap().join("own-home");
+    fs::create_dir(&own).unwrap();
+    let r = run_with_home(&t, own.to_str().unwrap(), None, &["--cache", "-u"]);
+    assert_eq!(r.stderr, "");
+    assert_eq!(memo_files(&own.join(".cache/ffind")).len(), 1);
+}
+
+#[test]
+fn a_relative_home_or_cache_home_is_ignored() {
+    let t = Tree::new();
+    t.files(&["a/b"]);
+    // No absolute home: no memo directory (and none made below the working directory).
+    let r = run_with_home(&t, "rel", None, &["--cache", "-u"]);
+    assert_eq!(r.code, 2, "{}", r.stderr);
+    assert!(r.stderr.contains("no cache directory"), "{}", r.stderr);
+    assert!(!t.root().join("rel").exists());
+    // A relative $XDG_CACHE_HOME is ignored for the home's .cache (the XDG rule).
+    let home = t.home().display().to_string();
+    let r = run_with_home(&t, &home, Some("xdg-rel"), &["--cache", "-u"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(!t.root().join("xdg-rel").exists());
+    assert_eq!(memo_files(&t.home().join(".cache/ffind")).len(), 1);
+}
+
+#[test]
+fn the_cache_limit_is_bounded_and_checked() {
+    let t = Tree::new();
+    t.files(&["a/b"]);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    assert_eq!(t.run(&["--cache", "--cache-dir", m, "-u"]).code, 0);
+    assert_eq!(memo_files(&memo).len(), 1);
+    // 2^44 MiB is 2^64 bytes: once it wrapped to 0 and removed every memo file.
+    for bad in ["17592186044416", "18446744073709551615", "-1", "1.5", "x"] {
+        let r = t.run(&["--cache", "--cache-dir", m, "--cache-limit", bad, "-u"]);
+        assert_eq!(r.code, 2, "--cache-limit {bad}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(bad) && r.stderr.contains("MiB from 0 to 17592186044415"),
+            "--cache-limit {bad}: {}",
+            r.stderr
+        );
+        assert_eq!(memo_files(&memo).len(), 1, "--cache-limit {bad}");
+    }
+    let r = t.run(&[
+        "--cache",
+        "--cache-dir",
+        m,
+        "--cache-limit",
+        "17592186044415",
+        "-u",
+    ]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(memo_files(&memo).len(), 1);
+}
+
+#[test]
+fn roots_inside_one_another_share_one_file_in_either_order() {
+    for order in [["T/d0", "T"], ["T", "T/d0"]] {
+        let t = Tree::new();
+        t.files(&["T/d0/x", "T/d1/y"]);
+        let memo = t.home().join("memo");
+        let m = memo.to_str().unwrap();
+        let r = t.run(&["--cache", "--cache-dir", m, "-u", ".", order[0], order[1]]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        assert_eq!(memo_files(&memo).len(), 1, "{order:?}");
+        // One clear of the inner root forgets it.
+        let forgot = t.run(&["--cache-dir", m, "--cache-clear=T/d0"]);
+        assert!(
+            String::from_utf8_lossy(&forgot.stdout).contains("forgot"),
+            "{order:?}: {}",
+            String::from_utf8_lossy(&forgot.stdout)
+        );
+        let again = t.run(&["--cache-dir", m, "--cache-clear=T/d0"]);
+        assert!(
+            String::from_utf8_lossy(&again.stdout).contains("nothing remembered"),
+            "{order:?}"
+        );
+    }
+}
+
+#[test]
+fn every_cache_clear_is_done_and_management_options_do_not_mix() {
+    let t = Tree::new();
+    t.files(&["one/a", "two/b", "three/c"]);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    for d in ["one", "two", "three"] {
+        t.run(&["--cache", "--cache-dir", m, "-u", ".", d]);
+    }
+    assert_eq!(memo_files(&memo).len(), 3);
+    let r = t.run(&["--cache-dir", m, "--cache-clear=one", "--cache-clear=two"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(out.contains("/one") && out.contains("/two"), "{out}");
+    assert_eq!(memo_files(&memo).len(), 1, "both forgotten, three kept");
+    for mixed in [
+        &["--cache-list", "--cache-clear"][..],
+        &["--cache-list", "--cache-clear=three"],
+        &["--cache-clear", "--cache-check"],
+        &["--cache-list", "--cache-check=."],
+    ] {
+        let mut args = vec!["--cache-dir", m];
+        args.extend(mixed);
+        let r = t.run(&args);
+        assert_eq!(r.code, 2, "{mixed:?}: {}", r.stderr);
+        assert!(r.stderr.contains("cannot be used with"), "{}", r.stderr);
+        assert_eq!(memo_files(&memo).len(), 1, "{mixed:?} cleared");
+    }
+}
+
+#[test]
+fn a_path_error_of_the_management_options_names_the_path() {
+    let t = Tree::new();
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    for opt in ["--cache-clear", "--cache-check"] {
+        let r = t.run(&["--cache-dir", m, &format!("{opt}=/nonexistent/x")]);
+        assert_eq!(r.code, 1, "{opt}");
+        assert!(
+            r.stderr
+                .contains("/nonexistent/x: No such file or directory"),
+            "{opt}: {}",
+            r.stderr
+        );
+        assert!(!r.stderr.contains("unknown file system"), "{}", r.stderr);
+    }
+}
+
+#[test]
+fn a_directory_in_a_memo_files_place() {
+    let t = Tree::new();
+    t.files(&["a/b"]);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    let plain = t.run(&["--no-cache", "-u"]);
+    t.run(&["--cache", "--cache-dir", m, "-u"]);
+    let file = memo_files(&memo).pop().unwrap();
+    // An empty one is taken away and the file written again: not a word.
+    fs::remove_file(&file).unwrap();
+    fs::create_dir(&file).unwrap();
+    let r = t.run(&["--cache", "--cache-dir", m, "-u"]);
+    assert_eq!((r.sorted(), r.code), (plain.sorted(), 0));
+    assert_eq!(r.stderr, "");
+    assert!(fs::metadata(&file).unwrap().is_file());
+    // One with something in it is left alone, and said once a search.
+    fs::remove_file(&file).unwrap();
+    fs::create_dir(&file).unwrap();
+    fs::write(file.join("kept"), "").unwrap();
+    for _ in 0..2 {
+        let r = t.run(&["--cache", "--cache-dir", m, "-u"]);
+        assert_eq!((r.sorted(), r.code), (plain.sorted(), 0));
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(
+            r.stderr.contains("a directory, not a memo file"),
+            "{}",
+            r.stderr
+        );
+        assert!(file.join("kept").exists());
+    }
+    let md = fs::metadata(&memo).unwrap();
+    assert_eq!(md.mode() & 0o777, 0o700);
+    let _ = fs::set_permissions(&memo, fs::Permissions::from_mode(0o700));
+}
