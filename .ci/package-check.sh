@@ -35,7 +35,8 @@ contents=$(dpkg-deb --contents "$deb")
 for path in ./usr/bin/ffind ./usr/share/man/man1/ffind.1.gz \
   ./usr/share/bash-completion/completions/ffind ./usr/share/zsh/vendor-completions/_ffind \
   ./usr/share/fish/vendor_completions.d/ffind.fish ./usr/share/doc/ffind/README.md \
-  ./usr/share/doc/ffind/copyright; do
+  ./usr/share/doc/ffind/CACHE.md ./usr/share/doc/ffind/USAGE.md \
+  ./usr/share/doc/ffind/SECURITY.md ./usr/share/doc/ffind/copyright; do
   grep -q " $path\$" <<<"$contents" || fail "the package has no $path"
 done
 

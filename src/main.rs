@@ -46,11 +46,16 @@ fn run(args: Vec<OsString>) -> Outcome {
     let silent = || launch::detect().is_some_and(|l| !l.speaks());
     // --mpi on the command line, or in the config file.
     let asked_mpi = |args: &[OsString]| launch::asked(args) || cli::config_asks_mpi(args);
-    let cli = match cli::parse_with_config(args.clone()) {
+    let mut cli = match cli::parse_with_config(args.clone()) {
         Ok((cli, _)) => cli,
         Err(_) if silent() && asked_mpi(&args) => return Outcome::Success,
         Err(e) => return e.report(),
     };
+    cli.cache_on_command_line = args
+        .iter()
+        .skip(1)
+        .take_while(|a| *a != "--")
+        .any(|a| a == "--cache");
     let launched = if cli.mpi { launch::detect() } else { None };
     if (cli.gen_completions.is_some() || cli.gen_man) && launched.is_some_and(|l| !l.speaks()) {
         return Outcome::Success;

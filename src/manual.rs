@@ -274,11 +274,21 @@ fn tail() -> Roff {
     roff.text(refs);
     roff.control("PP", []);
     roff.text([
-        roman("The README, "),
-        italic("docs/USAGE.md"),
+        roman("The README and "),
+        italic("USAGE.md"),
+        roman(", "),
+        italic("CACHE.md"),
+        roman(", "),
+        italic("SECURITY.md"),
+        roman(", "),
+        italic("DIFFERENCES.md"),
         roman(" and "),
-        italic("docs/DIFFERENCES.md"),
-        roman(" in ffind's source say more."),
+        italic("SCALE.md"),
+        roman(" say more: in "),
+        italic("/usr/share/doc/ffind"),
+        roman(" where ffind was installed by its package, else in "),
+        italic("docs/"),
+        roman(" of ffind's source."),
     ]);
     roff
 }

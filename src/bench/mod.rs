@@ -112,14 +112,31 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         );
         return Err(Outcome::Usage);
     }
+    // `--cache` on bench's own command line times the memo; one that comes from the config
+    // file does not apply: the benchmark times walks (each run is given --no-cache).
+    let cache_given = parts
+        .search
+        .iter()
+        .rev()
+        .find(|w| *w == "--cache" || *w == "--no-cache")
+        .is_some_and(|w| w == "--cache");
+    let mut options = parts.search;
+    if cli.cache && !cache_given {
+        options.push("--no-cache".into());
+    }
     if let Some(file) = &config_file {
         // Not println!, which panics when stdout's reader has gone: the benchmark's own
         // first write then fails and says so.
         let _ = writeln!(
             io::stdout(),
-            "The config file {} applies to every run: {} (pass --no-config to time without it)",
+            "The config file {} applies to every run: {} (pass --no-config to time without it){}",
             crate::cli::config_file::shown(&file.path),
-            file.summary()
+            file.summary(),
+            if cli.cache && !cache_given {
+                "; not its --cache: the benchmark times walks (give --cache to time the memo)"
+            } else {
+                ""
+            }
         );
     }
     if let Err(e) = check_paths(&args.paths, cli.base_directory.as_deref()) {
@@ -147,9 +164,10 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
     };
     let search = Search {
         program,
-        options: parts.search,
+        options,
         paths: parts.paths,
         match_all,
+        cache: cache_given,
     };
     Ok((args, search, if cli.print0 { 0 } else { b'\n' }))
 }
@@ -228,7 +246,21 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
     let mut stdout = io::stdout();
     let mut results: Vec<BenchmarkResult> = Vec::new();
     let mut warned = false;
+    // A run that fails is said, and the others go on: what finished is exported, and the
+    // exit status says that one failed.
+    let mut failed = false;
     for (i, benchmark) in benchmarks.iter().enumerate() {
+        if search.cache && !benchmark.method.reads_directories_itself() {
+            show(
+                &mut stdout,
+                &format!(
+                    "Skipped: --method {} (--cache needs a method that reads directories \
+                     itself: auto, serial, queue, rayon)\n\n",
+                    benchmark.method.name()
+                ),
+            )?;
+            continue;
+        }
         show(&mut stdout, &report::header(i + 1, &benchmark.command))?;
         let count = runner
             .count(&benchmark.args)
@@ -250,11 +282,13 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
                     format!("exited with {c}")
                 });
                 let stderr: Vec<String> = count.stderr.trim_end().lines().map(shown).collect();
-                bail!(
-                    "{} {how}:\n{}",
+                crate::report::say!(
+                    "ffind --bench: {} {how}:\n{}",
                     shown(&benchmark.command),
                     stderr.join("\n")
                 );
+                failed = true;
+                continue;
             }
         }
         if let Some(first) = results.first().filter(|f| f.entries != count.entries) {
@@ -265,7 +299,8 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
                 .with_context(|| format!("cannot run {}", shown(&first.command)))?;
             let complaint = disagreement(first, again.entries, &benchmark.command, count.entries);
             crate::report::say!("ffind --bench: {complaint}");
-            return Ok(Outcome::Errors);
+            failed = true;
+            continue;
         }
         let runs = runner.measure(benchmark, args.warmup, args.runs)?;
         let result = BenchmarkResult::new(benchmark, count.entries, &runs);
@@ -278,7 +313,11 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
     for (format, _, path) in args.exports() {
         format.write(path, &results, &caption)?;
     }
-    Ok(Outcome::Success)
+    Ok(if failed {
+        Outcome::Errors
+    } else {
+        Outcome::Success
+    })
 }
 
 /// Every benchmark must list as many entries as the first: otherwise its speed means nothing.

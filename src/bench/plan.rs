@@ -17,6 +17,9 @@ pub struct Search {
     /// A pattern that matches every name in the pattern syntax the options select, put before
     /// the paths (ffind takes `PATTERN PATH...`).
     pub match_all: &'static str,
+    /// `--cache` was given on bench's command line: the methods that cannot take it are
+    /// skipped.
+    pub cache: bool,
 }
 
 /// One benchmark: a method at a concurrency level.
@@ -91,6 +94,7 @@ mod tests {
             options: options.iter().map(OsString::from).collect(),
             paths: paths.iter().map(OsString::from).collect(),
             match_all: ".",
+            cache: false,
         }
     }
 

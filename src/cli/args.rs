@@ -597,6 +597,11 @@ pub struct Cli {
     #[arg(long, overrides_with = "no_cache", hide_short_help = true)]
     pub cache: bool,
 
+    /// `--cache` was given on the command line itself, not only by the config file: the
+    /// file systems it is not used on are then said (set by `main`, not by clap).
+    #[arg(skip)]
+    pub cache_on_command_line: bool,
+
     /// Do not use the directory memo (undoes --cache, in the config file for example).
     #[arg(long, overrides_with = "cache", hide_short_help = true)]
     pub no_cache: bool,

@@ -15,6 +15,7 @@
 //!   (`identity.rs`).
 //! - [`Mapped`]: a file mapped read-only, how the directory memo (`--cache`) reads its files
 //!   (`mapped.rs`).
+//! - [`mount_type`]: a file system's type as the mount table names it (`mounts.rs`).
 //! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
 //!   bytes on a terminal and in messages; [`xdg`]: where configuration files live.
 //!
@@ -31,6 +32,7 @@ mod identity;
 mod kind;
 mod listing;
 mod mapped;
+mod mounts;
 pub mod path;
 pub mod xdg;
 
@@ -43,3 +45,4 @@ pub use identity::reader_identity;
 pub use kind::{Kind, Stat};
 pub use listing::Listing;
 pub use mapped::Mapped;
+pub use mounts::mount_type;

@@ -144,6 +144,9 @@ pub struct Session {
     credentials: u64,
     /// A write failed: said once.
     write_failed: AtomicBool,
+    /// The file systems met that the memo does not trust, as said at the end: where, and
+    /// their type.
+    untrusted: Mutex<Vec<String>>,
 }
 
 /// Who reads: a listing is only served to the reader it was read by, since what a
@@ -207,6 +210,7 @@ impl Session {
             devices: Mutex::new(Vec::new()),
             credentials,
             write_failed: AtomicBool::new(false),
+            untrusted: Mutex::new(Vec::new()),
         };
         // Outer roots first: a root inside another of the same command line is then served
         // by the outer one's tree, whichever comes first on the command line.
@@ -344,20 +348,24 @@ impl Session {
 
     /// Whether directories on the device `dev` (where `path` is) are trusted; says once why
     /// not.
-    fn trusts(&self, dev: u64, path: &[u8], report: &Reporter) -> bool {
+    /// Whether directories on the device `dev` (where `path` is) are trusted. One that is not
+    /// is noted for [`Session::finish`] to say (the kernel's own file systems are not).
+    fn trusts(&self, dev: u64, path: &[u8], _report: &Reporter) -> bool {
         let mut devices = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&(_, trusted)) = devices.iter().find(|(d, _)| *d == dev) {
             return trusted;
         }
         let magic = crate::fs::fs_magic(path);
         let trusted = magic.is_some_and(trust::trusted);
-        if !trusted {
-            report.warning(&format!(
-                "--cache: {} is on {}, whose directory times ffind does not trust (docs/CACHE.md): \
-                 searched there without the cache",
-                crate::fs::escape::escaped(if path.is_empty() { b"." } else { path }),
-                magic.map_or_else(|| "an unknown file system".into(), trust::name),
-            ));
+        if !trusted && !magic.is_some_and(trust::kernel_own) {
+            let name = crate::fs::mount_type(dev)
+                .or_else(|| magic.map(trust::name))
+                .unwrap_or_else(|| "a file system ffind cannot name".into());
+            let shown = crate::fs::escape::escaped(if path.is_empty() { b"." } else { path });
+            self.untrusted
+                .lock()
+                .unwrap_or_else(|e| e.into_inner())
+                .push(format!("{shown} ({name})"));
         }
         devices.push((dev, trusted));
         trusted
@@ -462,6 +470,14 @@ impl Session {
     /// Writes what changed (each tree's file replaced whole), marks the files used, and keeps
     /// the memo within its bound. A failure is said once; the search's results are whole.
     pub fn finish(&self, report: &Reporter) {
+        let untrusted = self.untrusted.lock().unwrap_or_else(|e| e.into_inner());
+        if self.settings.say_untrusted && !untrusted.is_empty() {
+            report.warning(&format!(
+                "--cache: not used on {}, whose directory times ffind does not trust (see {})",
+                untrusted.join(", "),
+                docs("CACHE.md")
+            ));
+        }
         let mut wrote = false;
         for tree in &self.trees {
             let fresh = tree.fresh.lock().unwrap_or_else(|e| e.into_inner());
@@ -499,6 +515,17 @@ impl Session {
         if wrote {
             place::prune(&self.settings.dir, self.settings.limit);
         }
+    }
+}
+
+/// Where the document `name` of ffind's docs is: installed by the Debian package, or in
+/// the source tree.
+pub fn docs(name: &str) -> String {
+    let installed = std::path::Path::new("/usr/share/doc/ffind").join(name);
+    if installed.is_file() {
+        installed.display().to_string()
+    } else {
+        format!("docs/{name} in ffind's source")
     }
 }
 

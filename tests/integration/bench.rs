@@ -635,3 +635,102 @@ fn help_points_to_bench_without_a_pattern_hint() {
         "{help}"
     );
 }
+
+/// The commands of the results in the JSON export `path`.
+fn commands(path: &Path) -> Vec<String> {
+    read_json(path)
+        .iter()
+        .map(|r| r["command"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_cache_from_the_config_file_does_not_apply_to_the_runs() {
+    let t = tree();
+    t.write("../home/.config/ffind/config", "--cache\n");
+    let json = t.home().join("b.json");
+    let run = bench(
+        &t,
+        &[
+            "--methods",
+            "serial,walkdir",
+            "--runs",
+            "2",
+            "--warmup",
+            "0",
+            "--export-json",
+            json.to_str().unwrap(),
+        ],
+    );
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(out.contains("not its --cache"), "{out}");
+    let commands = commands(&json);
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    assert!(
+        commands.iter().all(|c| c.contains("--no-cache")),
+        "{commands:?}"
+    );
+}
+
+#[test]
+fn cache_on_the_benchs_command_line_skips_the_methods_that_cannot_take_it() {
+    let t = tree();
+    let json = t.home().join("b.json");
+    let memo = t.home().join("memo");
+    let run = bench(
+        &t,
+        &[
+            "--methods",
+            "serial,walkdir,queue",
+            "--concurrency",
+            "2",
+            "--runs",
+            "2",
+            "--warmup",
+            "0",
+            "--export-json",
+            json.to_str().unwrap(),
+            "--cache",
+            "--cache-dir",
+            memo.to_str().unwrap(),
+        ],
+    );
+    let out = String::from_utf8_lossy(&run.stdout);
+    assert!(out.contains("Skipped: --method walkdir"), "{out}");
+    let commands = commands(&json);
+    assert_eq!(commands.len(), 2, "{commands:?}");
+    assert!(
+        commands.iter().all(|c| c.contains("--cache")),
+        "{commands:?}"
+    );
+}
+
+#[test]
+fn a_run_that_fails_keeps_what_was_measured() {
+    let t = tree();
+    let json = t.home().join("b.json");
+    // --order breadth needs a method that schedules directories itself: walkdir's runs fail.
+    let run = t.run(&[
+        "--bench",
+        "--methods",
+        "serial,walkdir,queue",
+        "--concurrency",
+        "2",
+        "--runs",
+        "2",
+        "--warmup",
+        "0",
+        "--export-json",
+        json.to_str().unwrap(),
+        "--order",
+        "breadth",
+    ]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert!(
+        run.stderr.contains("walkdir") && run.stderr.contains("exited with 2"),
+        "{}",
+        run.stderr
+    );
+    let commands = commands(&json);
+    assert_eq!(commands.len(), 2, "serial and queue exported: {commands:?}");
+}

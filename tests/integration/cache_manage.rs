@@ -224,3 +224,34 @@ fn a_directory_in_a_memo_files_place() {
     assert_eq!(md.mode() & 0o777, 0o700);
     let _ = fs::set_permissions(&memo, fs::Permissions::from_mode(0o700));
 }
+
+/// `--cache-check` agrees with `--cache`, which trusts tmpfs: there, a removal twice in a row
+/// may leave the directory's times as they were (the removed file's coarse time), which the
+/// memo's 3-second rule covers; and on the tests' own file system (ext4 on CI's machines).
+#[test]
+fn cache_check_agrees_with_cache_on_tmpfs_and_here() {
+    let t = Tree::new();
+    let here = t.run(&["--cache-check"]);
+    assert_eq!(here.code, 0, "{}", String::from_utf8_lossy(&here.stdout));
+    let shm = Path::new("/dev/shm");
+    let on_tmpfs = fs::read_to_string("/proc/self/mounts").is_ok_and(|m| {
+        m.lines().any(|l| {
+            l.split(' ').nth(1) == Some("/dev/shm") && l.split(' ').nth(2) == Some("tmpfs")
+        })
+    });
+    if !on_tmpfs || !shm.is_dir() {
+        eprintln!("skipped the tmpfs half: /dev/shm is not a tmpfs here");
+        return;
+    }
+    let r = t.run(&["--cache-check=/dev/shm"]);
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(
+        out.contains("tmpfs, a type whose directory times ffind trusts"),
+        "{out}"
+    );
+    assert_eq!(
+        r.code, 0,
+        "--cache trusts tmpfs, --cache-check must agree: {out}"
+    );
+    assert!(out.contains("the memo (--cache) is safe here"), "{out}");
+}

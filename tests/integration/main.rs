@@ -4,6 +4,7 @@ mod bench;
 mod cache;
 mod cache_identity;
 mod cache_manage;
+mod cache_quiet;
 mod cache_swap;
 mod cli_compat;
 mod completions;
