@@ -38,5 +38,6 @@ mod terminal;
 mod terminal_signals;
 mod threads;
 mod types;
+mod vanished;
 mod walk;
 mod wide;
