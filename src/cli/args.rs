@@ -435,10 +435,16 @@ pub struct Cli {
     /// List results with details, like 'ls -l': mode, links, owner, group, size (1024-based
     /// units, as ls -h), modification time, path, and "-> target" for symbolic links.
     ///
-    /// Produced by ffind itself (no ls process). Results stream as they are found: they are
-    /// not sorted, and columns are not aligned beyond the size's four characters.
+    /// Produced by ffind itself (no ls process). A small search is held and sorted, as fd
+    /// does, and its columns aligned as ls aligns them; a bigger one streams, its columns
+    /// padded to the widest value so far (at least links 2, owner 8, group 8, size 4).
+    /// Not with -0, as in fd: a long listing is lines for a reader, not names for xargs.
     #[arg(help = "List details, like ls -l", long_help)]
-    #[arg(short = 'l', long, conflicts_with_all = ["json", "exec", "exec_batch", "quiet"])]
+    #[arg(
+        short = 'l',
+        long,
+        conflicts_with_all = ["json", "exec", "exec_batch", "quiet", "print0"]
+    )]
     pub list_details: bool,
 
     /// Print one JSON object per result and line (NDJSON), for scripts.

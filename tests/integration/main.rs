@@ -19,6 +19,7 @@ mod hints;
 mod hostile_ignore;
 mod ignore_files;
 mod layers;
+mod list_details;
 mod metadata;
 mod methods_agree;
 mod no_errors;
