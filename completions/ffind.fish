@@ -37,10 +37,10 @@ complete -c ffind -n 'not __ffind_bench' -s o -l owner -d 'Owned by this user an
 complete -c ffind -n 'not __ffind_bench' -l strip-cwd-prefix -d 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never' -r -f -a "always\t''
 never\t''
 auto\t''"
-complete -c ffind -n 'not __ffind_bench' -l sort -d 'Print the results sorted: by path, or by depth (fewer components in the printed path first, then by path)' -r -f -a "path\t'By path, component by component'
+complete -c ffind -n 'not __ffind_bench' -l sort -d 'Print the results sorted: path, depth, none' -r -f -a "path\t'By path, component by component'
 depth\t'Shallower entries first, then by path'
 none\t'As found, from the first (without --sort, a small search comes sorted, as in fd)'"
-complete -c ffind -n 'not __ffind_bench' -l order -d 'The order results stream in: depth (the default: each directory\'s subtree as the workers reach it, mostly depth first) or breadth (nearest first: every entry at one depth below its search path before any deeper one)' -r -f -a "depth\t'As the workers reach them, mostly depth first (the default)'
+complete -c ffind -n 'not __ffind_bench' -l order -d 'Stream depth first, or breadth (nearest first)' -r -f -a "depth\t'As the workers reach them, mostly depth first (the default)'
 breadth\t'Nearest first: depth by depth below the search path'"
 complete -c ffind -n 'not __ffind_bench' -l max-buffer-time -d 'How long results are held before they stream, in milliseconds (default 100; 0: they stream from the start): a search that ends within it, with at most 1,000 results, prints them sorted by path, as fd does (fd\'s hidden option of the same name)' -r
 complete -c ffind -n 'not __ffind_bench' -l max-results -d 'Stop after this many results. Overridden by -1' -r
@@ -112,7 +112,7 @@ complete -c ffind -n 'not __ffind_bench' -s q -l quiet -d 'Print nothing; exit 0
 complete -c ffind -n 'not __ffind_bench' -s l -l list-details -d 'List details, like ls -l'
 complete -c ffind -n 'not __ffind_bench' -l json -d 'Print one JSON object per result'
 complete -c ffind -n 'not __ffind_bench' -l mpi -d 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'
-complete -c ffind -n 'not __ffind_bench' -l cache -d 'Remember the directories read, and read again next time only those that changed (a directory\'s stat tells: device, inode, mtime, ctime, size, mode)'
+complete -c ffind -n 'not __ffind_bench' -l cache -d 'Remember directories; reread only those that changed'
 complete -c ffind -n 'not __ffind_bench' -l no-cache -d 'Do not use the directory memo (undoes --cache, in the config file for example)'
 complete -c ffind -n 'not __ffind_bench' -l cache-list -d 'List what the memo of --cache holds: each search path, its file\'s size and when it was last used, then the total. Searches nothing'
 complete -c ffind -n 'not __ffind_bench' -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
@@ -169,10 +169,10 @@ complete -c ffind -n '__ffind_bench' -s o -l owner -d 'Owned by this user and/or
 complete -c ffind -n '__ffind_bench' -l strip-cwd-prefix -d 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never' -r -f -a "always\t''
 never\t''
 auto\t''"
-complete -c ffind -n '__ffind_bench' -l sort -d 'Print the results sorted: by path, or by depth (fewer components in the printed path first, then by path)' -r -f -a "path\t'By path, component by component'
+complete -c ffind -n '__ffind_bench' -l sort -d 'Print the results sorted: path, depth, none' -r -f -a "path\t'By path, component by component'
 depth\t'Shallower entries first, then by path'
 none\t'As found, from the first (without --sort, a small search comes sorted, as in fd)'"
-complete -c ffind -n '__ffind_bench' -l order -d 'The order results stream in: depth (the default: each directory\'s subtree as the workers reach it, mostly depth first) or breadth (nearest first: every entry at one depth below its search path before any deeper one)' -r -f -a "depth\t'As the workers reach them, mostly depth first (the default)'
+complete -c ffind -n '__ffind_bench' -l order -d 'Stream depth first, or breadth (nearest first)' -r -f -a "depth\t'As the workers reach them, mostly depth first (the default)'
 breadth\t'Nearest first: depth by depth below the search path'"
 complete -c ffind -n '__ffind_bench' -l max-results -d 'Stop after this many results. Overridden by -1' -r
 complete -c ffind -n '__ffind_bench' -l format -d 'Print each result through a template' -r
@@ -221,7 +221,7 @@ complete -c ffind -n '__ffind_bench' -s q -l quiet -d 'Print nothing; exit 0 if 
 complete -c ffind -n '__ffind_bench' -s l -l list-details -d 'List details, like ls -l'
 complete -c ffind -n '__ffind_bench' -l json -d 'Print one JSON object per result'
 complete -c ffind -n '__ffind_bench' -l mpi -d 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'
-complete -c ffind -n '__ffind_bench' -l cache -d 'Remember the directories read, and read again next time only those that changed (a directory\'s stat tells: device, inode, mtime, ctime, size, mode)'
+complete -c ffind -n '__ffind_bench' -l cache -d 'Remember directories; reread only those that changed'
 complete -c ffind -n '__ffind_bench' -l no-cache -d 'Do not use the directory memo (undoes --cache, in the config file for example)'
 complete -c ffind -n '__ffind_bench' -l cache-list -d 'List what the memo of --cache holds: each search path, its file\'s size and when it was last used, then the total. Searches nothing'
 complete -c ffind -n '__ffind_bench' -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'

@@ -46,8 +46,8 @@ fn run(args: Vec<OsString>) -> Outcome {
     let silent = || launch::detect().is_some_and(|l| !l.speaks());
     // --mpi on the command line, or in the config file.
     let asked_mpi = |args: &[OsString]| launch::asked(args) || cli::config_asks_mpi(args);
-    let mut cli = match cli::parse_with_config(args.clone()) {
-        Ok((cli, _)) => cli,
+    let (mut cli, file) = match cli::parse_with_config(args.clone()) {
+        Ok(parsed) => parsed,
         Err(_) if silent() && asked_mpi(&args) => return Outcome::Success,
         Err(e) => return e.report(),
     };
@@ -56,6 +56,14 @@ fn run(args: Vec<OsString>) -> Outcome {
         .skip(1)
         .take_while(|a| *a != "--")
         .any(|a| a == "--cache");
+    // The config file is to blame for a value the whole command line cannot resolve when
+    // the command line alone resolves (an error path: the second resolution costs nothing).
+    let blame = |message: &str| {
+        let file = file.as_ref()?;
+        let alone = cli::parse(args.iter().cloned()).ok()?;
+        Config::from_cli(&alone, cli.mpi).ok()?;
+        file.blame_value(message)
+    };
     let launched = if cli.mpi { launch::detect() } else { None };
     if (cli.gen_completions.is_some() || cli.gen_man) && launched.is_some_and(|l| !l.speaks()) {
         return Outcome::Success;
@@ -97,8 +105,8 @@ fn run(args: Vec<OsString>) -> Outcome {
         return memo::manage::run(&task, &dir);
     }
     match launched {
-        Some(launch) => distributed(&cli, launch),
-        None => alone(&cli),
+        Some(launch) => distributed(&cli, &blame, launch),
+        None => alone(&cli, &blame),
     }
 }
 
@@ -114,6 +122,10 @@ fn memo_task(cli: &Cli) -> Option<memo::manage::Task> {
     }
 }
 
+/// Where a message about a value should point, when the config file gave it: "config file
+/// PATH, line N" ([`cli::config_file::ConfigFile::blame_value`]).
+type Blame<'a> = &'a dyn Fn(&str) -> Option<String>;
+
 /// Why a search cannot start: the outcome, and the whole message.
 type Refused = (Outcome, String);
 
@@ -121,6 +133,7 @@ type Refused = (Outcome, String);
 /// configuration, the output file (`opens_output`: only the process that writes opens it).
 fn prepare(
     cli: &Cli,
+    blame: Blame,
     distributed: bool,
     opens_output: bool,
 ) -> Result<(&'static Config, Box<dyn Write + Send>), Refused> {
@@ -137,14 +150,16 @@ fn prepare(
         }
     }
     let config = Config::from_cli(cli, distributed).map_err(|e| {
-        (
-            Outcome::Usage,
-            // The message may quote a pattern or a value as given: escaped, line by line.
-            format!(
-                "ffind: {}",
-                crate::fs::escape::escaped_lines(&strip_os_error(&format!("{e:#}")))
+        let why = strip_os_error(&format!("{e:#}"));
+        // The message may quote a pattern or a value as given: escaped, line by line.
+        let message = match blame(&why) {
+            Some(at) => format!(
+                "ffind: {at}: {}\n(ffind --no-config skips the config file)",
+                crate::fs::escape::escaped_lines(&why)
             ),
-        )
+            None => format!("ffind: {}", crate::fs::escape::escaped_lines(&why)),
+        };
+        (Outcome::Usage, message)
     })?;
     if distributed {
         refuse_distributed(cli)?;
@@ -213,8 +228,8 @@ fn results_printer(config: &'static Config, out: Box<dyn Write + Send>) -> Print
 }
 
 /// One process searches (the usual case, and `--mpi` without an MPI launcher).
-fn alone(cli: &Cli) -> Outcome {
-    let (config, out) = match prepare(cli, false, true) {
+fn alone(cli: &Cli, blame: Blame) -> Outcome {
+    let (config, out) = match prepare(cli, blame, false, true) {
         Ok(prepared) => prepared,
         Err((outcome, message)) => {
             crate::report::say!("{message}");
@@ -317,7 +332,7 @@ fn outcome(config: &Config, printer: &Printer, errors: bool) -> Outcome {
 /// search, and (on process 0) the sorted output and the job's outcome; MPI is finalized on
 /// every path out.
 #[cfg(feature = "mpi")]
-fn distributed(cli: &Cli, launch: Launch) -> Outcome {
+fn distributed(cli: &Cli, blame: Blame, launch: Launch) -> Outcome {
     // Said by process 0 alone; the others succeed, so that the launcher shows its status.
     let refuse = |message: &str| {
         if launch.speaks() {
@@ -344,7 +359,7 @@ fn distributed(cli: &Cli, launch: Launch) -> Outcome {
         return refuse(&launch::alone_message(launched));
     }
     let first = session.is_first();
-    let (config, out) = match session.agree(prepare(cli, true, first)) {
+    let (config, out) = match session.agree(prepare(cli, blame, true, first)) {
         Ok(prepared) => prepared,
         Err(outcome) => return session.exit(outcome),
     };
@@ -367,7 +382,7 @@ fn distributed(cli: &Cli, launch: Launch) -> Outcome {
 /// Without MPI support, a launched `--mpi` says so once (process 0) rather than running N
 /// copies of one search, each printing every result.
 #[cfg(not(feature = "mpi"))]
-fn distributed(_cli: &Cli, launch: Launch) -> Outcome {
+fn distributed(_cli: &Cli, _blame: Blame, launch: Launch) -> Outcome {
     if launch.speaks() {
         crate::report::say!(
             "ffind: --mpi: this ffind was built without MPI support: build it with \

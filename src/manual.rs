@@ -222,9 +222,28 @@ impl Sections {
         let body = section
             .strip_prefix(self.preamble.as_bytes())
             .unwrap_or(&section);
-        self.page.extend_from_slice(body);
+        self.page.extend_from_slice(&bold_quoted(body));
         Ok(())
     }
+}
+
+/// The help's `quoted` commands (`ffind --bench --help`) in bold, as a manual writes a command
+/// to type: roff shows a backtick as it is. Pairs on one line; a lone backtick stays.
+fn bold_quoted(roff: &[u8]) -> Vec<u8> {
+    let mut out = Vec::with_capacity(roff.len());
+    for line in roff.split_inclusive(|&b| b == b'\n') {
+        let quotes = line.iter().filter(|&&b| b == b'`').count();
+        let mut seen = 0;
+        for &b in line {
+            if b == b'`' && seen < quotes - quotes % 2 {
+                out.extend_from_slice(if seen % 2 == 0 { b"\\fB" } else { b"\\fR" });
+                seen += 1;
+            } else {
+                out.push(b);
+            }
+        }
+    }
+    out
 }
 
 /// BENCHMARK: what `ffind --bench` does, from its own `--help` text.
@@ -306,6 +325,16 @@ fn terms(roff: &mut Roff, list: &[(&str, &str)]) {
 mod tests {
     use super::*;
     use crate::exit::Outcome;
+
+    #[test]
+    fn quoted_commands_are_bold() {
+        let roff = b"see `ffind \\-\\-bench \\-\\-help` or `x`.\nA lone ` stays\n";
+        assert_eq!(
+            String::from_utf8(bold_quoted(roff)).unwrap(),
+            "see \\fBffind \\-\\-bench \\-\\-help\\fR or \\fBx\\fR.\nA lone ` stays\n"
+        );
+        assert!(!page().contains('`'), "no backtick is left in the page");
+    }
 
     fn page() -> String {
         let mut out = Vec::new();

@@ -380,8 +380,8 @@ pub struct Cli {
     /// N in order. "none" prints results as they are found, from the first; without --sort, a
     /// search that ends within 100 ms with at most 1,000 results prints them sorted by path,
     /// as fd does, and a bigger one streams them as they are found.
-    #[arg(hide_short_help = true)]
-    #[arg(long, value_name = "ORDER", value_enum)]
+    #[arg(help = "Print the results sorted: path, depth, none", long_help)]
+    #[arg(long, value_name = "ORDER", value_enum, hide_possible_values = true)]
     pub sort: Option<SortArg>,
 
     /// The order results stream in: depth (the default: each directory's subtree as the
@@ -395,8 +395,8 @@ pub struct Cli {
     /// the next level, not with the results. With several search paths, depth counts below
     /// each entry's own. The walkdir, jwalk and ignore methods walk depth first only: breadth
     /// there is a usage error. --sort decides the order itself (--order is then ignored).
-    #[arg(hide_short_help = true)]
-    #[arg(long, value_name = "ORDER", value_enum)]
+    #[arg(help = "Stream depth first, or breadth (nearest first)", long_help)]
+    #[arg(long, value_name = "ORDER", value_enum, hide_possible_values = true)]
     pub order: Option<OrderArg>,
 
     /// How long results are held before they stream, in milliseconds (default 100; 0: they
@@ -435,10 +435,16 @@ pub struct Cli {
     /// List results with details, like 'ls -l': mode, links, owner, group, size (1024-based
     /// units, as ls -h), modification time, path, and "-> target" for symbolic links.
     ///
-    /// Produced by ffind itself (no ls process). Results stream as they are found: they are
-    /// not sorted, and columns are not aligned beyond the size's four characters.
+    /// Produced by ffind itself (no ls process). A small search is held and sorted, as fd
+    /// does, and its columns aligned as ls aligns them; a bigger one streams, its columns
+    /// padded to the widest value so far (at least links 2, owner 8, group 8, size 4).
+    /// Not with -0, as in fd: a long listing is lines for a reader, not names for xargs.
     #[arg(help = "List details, like ls -l", long_help)]
-    #[arg(short = 'l', long, conflicts_with_all = ["json", "exec", "exec_batch", "quiet"])]
+    #[arg(
+        short = 'l',
+        long,
+        conflicts_with_all = ["json", "exec", "exec_batch", "quiet", "print0"]
+    )]
     pub list_details: bool,
 
     /// Print one JSON object per result and line (NDJSON), for scripts.
@@ -446,8 +452,9 @@ pub struct Cli {
     /// Each object has "path" (a string; when the path is not valid UTF-8, "path_bytes", an
     /// array of its bytes, instead) and "type" (file, directory, symlink, pipe, socket,
     /// block-device, char-device, unknown). --json-fields adds metadata. "path" is the path
-    /// the plain listing prints: a name that begins with '-' keeps its "./" ("./-dash.txt"),
-    /// so that a script passing paths on to a command never passes an option.
+    /// the plain listing prints without a directory's trailing '/' ("type" says what it is):
+    /// a name that begins with '-' keeps its "./" ("./-dash.txt"), so that a script passing
+    /// paths on to a command never passes an option.
     #[arg(help = "Print one JSON object per result", long_help)]
     #[arg(long, conflicts_with_all = ["exec", "exec_batch"])]
     pub json: bool,
@@ -594,7 +601,11 @@ pub struct Cli {
     /// which a search of a directory inside it also uses; file systems whose directory times cannot be trusted (NFS, SMB, FUSE, 9P, FAT,
     /// proc) are searched without it, with a warning. Only for --method auto, serial, queue
     /// and rayon. See docs/CACHE.md.
-    #[arg(long, overrides_with = "no_cache", hide_short_help = true)]
+    #[arg(
+        help = "Remember directories; reread only those that changed",
+        long_help
+    )]
+    #[arg(long, overrides_with = "no_cache")]
     pub cache: bool,
 
     /// `--cache` was given on the command line itself, not only by the config file: the
@@ -769,6 +780,13 @@ pub fn parse<I: IntoIterator<Item = OsString>>(args: I) -> Result<Cli, clap::Err
     let matches = match Cli::command().try_get_matches_from(&args) {
         // `ffind -H --bench --runs 3`: the benchmark's options are unknown to the search, and
         // the error that matters is where --bench stands.
+        // `--bench=x`: the benchmark's usage, not the search's.
+        Err(e) if names_bench(&e) => {
+            return Err(bench_error(
+                e.kind(),
+                "--bench takes no value: it starts the benchmark, whose options follow it",
+            ))
+        }
         Err(e) if !bench_given(&args) => return Err(e),
         Err(_) => return Err(bench_not_first()),
         Ok(m) if m.get_flag("bench") => return Err(bench_not_first()),
@@ -799,10 +817,24 @@ fn bench_given(args: &[OsString]) -> bool {
 /// The usage error of a `--bench` that is not the first argument: main only sends a command
 /// line that starts with it to the benchmark.
 fn bench_not_first() -> clap::Error {
-    Cli::command().error(
+    bench_error(
         ErrorKind::ArgumentConflict,
-        "--bench starts the benchmark and must come first: ffind --bench [OPTIONS] [PATH]...",
+        "--bench starts the benchmark and must come first",
     )
+}
+
+/// A usage error about `--bench`, with the benchmark's usage line (not the search's).
+fn bench_error(kind: ErrorKind, message: &str) -> clap::Error {
+    Cli::command()
+        .override_usage("ffind --bench [OPTIONS] [PATH]...")
+        .error(kind, message)
+}
+
+/// Whether a clap error is about `--bench` itself (`--bench=x`).
+fn names_bench(e: &clap::Error) -> bool {
+    use clap::error::{ContextKind, ContextValue};
+    matches!(e.get(ContextKind::InvalidArg),
+        Some(ContextValue::String(arg)) if arg.split(' ').next() == Some("--bench"))
 }
 
 impl Cli {

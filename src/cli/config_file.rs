@@ -123,6 +123,25 @@ impl ConfigFile {
         }
     }
 
+    /// Where a message about a value should point (`'nosuchuser' is not a valid owner`, said
+    /// once the whole command line is resolved, when the file is to blame): "config file
+    /// PATH, line N" for the last line that gives a value the message quotes; `None` when
+    /// no line does.
+    pub fn blame_value(&self, message: &str) -> Option<String> {
+        let quoted = |value: &[u8]| {
+            std::str::from_utf8(value).is_ok_and(|v| message.contains(&format!("'{v}'")))
+        };
+        let mut cmd = Cli::command();
+        cmd.build();
+        let reading = Reading::of(&cmd, &self.args).ok()?;
+        let line = (0..self.args.len()).rev().find(|&i| {
+            reading
+                .value(i, self.args[i].as_bytes())
+                .is_some_and(quoted)
+        })?;
+        Some(self.at(line))
+    }
+
     /// The arguments as one line for messages, shell-quoted where needed, and escaped.
     pub fn summary(&self) -> String {
         self.args
@@ -170,7 +189,8 @@ pub fn check(file: &ConfigFile, program: &OsString) -> Result<(), String> {
             let hint = file
                 .args
                 .get(at)
-                .and_then(|line| reading.hint(line.as_bytes()));
+                .and_then(|line| reading.hint(line.as_bytes()))
+                .or_else(|| similar(&e));
             let why = clap_reason(&e);
             Err(refuse(
                 at,
@@ -300,6 +320,8 @@ struct Reading<'c> {
     shorts: HashMap<char, &'c Arg>,
     /// For each line, the option it names or gives a value to (`None`: clap will not take it).
     roles: Vec<Option<&'c Arg>>,
+    /// For each line, whether it is the value of the option on the line before.
+    values: Vec<bool>,
     /// False when the last line is an option that takes the next line as its value.
     complete: bool,
 }
@@ -330,6 +352,7 @@ impl<'c> Reading<'c> {
             longs,
             shorts,
             roles: Vec::with_capacity(args.len()),
+            values: Vec::with_capacity(args.len()),
             complete: true,
         };
         let refused = |i: usize, named: &[&Arg]| {
@@ -360,10 +383,15 @@ impl<'c> Reading<'c> {
             if named.is_empty() && (!line.starts_with(b"-") || line == b"-") {
                 return Err((i, nothing_but_options()));
             }
+            if let Some(why) = reading.value_on_the_line(line) {
+                return Err((i, why));
+            }
             let role = named.last().copied();
             reading.roles.push(role);
+            reading.values.push(false);
             if takes_next && i + 1 < args.len() {
                 reading.roles.push(role);
+                reading.values.push(true);
                 i += 1;
             } else if takes_next {
                 reading.complete = false;
@@ -405,6 +433,48 @@ impl<'c> Reading<'c> {
             }
         }
         (named, false)
+    }
+
+    /// The value a line gives an option: all of it when it is the value of the line before,
+    /// else what follows `=` (`--owner=x`) or the short option that takes it (`-Hox`).
+    fn value<'l>(&self, i: usize, line: &'l [u8]) -> Option<&'l [u8]> {
+        if self.values[i] {
+            return Some(line);
+        }
+        if let Some(long) = line.strip_prefix(b"--") {
+            let eq = long.iter().position(|&b| b == b'=')?;
+            return Some(&long[eq + 1..]);
+        }
+        let cluster = line.strip_prefix(b"-")?;
+        let k = cluster.iter().position(|&b| {
+            b.is_ascii()
+                && self
+                    .shorts
+                    .get(&char::from(b))
+                    .is_some_and(|a| takes_value(a))
+        })?;
+        Some(&cluster[k + 1..])
+    }
+
+    /// Why a line that holds an option and, after a space, its value (`-E src`, `--exclude
+    /// .git`, `-S +1k`) is refused: clap would take `" src"` as `-E`'s value and exclude
+    /// nothing, or refuse `--exclude .git` as an unknown option. Every option that takes the
+    /// next argument as its value, short or long, as clap defines it; `None` for other lines.
+    fn value_on_the_line(&self, line: &[u8]) -> Option<String> {
+        let space = line.iter().position(u8::is_ascii_whitespace)?;
+        let (named, takes_next) = self.options(&line[..space]);
+        if named.is_empty() || !takes_next {
+            return None;
+        }
+        let what = match line[space..].trim_ascii_start().starts_with(b"#") {
+            true => "an option and a comment",
+            false => "an option and its value",
+        };
+        let hint = self.hint(line)?;
+        Some(format!(
+            "'{}' is {what} on one line ({hint})",
+            escaped(line)
+        ))
     }
 
     /// The line a clap error is about: the argument clap did not take, the line that holds
@@ -491,6 +561,16 @@ fn clap_reason(e: &clap::Error) -> String {
     let text = e.render().to_string();
     let first = text.lines().next().unwrap_or("");
     first.strip_prefix("error: ").unwrap_or(first).to_owned()
+}
+
+/// clap's tip of a similar argument (`--hiden`: `--hidden`), as the command line gets it.
+fn similar(e: &clap::Error) -> Option<String> {
+    match e.get(ContextKind::SuggestedArg) {
+        Some(ContextValue::String(similar)) => {
+            Some(format!("a similar argument exists: '{similar}'"))
+        }
+        _ => None,
+    }
 }
 
 #[cfg(test)]

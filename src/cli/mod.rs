@@ -104,11 +104,22 @@ pub fn parse_with_config(args: Vec<OsString>) -> Result<(Cli, Option<ConfigFile>
         .chain(given.iter().cloned());
     match parse(combined) {
         Ok(cli) => Ok((cli, Some(file))),
-        Err(e) => {
+        Err(mut e) => {
             full_check()?;
-            // Said only when the config file is to blame: the command line alone parses.
-            let blame = parse(std::iter::once(program).chain(given)).is_ok();
-            let note = blame.then(|| {
+            // The usage line shows the command line as typed, and the note the file's part:
+            // not the file's options as if the user had typed them.
+            let alone = parse(std::iter::once(program).chain(given));
+            let usage = match &alone {
+                Err(alone) => alone.get(ContextKind::Usage).cloned(),
+                Ok(_) => Some(ContextValue::StyledStr(Cli::command().render_usage())),
+            };
+            let shows_usage = e.get(ContextKind::Usage).is_some();
+            if let Some(usage) = usage.filter(|_| shows_usage) {
+                e.insert(ContextKind::Usage, usage);
+            }
+            // Said when the file is to blame (the command line alone parses), or when the
+            // usage line leaves the file's part out.
+            let note = (alone.is_ok() || (shows_usage && !file.args.is_empty())).then(|| {
                 format!(
                     "(the config file {} adds: {}; --no-config skips it)",
                     config_file::shown(&file.path),

@@ -278,7 +278,8 @@ pub fn compile_pattern(source: &str, case_insensitive: bool) -> Result<Regex> {
         .map_err(|e| match e {
             regex::Error::Syntax(msg) => anyhow::anyhow!(
                 "invalid regular expression:\n{msg}\nTo search for a literal string, use \
-                 --fixed-strings; for a glob such as '*.rs', use --glob."
+                 --fixed-strings (or --exact, for the whole name); for a glob such as '*.rs', \
+                 use --glob."
             ),
             other => anyhow::anyhow!("invalid regular expression: {other}"),
         })

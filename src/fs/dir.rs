@@ -427,17 +427,54 @@ pub fn is_slow_filesystem(path: &[u8]) -> bool {
 /// The `statfs` magic number (`f_type`) of the file system `path` lives on; `None` when it
 /// cannot be asked.
 pub fn fs_magic(path: &[u8]) -> Option<i64> {
+    statfs_magic(path).ok()
+}
+
+/// [`fs_magic`], or why `statfs` failed.
+fn statfs_magic(path: &[u8]) -> io::Result<i64> {
     let path = if path.is_empty() { &b"."[..] } else { path };
-    let c = std::ffi::CString::new(path).ok()?;
+    let c = c_path(path)?;
     let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
     // SAFETY: statfs fills the struct on success, and we read it only then.
     unsafe {
         if libc::statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
-            return None;
+            return Err(io::Error::last_os_error());
         }
         // f_type is i64 on x86_64 but narrower elsewhere.
         #[allow(clippy::unnecessary_cast)]
-        Some(fs.assume_init().f_type as i64)
+        Ok(fs.assume_init().f_type as i64)
+    }
+}
+
+/// The `statfs` magic number of procfs (`PROC_SUPER_MAGIC`, linux/magic.h).
+const PROC_SUPER_MAGIC: i64 = 0x9fa0;
+
+/// Whether opening or reading the directory at `path` failed because it is gone: removed
+/// since its parent was listed (ENOENT), or, under `/proc`, its process went away. There a
+/// process that exits leaves errors other than ENOENT while it is being reaped: ESRCH
+/// (`/proc/PID/fd: No such process`), and EINVAL from reading `/proc/PID/net` once the
+/// process has no network namespace left (`proc_tgid_net_readdir`, fs/proc/proc_net.c).
+/// Those two count only when a `statfs` of the parent directory finds procfs, or finds it
+/// gone (the path itself cannot be asked: `statfs` of a dying process's `net` says EINVAL
+/// too): on any other file system they are errors to report.
+pub fn is_gone(path: &[u8], err: &io::Error) -> bool {
+    match err.raw_os_error() {
+        Some(libc::ENOENT) => true,
+        Some(libc::ESRCH | libc::EINVAL) => match statfs_magic(parent(path)) {
+            Ok(magic) => magic == PROC_SUPER_MAGIC,
+            Err(e) => matches!(e.raw_os_error(), Some(libc::ENOENT | libc::ESRCH)),
+        },
+        _ => false,
+    }
+}
+
+/// The directory `path` is in (`.` for a bare name; `/` for `/x`).
+fn parent(path: &[u8]) -> &[u8] {
+    let path = path.strip_suffix(b"/").unwrap_or(path);
+    match path.iter().rposition(|&b| b == b'/') {
+        Some(0) => b"/",
+        Some(slash) => &path[..slash],
+        None => b".",
     }
 }
 
@@ -445,6 +482,15 @@ pub fn fs_magic(path: &[u8]) -> Option<i64> {
 mod tests {
     use super::*;
     use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn the_parent_of_a_path() {
+        assert_eq!(parent(b"/proc/1/net"), b"/proc/1");
+        assert_eq!(parent(b"/proc/1/net/"), b"/proc/1");
+        assert_eq!(parent(b"/proc"), b"/");
+        assert_eq!(parent(b"net"), b".");
+        assert_eq!(parent(b"./net"), b".");
+    }
 
     #[test]
     fn opens_paths_longer_than_path_max() {

@@ -40,7 +40,9 @@ pub use budget::{
     fd_budget, fd_slots_left, give_fd_slot, grow_fd_table, raise_fd_limit, set_fd_budget,
     take_fd_slot, DirInUse, DirSlot, Evicted,
 };
-pub use dir::{fs_magic, is_slow_filesystem, raw_stat_path, read_small_file, stat_path, Dir};
+pub use dir::{
+    fs_magic, is_gone, is_slow_filesystem, raw_stat_path, read_small_file, stat_path, Dir,
+};
 pub use identity::reader_identity;
 pub use kind::{Kind, Stat};
 pub use listing::Listing;

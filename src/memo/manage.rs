@@ -82,8 +82,12 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
     let mut total = 0;
     for held in files.iter().rev() {
         total += held.size;
+        // In the local time zone, as ls and -l show times.
         let used = jiff::Timestamp::try_from(held.used)
-            .map(|t| t.strftime("%Y-%m-%d %H:%M:%S UTC").to_string())
+            .map(|t| {
+                let local = t.to_zoned(jiff::tz::TimeZone::system());
+                local.strftime("%Y-%m-%d %H:%M:%S %Z").to_string()
+            })
             .unwrap_or_default();
         let bytes = fs::read(&held.path).unwrap_or_default();
         let root = match Header::parse(&bytes) {

@@ -1,11 +1,18 @@
 //! `-l/--list-details`: the columns of `ls -l -h` (what fd runs for `-l`), written by ffind
 //! itself: mode, links, owner, group, size in 1024-based units, modification time. The path and
-//! a symbolic link's target follow, written by the caller. Results stream as they are found,
-//! so columns are not aligned over the whole list as `ls` aligns them: the size is padded to
-//! four characters (the width of `ls -h` sizes), the rest is as wide as it is. A listing of
-//! one user's files with fewer than ten links each reads exactly as `ls -l -h` prints it.
+//! a symbolic link's target follow, written by the caller.
+//!
+//! `ls` aligns links, owner, group and size over its whole list; fd runs it on what it held
+//! (a small search) or on each batch. Here results are written by the workers as they are
+//! found, each column padded to the widest value written so far, and at least to [`LEAST`]
+//! (links 2, owner and group 8, as `ls -l` long padded them, size 4, the width of an `ls -h`
+//! size), so that a streamed listing's columns stay put and widen only for a value wider
+//! than all before. What the printer held and writes sorted (a small search, `--sort`) is
+//! aligned again ([`Details::realign`]) to the widest value in it, without the least widths:
+//! byte for byte what `ls -l -h` prints for the same paths.
 
 use std::io::Write as _;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use jiff::tz::TimeZone;
 
@@ -16,9 +23,19 @@ use crate::output::owners::Owners;
 /// year), the year for older ones and for times in the future.
 const SIX_MONTHS: i64 = 31_556_952 / 2;
 
+/// The padded columns: links, owner, group, size.
+const PADDED: usize = 4;
+
+/// The least width of each padded column on a streamed listing: links 2, owner and group 8,
+/// size 4.
+pub const LEAST: [usize; PADDED] = [2, 8, 8, 4];
+
 /// What the columns need, resolved once.
 #[derive(Debug)]
 pub struct Details {
+    /// The widest value written so far in each padded column (links, owner, group, size), in
+    /// characters.
+    widest: [AtomicUsize; PADDED],
     /// The local time zone, for modification times.
     tz: TimeZone,
     /// Now, in seconds since the epoch.
@@ -32,7 +49,12 @@ impl Details {
     /// Columns in time zone `tz`, relative to `now` (seconds since the epoch); `follow` when
     /// the walk follows links.
     pub fn new(tz: TimeZone, now: i64, follow: bool) -> Details {
-        Details { tz, now, follow }
+        Details {
+            widest: Default::default(),
+            tz,
+            now,
+            follow,
+        }
     }
 
     /// The metadata shown for `path`: the walk's (`walked`), or the link's own under `-L`.
@@ -53,7 +75,9 @@ impl Details {
     ) {
         let Some(st) = stat else {
             // The entry vanished (or cannot be read): ls prints question marks.
-            out.extend_from_slice(b"?????????? ? ? ?    ?            ? ");
+            out.extend_from_slice(b"??????????");
+            self.push_values(out, ["?", "?", "?", "?"].map(str::to_owned));
+            out.extend_from_slice(b"           ? ");
             return;
         };
         push_mode(out, st.mode);
@@ -66,9 +90,37 @@ impl Details {
             }
             _ => human_size(st.size),
         };
-        let _ = write!(out, " {} {user} {group} {size:>4} ", st.nlink);
+        self.push_values(out, [st.nlink.to_string(), user, group, size]);
         self.push_time(out, st.mtime);
         out.push(b' ');
+    }
+
+    /// Appends the padded columns, each as wide as the widest value written so far (this one
+    /// too), and at least [`LEAST`].
+    fn push_values(&self, out: &mut Vec<u8>, values: [String; PADDED]) {
+        let mut widths = [0; PADDED];
+        for (i, value) in values.iter().enumerate() {
+            let len = value.chars().count();
+            let widest = self.widest[i].fetch_max(len, Ordering::Relaxed).max(len);
+            widths[i] = widest.max(LEAST[i]);
+        }
+        push_padded(out, &values, widths);
+    }
+
+    /// Appends `record` (one written by [`Details::write_columns`], then the path) with its
+    /// links, owner, group and size padded to the widest value written in each, without the
+    /// least widths: for what was held and is written all at once, aligned as `ls -l`
+    /// aligns its list. A record that does not read as written (an owner's name with a
+    /// space) is appended as it is.
+    pub fn realign(&self, record: &[u8], out: &mut Vec<u8>) {
+        let Some((head, values, rest)) = columns(record) else {
+            out.extend_from_slice(record);
+            return;
+        };
+        let widths = std::array::from_fn(|i| self.widest[i].load(Ordering::Relaxed));
+        out.extend_from_slice(head);
+        push_padded(out, &values, widths);
+        out.extend_from_slice(rest);
     }
 
     fn push_time(&self, out: &mut Vec<u8>, mtime: i64) {
@@ -83,6 +135,69 @@ impl Details {
         let format = if recent { "%b %e %H:%M" } else { "%b %e  %Y" };
         let _ = write!(out, "{}", zoned.strftime(format));
     }
+}
+
+/// Appends " LINKS OWNER GROUP SIZE " after the mode: numbers to the right, names to the
+/// left, as `ls -l` pads them.
+fn push_padded(out: &mut Vec<u8>, values: &[String; PADDED], widths: [usize; PADDED]) {
+    let [links, user, group, size] = values;
+    let [w_links, w_user, w_group, w_size] = widths;
+    let _ = write!(
+        out,
+        " {links:>w_links$} {user:<w_user$} {group:<w_group$} {size:>w_size$} "
+    );
+}
+
+/// A record of [`Details::write_columns`] taken apart: what comes up to the mode's end (a
+/// hyperlink's start, the mode), the four padded values, and the rest from the time on.
+fn columns(record: &[u8]) -> Option<(&[u8], [String; PADDED], &[u8])> {
+    // A hyperlink opens before the columns: ESC ] 8 ; ; URL ESC \.
+    let start = match record.strip_prefix(b"\x1b]8;") {
+        Some(link) => 4 + link.windows(2).position(|w| w == b"\x1b\\")? + 2,
+        None => 0,
+    };
+    let mode_end = start + 10;
+    let mut at = mode_end;
+    let text = |from: usize, to: usize| std::str::from_utf8(record.get(from..to)?).ok();
+    let spaces = |at: &mut usize| {
+        while record.get(*at) == Some(&b' ') {
+            *at += 1;
+        }
+    };
+    let word = |at: &mut usize| {
+        let from = *at;
+        while record.get(*at).is_some_and(|&b| b != b' ') {
+            *at += 1;
+        }
+        (*at > from).then(|| text(from, *at)).flatten()
+    };
+    spaces(&mut at);
+    let links = word(&mut at)?;
+    spaces(&mut at);
+    let user = word(&mut at)?;
+    spaces(&mut at);
+    let group = word(&mut at)?;
+    spaces(&mut at);
+    let from = at;
+    word(&mut at)?;
+    // A device's "major, minor".
+    if record.get(at - 1) == Some(&b',') {
+        spaces(&mut at);
+        word(&mut at)?;
+    }
+    let size = text(from, at)?;
+    let sized = |s: &str| {
+        s.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b", .?".contains(&b))
+    };
+    if record.get(at) != Some(&b' ')
+        || !(links == "?" || links.bytes().all(|b| b.is_ascii_digit()))
+        || !sized(size)
+    {
+        return None;
+    }
+    let values = [links, user, group, size].map(str::to_owned);
+    Some((&record[..mode_end], values, &record[at + 1..]))
 }
 
 /// `drwxr-xr-x`: the type and permission bits, with setuid, setgid and sticky as ls shows them.
@@ -199,6 +314,49 @@ mod tests {
         assert_eq!(mode(libc::S_IFREG | 0o4755), "-rwsr-xr-x");
         assert_eq!(mode(libc::S_IFREG | 0o2644), "-rw-r-Sr--");
         assert_eq!(mode(libc::S_IFLNK | 0o777), "lrwxrwxrwx");
+    }
+
+    #[test]
+    fn held_records_are_aligned_to_the_widest() {
+        let details = Details::new(TimeZone::UTC, 0, false);
+        let row = |values: [&str; 4]| {
+            let mut out = b"-rw-r--r--".to_vec();
+            details.push_values(&mut out, values.map(str::to_owned));
+            out.extend_from_slice(b"Jan  1  1970 ./x\n");
+            out
+        };
+        // Written streamed: at least the least widths.
+        let a = row(["1", "root", "root", "3"]);
+        assert_eq!(
+            a,
+            b"-rw-r--r--  1 root     root        3 Jan  1  1970 ./x\n"
+        );
+        let b = row(["12", "nobody", "nogroup", "1, 3"]);
+        let link = [&b"\x1b]8;;file:///x\x1b\\"[..], &a].concat();
+        let vanished = row(["?", "?", "?", "?"]);
+        let realigned = |record: &[u8]| {
+            let mut out = Vec::new();
+            details.realign(record, &mut out);
+            String::from_utf8(out).unwrap()
+        };
+        assert_eq!(
+            realigned(&a),
+            "-rw-r--r--  1 root   root       3 Jan  1  1970 ./x\n"
+        );
+        assert_eq!(
+            realigned(&b),
+            "-rw-r--r-- 12 nobody nogroup 1, 3 Jan  1  1970 ./x\n"
+        );
+        assert_eq!(
+            realigned(&link),
+            "\x1b]8;;file:///x\x1b\\-rw-r--r--  1 root   root       3 Jan  1  1970 ./x\n"
+        );
+        assert_eq!(
+            realigned(&vanished),
+            "-rw-r--r--  ? ?      ?          ? Jan  1  1970 ./x\n"
+        );
+        // What does not read as written stays as it is.
+        assert_eq!(realigned(b"-rw-r--r-- x"), "-rw-r--r-- x");
     }
 
     #[test]

@@ -40,6 +40,9 @@ pub const MAX_HELD: usize = 1000;
 /// changes it, as in fd).
 pub const WINDOW: Duration = Duration::from_millis(100);
 
+/// What appends one record to what is written (as it is, or aligned: `-l`'s columns).
+pub type EachRecord<'a> = &'a dyn Fn(&[u8], &mut Vec<u8>);
+
 /// Results held at the start of a search.
 #[derive(Debug)]
 pub struct Hold {
@@ -130,7 +133,7 @@ impl Hold {
         }
         self.pile.keep(bytes, keys);
         if self.found.load(Ordering::Relaxed) > MAX_HELD {
-            self.release(&mut open, false, write);
+            self.release(&mut open, None, write);
         }
         true
     }
@@ -142,7 +145,7 @@ impl Hold {
         while *open {
             let left = self.until.saturating_duration_since(Instant::now());
             if left.is_zero() {
-                return self.release(&mut open, false, write);
+                return self.release(&mut open, None, write);
             }
             open = self
                 .closed
@@ -180,30 +183,39 @@ impl Hold {
     pub fn stream(&self, write: &dyn Fn(&[u8])) {
         let mut open = self.lock();
         if *open {
-            self.release(&mut open, false, write);
+            self.release(&mut open, None, write);
         }
     }
 
-    /// The walk has ended: what is still held is written sorted.
-    pub fn finish(&self, write: &dyn Fn(&[u8])) {
+    /// The walk has ended: what is still held is written sorted, each record through
+    /// `record` (which appends it, as it is or aligned with the others: `-l`'s columns).
+    pub fn finish(&self, write: &dyn Fn(&[u8]), record: EachRecord) {
         let mut open = self.lock();
         if *open {
-            self.release(&mut open, true, write);
+            self.release(&mut open, Some(record), write);
         }
     }
 
-    /// Writes what is held, sorted or as it came, and lets results stream from now on.
-    fn release(&self, open: &mut MutexGuard<'_, bool>, sorted: bool, write: &dyn Fn(&[u8])) {
+    /// Writes what is held, sorted (each record through `sorted`) or, without it, as it came,
+    /// and lets results stream from now on.
+    fn release(
+        &self,
+        open: &mut MutexGuard<'_, bool>,
+        sorted: Option<EachRecord>,
+        write: &dyn Fn(&[u8]),
+    ) {
         // At most MAX_HELD records and one batch: written at once.
         let mut out = Vec::new();
-        let mut add = |record: &[u8]| {
-            out.extend_from_slice(record);
-            true
-        };
-        if sorted {
-            self.pile.drain(&mut add);
+        if let Some(each) = sorted {
+            self.pile.drain(&mut |record| {
+                each(record, &mut out);
+                true
+            });
         } else {
-            self.pile.drain_as_kept(&mut add);
+            self.pile.drain_as_kept(&mut |record| {
+                out.extend_from_slice(record);
+                true
+            });
         }
         write(&out);
         **open = false;
@@ -220,6 +232,11 @@ fn name_of(path: &[u8]) -> &[u8] {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Appends a record as it is.
+    fn as_it_is(record: &[u8], out: &mut Vec<u8>) {
+        out.extend_from_slice(record);
+    }
 
     /// A batch of `paths`, found while `hold` holds; true when one of them made too many.
     fn found(hold: &Hold, paths: &[&str]) -> (Vec<u8>, Keys, bool) {
@@ -266,7 +283,7 @@ mod tests {
             assert!(bytes.is_empty());
         }
         assert!(out.text().is_empty() && hold.holding());
-        hold.finish(&write);
+        hold.finish(&write, &as_it_is);
         assert_eq!(out.text(), "./x\n-y\na\na/c\na-b\nb\n");
         assert!(!hold.holding());
         // Streaming now: a batch is left to the printer.
@@ -306,7 +323,7 @@ mod tests {
         assert_eq!(out.text(), "b\na\n");
         assert!(!hold.holding());
         // The walk ending later writes nothing more.
-        hold.finish(&write);
+        hold.finish(&write, &as_it_is);
         assert_eq!(out.text(), "b\na\n");
     }
 
@@ -323,7 +340,7 @@ mod tests {
         let out = Out::default();
         let write = |b: &[u8]| out.write(b);
         assert!(hold.take(&mut bytes, &mut keys, &write));
-        hold.finish(&write);
+        hold.finish(&write, &as_it_is);
         assert_eq!(out.text(), "a/b\ndeep/er/x\na/b/c\ndeep/er/x/y\n");
     }
 
@@ -368,7 +385,7 @@ mod tests {
         // Found later, sorted with the rest at the end, none written twice.
         let (mut bytes, mut keys) = at_depths(&[("r/n/x", 2), ("r/m/a", 2)]);
         assert!(hold.take(&mut bytes, &mut keys, &write));
-        hold.finish(&write);
+        hold.finish(&write, &as_it_is);
         assert_eq!(
             out.text(),
             "r/a\nr/a-b\nr/m\nr/m/a\nr/m/deep\nr/n\nr/n/x\nr/z\n"
@@ -391,7 +408,7 @@ mod tests {
         let (hold, out) = r_read(Order::FdNearest);
         let write = |b: &[u8]| out.write(b);
         assert_eq!(out.text(), "r/a\nr/a-b\nr/m\nr/n\nr/z\n");
-        hold.finish(&write);
+        hold.finish(&write, &as_it_is);
         assert_eq!(out.text(), "r/a\nr/a-b\nr/m\nr/n\nr/z\nr/m/deep\n");
     }
 }

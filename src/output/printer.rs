@@ -25,9 +25,10 @@ use std::time::{Duration, Instant};
 
 use crate::filter::Meta;
 use crate::fs::Kind;
+use crate::output::details::Details;
 use crate::output::hold::Hold;
 use crate::output::sort::{Gathered, Keys, Order};
-use crate::output::style::Style;
+use crate::output::style::{Record, Style};
 use crate::template::reads_as_option;
 
 /// Bytes a batch gathers before it is written.
@@ -246,7 +247,8 @@ impl Printer {
         let Some(hold) = &self.hold else {
             return;
         };
-        if hold.holding() {
+        // `-l`'s columns are aligned over all that is held: none of it is written early.
+        if hold.holding() && self.details().is_none() {
             self.flush(batch);
             hold.settle_root(least, &|bytes| self.write_out(bytes));
         }
@@ -416,15 +418,20 @@ impl Printer {
     /// Once the walk has ended: writes the results still held, sorted; with `--sort`, the
     /// results set aside, in order, in batches (the first N of them with a limit).
     pub fn finish(&self) {
+        // What was held is written at once: `-l`'s columns are aligned over it.
+        let record = |record: &[u8], out: &mut Vec<u8>| match self.details() {
+            Some(details) => details.realign(record, out),
+            None => out.extend_from_slice(record),
+        };
         if let Some(hold) = &self.hold {
-            hold.finish(&|bytes| self.write_out(bytes));
+            hold.finish(&|bytes| self.write_out(bytes), &record);
         }
         let Some(gathered) = &self.sorted else {
             return;
         };
         let mut out = Vec::with_capacity(BATCH_BYTES);
-        gathered.drain(&mut |record| {
-            out.extend_from_slice(record);
+        gathered.drain(&mut |bytes| {
+            record(bytes, &mut out);
             if out.len() >= BATCH_BYTES {
                 self.write_out(&out);
                 out.clear();
@@ -432,6 +439,14 @@ impl Printer {
             !self.stopped()
         });
         self.write_out(&out);
+    }
+
+    /// `-l`'s columns, when results are shown so.
+    fn details(&self) -> Option<&'static Details> {
+        match &self.style?.record {
+            Record::Details(details) => Some(details),
+            _ => None,
+        }
     }
 
     /// One write of whole records to the output, under the lock; stops the walk on error.

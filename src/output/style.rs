@@ -63,7 +63,7 @@ impl Style {
             Record::Details(details) => {
                 let st = details.stat(path, || meta.stat());
                 details.write_columns(out, path, st.as_ref(), &self.owners);
-                self.write_path(out, path, kind, meta, false);
+                self.write_path_as_ls(out, path, kind, meta);
                 if st.is_some_and(|st| st.kind() == Kind::Symlink) {
                     if let Some(target) = link_target(path) {
                         out.extend_from_slice(b" -> ");
@@ -123,6 +123,18 @@ impl Style {
         if slash {
             painted(out, colors.directory(), |out| self.separator(out));
         }
+    }
+
+    /// The path of an `-l` line, colored as `ls -l` (what fd runs) colors the path it is
+    /// given: all of it in the entry's color, without a trailing separator. The directory
+    /// part of a file (`./`) is not in the directory color.
+    fn write_path_as_ls(&self, out: &mut Vec<u8>, path: &[u8], kind: Kind, meta: &mut dyn Meta) {
+        let Some(colors) = &self.colors else {
+            return self.text(out, path);
+        };
+        let split = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+        let paint = colors.for_entry(path, &path[split..], kind, meta);
+        painted(out, paint, |out| self.text(out, path));
     }
 
     fn separator(&self, out: &mut Vec<u8>) {

@@ -115,7 +115,12 @@ pub fn walk(walk: &Walk<'static>) {
                                 return w.judge(&here, &buf, name, Kind::Symlink, &mut meta)
                                     != Action::Skip;
                             }
-                            None => return true,
+                            // A read error mid-listing: about the directory itself.
+                            None => {
+                                display_path(&mut buf, &root_for_cb, dir_path);
+                                report_io(&w, &buf, err.io_error());
+                                return false;
+                            }
                         },
                     };
                     if let (Some(b), Ok(_)) = (beneath.as_mut(), &child) {

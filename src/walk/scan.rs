@@ -352,8 +352,9 @@ impl Scanner {
                 return said_replaced(walk, &e);
             }
             // Removed since its parent was listed (or replaced by a file, or by a link, which
-            // O_NOFOLLOW refuses): nothing there to list, and nothing that exists is lost.
-            Err(e) if state.depth > 0 && is_vanished(&e, via_link) => return,
+            // O_NOFOLLOW refuses, or its /proc process went away): nothing there to list, and
+            // nothing that exists is lost.
+            Err(e) if state.depth > 0 && is_vanished(dir_path, &e, via_link) => return,
             Err(e) => return walk.report.path_error(dir_path, &e),
         };
         if let (Some(memo), Some(f)) = (walk.memo, &mut fresh) {
@@ -371,8 +372,9 @@ impl Scanner {
         if pending {
             match self.listing.read_start(&dir) {
                 Ok(whole) => complete = whole,
-                // getdents64 says ENOENT once the directory has been removed.
-                Err(e) if e.raw_os_error() == Some(libc::ENOENT) => return,
+                // getdents64 says ENOENT once the directory has been removed (and /proc
+                // ESRCH or EINVAL once its process has gone).
+                Err(e) if crate::fs::is_gone(dir_path, &e) => return,
                 Err(e) => return walk.report.path_error(dir_path, &e),
             }
         } else {
@@ -407,8 +409,9 @@ impl Scanner {
                     Ok(true) => {}
                     Ok(false) => break,
                     Err(e) => {
-                        // getdents64 says ENOENT once the directory has been removed.
-                        if e.raw_os_error() != Some(libc::ENOENT) {
+                        // getdents64 says ENOENT once the directory has been removed (and
+                        // /proc ESRCH or EINVAL once its process has gone).
+                        if !crate::fs::is_gone(dir_path, &e) {
                             walk.report.path_error(dir_path, &e);
                         }
                         fresh = None;
@@ -738,9 +741,6 @@ fn gone() -> std::io::Error {
     std::io::Error::from_raw_os_error(libc::ENOENT)
 }
 
-/// Whether opening a listed subdirectory failed because it is no longer a directory there:
-/// removed (ENOENT), replaced by a file (ENOTDIR) or, when links are not followed, by a link
-/// (ELOOP from O_NOFOLLOW).
 /// `dir`, a search root opened by its path, if it is the root the search met there first
 /// (`state`'s); else the error of a directory [`cache::Replaced`] (at `path`).
 pub fn is_root(dir: Dir, state: &DirState, path: &[u8]) -> std::io::Result<Dir> {
@@ -760,10 +760,13 @@ pub fn said_replaced(walk: &Walk<'_>, e: &std::io::Error) {
     }
 }
 
-fn is_vanished(e: &std::io::Error, via_link: bool) -> bool {
+/// Whether opening the listed subdirectory `path` failed because it is no longer a directory
+/// there: gone ([`crate::fs::is_gone`]: removed, or its /proc process went away), replaced by
+/// a file (ENOTDIR) or, when links are not followed, by a link (ELOOP from O_NOFOLLOW).
+fn is_vanished(path: &[u8], e: &std::io::Error, via_link: bool) -> bool {
     match e.raw_os_error() {
-        Some(libc::ENOENT | libc::ENOTDIR) => true,
+        Some(libc::ENOTDIR) => true,
         Some(libc::ELOOP) => !via_link,
-        _ => false,
+        _ => crate::fs::is_gone(path, e),
     }
 }

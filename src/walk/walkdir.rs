@@ -80,6 +80,9 @@ impl One<'_, '_> {
         let mut path = Vec::new();
         let base = state.depth;
         let mut states: Vec<DirState> = vec![state];
+        // The directory each state is of: a read error the crate gives mid-listing names no
+        // path, only the depth of the entries it was reading.
+        let mut dirs: Vec<PathBuf> = vec![start.to_path_buf()];
         let mut builder = WalkDir::new(start)
             .follow_links(false)
             .min_depth(1)
@@ -95,7 +98,8 @@ impl One<'_, '_> {
             let e = match next {
                 Ok(e) => e,
                 Err(err) => {
-                    if let Some(p) = err.path() {
+                    let dir = || dirs.get(err.depth().checked_sub(1)?);
+                    if let Some(p) = err.path().or_else(|| dir().map(PathBuf::as_path)) {
                         display_path(&mut path, root, p);
                         report_io(walk, &path, err.io_error());
                     }
@@ -116,6 +120,7 @@ impl One<'_, '_> {
                 }
             }
             states.truncate(depth);
+            dirs.truncate(depth);
             let Some(parent) = states.last() else {
                 continue;
             };
@@ -147,6 +152,7 @@ impl One<'_, '_> {
                     self.pending.push((entry_path.to_path_buf(), child));
                 } else {
                     states.push(child);
+                    dirs.push(entry_path.to_path_buf());
                 }
             } else if pushed {
                 it.skip_current_dir();
@@ -159,11 +165,12 @@ impl One<'_, '_> {
 }
 
 /// Reports an I/O error a walker crate gave for a path below a root. An entry that vanished
-/// since its directory was listed (removed, or replaced by a file) is not an error: it no
-/// longer exists as what was listed.
+/// since its directory was listed (removed, replaced by a file, or a /proc directory whose
+/// process went away: [`crate::fs::is_gone`]) is not an error: it no longer exists as what
+/// was listed, as the other methods say.
 pub fn report_io(walk: &Walk<'_>, path: &[u8], err: Option<&std::io::Error>) {
     match err {
-        Some(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Some(e) if e.kind() == std::io::ErrorKind::NotFound || crate::fs::is_gone(path, e) => {}
         Some(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {}
         Some(e) => walk.report.path_error(path, e),
         None => walk.report.message(path, "cannot be read"),

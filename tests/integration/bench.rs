@@ -614,6 +614,36 @@ fn bench_must_come_first() {
     }
 }
 
+/// A usage error about `--bench` itself (a value, or not first) shows the benchmark's usage
+/// line, not the search's (issue 33).
+#[test]
+fn a_mistaken_bench_shows_the_benchmarks_usage() {
+    let t = tree();
+    for (args, first) in [
+        (&["--bench=x"][..], "error: --bench takes no value"),
+        (&["--bench=", "src"], "error: --bench takes no value"),
+        (
+            &["-H", "--bench"],
+            "error: --bench starts the benchmark and must come first",
+        ),
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}");
+        assert!(run.stderr.starts_with(first), "{args:?}: {}", run.stderr);
+        let usage: Vec<&str> = run
+            .stderr
+            .lines()
+            .filter(|l| l.starts_with("Usage:"))
+            .collect();
+        assert_eq!(
+            usage,
+            ["Usage: ffind --bench [OPTIONS] [PATH]..."],
+            "{args:?}"
+        );
+    }
+}
+
 /// The help names the benchmark's spelling and suggests no pattern for "bench" (one such as
 /// '^bench' would match benches/ too).
 #[test]

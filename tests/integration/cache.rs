@@ -868,3 +868,32 @@ fn a_file_system_mounted_or_unmounted_below_the_root_is_seen() {
     assert!(!off.contains(&"a/on-tmpfs".to_string()), "{off:?}");
     assert!(off.contains(&"a/b/c.txt".to_string()), "{off:?}");
 }
+
+#[test]
+fn the_memo_list_shows_times_in_the_local_time_zone() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    assert_eq!(t.run(&["--cache", "--cache-dir", m]).code, 0);
+    let listed = |tz: &str| {
+        let out = t
+            .cmd(&["--cache-dir", m, "--cache-list"])
+            .env("TZ", tz)
+            .output()
+            .unwrap();
+        assert!(out.status.success(), "{out:?}");
+        let text = String::from_utf8(out.stdout).unwrap();
+        // "   1.5 KiB  2026-12-06 03:05:42 UTC  /path": the time and its zone.
+        let line = text.lines().next().unwrap().to_owned();
+        let fields: Vec<&str> = line.split_whitespace().collect();
+        (fields[3].to_owned(), fields[4].to_owned())
+    };
+    let (utc, zone) = listed("UTC");
+    assert_eq!(zone, "UTC");
+    // A POSIX TZ three hours east of UTC, named XYZ.
+    let (east, zone) = listed("XYZ-3");
+    assert_eq!(zone, "XYZ");
+    let hour = |time: &str| time[..2].parse::<u32>().unwrap();
+    assert_eq!(hour(&east), (hour(&utc) + 3) % 24, "{utc} {east}");
+}

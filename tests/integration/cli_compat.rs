@@ -336,6 +336,10 @@ fn short_help_is_one_screen_and_long_help_has_everything() {
         "--type",
         "--exec",
         "--exclude",
+        // What a newcomer from fd comes for (issue 33).
+        "--sort",
+        "--order",
+        "--cache",
     ] {
         assert!(short.contains(everyday), "-h shows {everyday}");
     }
@@ -350,4 +354,24 @@ fn short_help_is_one_screen_and_long_help_has_everything() {
         assert!(long.contains(rare), "--help shows {rare}");
     }
     assert!(long.contains("Exit status"), "{long}");
+}
+
+/// `--json`'s "path" is the plain listing's without a directory's trailing '/', and `--help`
+/// says so (it said they were the same).
+#[test]
+fn json_paths_lack_the_trailing_slash_and_the_help_says_so() {
+    let t = Tree::new();
+    t.files(&["dir/a"]);
+    let plain = t.run(&["-t", "d"]);
+    assert_eq!(plain.stdout, b"dir/\n");
+    let json = t.run(&["-t", "d", "--json"]);
+    assert_eq!(json.stdout, b"{\"path\":\"dir\",\"type\":\"directory\"}\n");
+    let help = String::from_utf8(t.run(&["--help"]).stdout).unwrap();
+    let help = help.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        help.contains(
+            "\"path\" is the path the plain listing prints without a directory's trailing '/'"
+        ),
+        "{help}"
+    );
 }

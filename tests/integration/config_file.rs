@@ -416,13 +416,18 @@ fn mistakes_of_shell_habit_get_a_hint() {
     for (text, first) in [
         (
             &b"--exclude .git\n"[..],
-            "unexpected argument '--exclude .git' found (one argument per line, without \
-             quotes: write '--exclude=.git', or '--exclude' and '.git' on the next line)",
+            "'--exclude .git' is an option and its value on one line (one argument per line, \
+             without quotes: write '--exclude=.git', or '--exclude' and '.git' on the next line)",
         ),
         (
             b"-j 4\n",
-            "invalid value ' 4' for '--concurrency <N>': invalid digit found in string (one \
-             argument per line, without quotes: write '-j4', or '-j' and '4' on the next line)",
+            "'-j 4' is an option and its value on one line (one argument per line, without \
+             quotes: write '-j4', or '-j' and '4' on the next line)",
+        ),
+        (
+            b"-E # not src\n",
+            "'-E # not src' is an option and a comment on one line (a comment goes on a line of \
+             its own: '-E' alone, and '#' at the start of the next line)",
         ),
         (
             b"-H # show hidden\n",
@@ -487,4 +492,135 @@ fn what_a_file_or_a_user_supplied_reaches_stderr_escaped() {
     let run = t.run(&["-g", "[\x1b"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stderr.contains("'[\\x1B'"), "{:?}", run.stderr);
+}
+
+#[test]
+fn every_option_and_its_value_on_one_line_is_refused() {
+    // clap takes `-E src` as `-E` with the value " src", which excludes nothing, and `-e rs`
+    // as the extension " rs", which matches nothing: both passed silently (issue 33).
+    let t = tree();
+    let path = write_default(&t, b"");
+    let shown = path.display();
+    for (line, joined, head, value) in [
+        ("-E src", "-Esrc", "-E", "src"),
+        ("-e rs", "-ers", "-e", "rs"),
+        ("-S +1k", "-S+1k", "-S", "+1k"),
+        ("-HE src", "-HEsrc", "-HE", "src"),
+        ("--extension rs", "--extension=rs", "--extension", "rs"),
+        ("--owner root", "--owner=root", "--owner", "root"),
+        (
+            "--changed-within 1d",
+            "--changed-within=1d",
+            "--changed-within",
+            "1d",
+        ),
+        ("--and x", "--and=x", "--and", "x"),
+    ] {
+        write_default(&t, format!("-H\n{line}\n").as_bytes());
+        assert_refused(
+            &t.run(&[]),
+            &format!(
+                "ffind: config file {shown}, line 2: '{line}' is an option and its value on one \
+                 line (one argument per line, without quotes: write '{joined}', or '{head}' and \
+                 '{value}' on the next line)"
+            ),
+        );
+    }
+    // The value attached, or on the next line, is taken.
+    write_default(&t, b"-ers\n");
+    assert_everywhere(&t, &[], &["a.rs"]);
+    write_default(&t, b"-e\nrs\n");
+    assert_everywhere(&t, &[], &["a.rs"]);
+}
+
+#[test]
+fn a_misspelled_option_gets_the_tip_of_a_similar_one() {
+    let t = tree();
+    let path = write_default(&t, b"--hiden\n");
+    assert_refused(
+        &t.run(&[]),
+        &format!(
+            "ffind: config file {}, line 1: unexpected argument '--hiden' found (a similar \
+             argument exists: '--hidden')",
+            path.display()
+        ),
+    );
+}
+
+#[test]
+fn an_invalid_value_from_the_file_names_its_line() {
+    let t = tree();
+    let path = write_default(&t, b"");
+    let shown = path.display();
+    for (text, line, first) in [
+        (
+            &b"-H\n--owner\nnosuchuser\n"[..],
+            3,
+            "'nosuchuser' is not a valid owner: no user is named 'nosuchuser'",
+        ),
+        (b"--size=x\n", 1, "'x' is not a valid size: use [+-]NUMBER"),
+        (
+            b"-HS\n+1q\n",
+            2,
+            "'+1q' is not a valid size: use [+-]NUMBER",
+        ),
+    ] {
+        write_default(&t, text);
+        // A pattern that the message could quote too: still the file's value.
+        let run = t.run(&["x"]);
+        assert_refused(&run, run.stderr.lines().next().unwrap());
+        assert!(
+            run.stderr
+                .starts_with(&format!("ffind: config file {shown}, line {line}: {first}")),
+            "{}",
+            run.stderr
+        );
+    }
+    // The same value on the command line is the command line's.
+    write_default(&t, b"-H\n");
+    let run = t.run(&["--size=x"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr.starts_with("ffind: 'x' is not a valid size"),
+        "{}",
+        run.stderr
+    );
+}
+
+#[test]
+fn the_usage_line_shows_the_command_line_and_the_file_apart() {
+    let t = tree();
+    let path = write_default(&t, b"--hidden\n--exclude\n.git\n--json\n");
+    let note = format!(
+        "(the config file {} adds: --hidden --exclude .git --json; --no-config skips it)",
+        path.display()
+    );
+    // The command line's mistake, and the file's options beside it.
+    let run = t.run(&["--max-depht", "2"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    let usage = run.stderr.lines().find(|l| l.starts_with("Usage:"));
+    assert_eq!(
+        usage,
+        Some("Usage: ffind --max-depth <DEPTH> [PATTERN] [PATH]..."),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.trim_end().ends_with(&note), "{}", run.stderr);
+    // A conflict with the file's options: the usage names none of them.
+    let run = t.run(&["--list-details"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("error: the argument '--json' cannot be used with '--list-details'"),
+        "{}",
+        run.stderr
+    );
+    let usage = run.stderr.lines().find(|l| l.starts_with("Usage:"));
+    assert_eq!(
+        usage,
+        Some("Usage: ffind [OPTIONS] [PATTERN] [PATH]..."),
+        "{}",
+        run.stderr
+    );
+    assert!(run.stderr.trim_end().ends_with(&note), "{}", run.stderr);
 }

@@ -192,6 +192,13 @@ fn invalid_patterns_are_usage_errors_before_any_walk() {
     let t = Tree::new();
     t.files(&["a"]);
     assert_usage_error(&t, &["(unclosed"], "invalid regular expression");
+    // The note says how to search for the text as it is: a part of the name, or all of it.
+    assert_usage_error(
+        &t,
+        &["(unclosed"],
+        "To search for a literal string, use --fixed-strings (or --exact, for the whole name); \
+         for a glob such as '*.rs', use --glob.",
+    );
     assert_usage_error(&t, &["a{2"], "invalid regular expression");
     assert_usage_error(&t, &["x", "--and", "["], "invalid regular expression");
     assert_usage_error(&t, &["-g", "[unclosed"], "invalid glob");
