@@ -674,24 +674,33 @@ fn commands(path: &Path) -> Vec<String> {
         .collect()
 }
 
+/// `ffind --bench` of `methods` at concurrency 2, two runs each, exported as JSON into
+/// `json`, with `extra` options.
+fn quick(t: &Tree, methods: &str, json: &Path, extra: &[&str]) -> Run {
+    let mut args = vec![
+        "--bench",
+        "--methods",
+        methods,
+        "--concurrency",
+        "2",
+        "--runs",
+        "2",
+        "--warmup",
+        "0",
+        "--export-json",
+        json.to_str().unwrap(),
+    ];
+    args.extend(extra);
+    t.run(&args)
+}
+
 #[test]
 fn a_cache_from_the_config_file_does_not_apply_to_the_runs() {
     let t = tree();
     t.write("../home/.config/ffind/config", "--cache\n");
     let json = t.home().join("b.json");
-    let run = bench(
-        &t,
-        &[
-            "--methods",
-            "serial,walkdir",
-            "--runs",
-            "2",
-            "--warmup",
-            "0",
-            "--export-json",
-            json.to_str().unwrap(),
-        ],
-    );
+    let run = quick(&t, "serial,walkdir", &json, &[]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(out.contains("not its --cache"), "{out}");
     let commands = commands(&json);
@@ -707,24 +716,9 @@ fn cache_on_the_benchs_command_line_skips_the_methods_that_cannot_take_it() {
     let t = tree();
     let json = t.home().join("b.json");
     let memo = t.home().join("memo");
-    let run = bench(
-        &t,
-        &[
-            "--methods",
-            "serial,walkdir,queue",
-            "--concurrency",
-            "2",
-            "--runs",
-            "2",
-            "--warmup",
-            "0",
-            "--export-json",
-            json.to_str().unwrap(),
-            "--cache",
-            "--cache-dir",
-            memo.to_str().unwrap(),
-        ],
-    );
+    let memo = ["--cache", "--cache-dir", memo.to_str().unwrap()];
+    let run = quick(&t, "serial,walkdir,queue", &json, &memo);
+    assert_eq!(run.code, 0, "{}", run.stderr);
     let out = String::from_utf8_lossy(&run.stdout);
     assert!(out.contains("Skipped: --method walkdir"), "{out}");
     let commands = commands(&json);
@@ -740,21 +734,7 @@ fn a_run_that_fails_keeps_what_was_measured() {
     let t = tree();
     let json = t.home().join("b.json");
     // --order breadth needs a method that schedules directories itself: walkdir's runs fail.
-    let run = t.run(&[
-        "--bench",
-        "--methods",
-        "serial,walkdir,queue",
-        "--concurrency",
-        "2",
-        "--runs",
-        "2",
-        "--warmup",
-        "0",
-        "--export-json",
-        json.to_str().unwrap(),
-        "--order",
-        "breadth",
-    ]);
+    let run = quick(&t, "serial,walkdir,queue", &json, &["--order", "breadth"]);
     assert_eq!(run.code, 1, "{}", run.stderr);
     assert!(
         run.stderr.contains("walkdir") && run.stderr.contains("exited with 2"),
