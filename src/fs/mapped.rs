@@ -6,6 +6,21 @@ use std::fs::File;
 use std::io;
 use std::os::fd::AsRawFd;
 
+/// Takes `file`'s exclusive lock (`flock`), waiting for it: held until the file is closed.
+/// How searches that append to one memo file take turns.
+pub fn lock_exclusive(file: &File) -> io::Result<()> {
+    loop {
+        // SAFETY: flock on a descriptor we hold; no memory is passed.
+        if unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) } == 0 {
+            return Ok(());
+        }
+        let e = io::Error::last_os_error();
+        if e.kind() != io::ErrorKind::Interrupted {
+            return Err(e);
+        }
+    }
+}
+
 /// A whole file mapped read-only and private; unmapped on drop.
 #[derive(Debug)]
 pub struct Mapped {

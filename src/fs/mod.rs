@@ -46,5 +46,5 @@ pub use dir::{
 pub use identity::reader_identity;
 pub use kind::{Kind, Stat};
 pub use listing::Listing;
-pub use mapped::Mapped;
+pub use mapped::{lock_exclusive, Mapped};
 pub use mounts::mount_type;

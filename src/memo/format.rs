@@ -1,7 +1,10 @@
 //! The bytes of a memo file (docs/CACHE.md, "The file"): a header, one record per directory
 //! (its stamp, when it was listed, its path below the search root, its entries' kinds and raw
 //! names), and an index of the records by a hash of their paths, each part checked by a
-//! CRC-32. Little-endian throughout. Nothing here touches the file system.
+//! CRC-32; then the journal: segments appended by later searches, each the records of the
+//! directories one search read and their own index ([`segments`]), a newer record of a path
+//! standing for the older ones. Little-endian throughout. Nothing here touches the file
+//! system.
 
 use std::ffi::CStr;
 
@@ -10,8 +13,15 @@ use crate::fs::Kind;
 /// The first bytes of every memo file.
 pub const MAGIC: [u8; 8] = *b"FFINDMEM";
 
-/// The format's version: a file of another is ignored (and rewritten).
-pub const VERSION: u32 = 1;
+/// The format's version: a file of another is ignored (and rewritten). 2: the journal.
+pub const VERSION: u32 = 2;
+
+/// The first bytes of every journal segment.
+const SEGMENT_MAGIC: [u8; 8] = *b"FFINDJNL";
+
+/// A journal segment's head: magic, its length (head, records and index), its record count,
+/// where its index starts (from the segment's start), the index's CRC, the head's CRC.
+const SEGMENT_HEAD: usize = 40;
 
 /// The fixed part of the header: magic, version, header CRC, credentials, record count,
 /// where the index starts, the index's CRC, the root's length.
@@ -298,6 +308,8 @@ pub struct Header<'a> {
     pub credentials: u64,
     /// Where the index starts in the file.
     pub index_at: usize,
+    /// Where the file's first part (header, records, index) ends: the journal starts there.
+    pub base_end: usize,
 }
 
 /// Why a file's bytes cannot be used.
@@ -327,18 +339,18 @@ impl<'a> Header<'a> {
         let count = usize::try_from(u64_at(file, 24)).map_err(|_| Unusable::Corrupt)?;
         let index_at = usize::try_from(u64_at(file, 32)).map_err(|_| Unusable::Corrupt)?;
         let index_len = count.checked_mul(INDEX_ENTRY).ok_or(Unusable::Corrupt)?;
-        let index = index_at
+        let base_end = index_at
             .checked_add(index_len)
-            .filter(|&e| e == file.len() && index_at >= end)
-            .map(|_| &file[index_at..])
+            .filter(|&e| e <= file.len() && index_at >= end)
             .ok_or(Unusable::Corrupt)?;
-        if crc32fast::hash(index) != u32_at(file, 40) {
+        if crc32fast::hash(&file[index_at..base_end]) != u32_at(file, 40) {
             return Err(Unusable::Corrupt);
         }
         Ok(Header {
             root: &file[HEADER..end],
             credentials: u64_at(file, 16),
             index_at,
+            base_end,
         })
     }
 }
@@ -372,6 +384,90 @@ impl<'a> Index<'a> {
         let index = self.0;
         (0..index.len() / INDEX_ENTRY).map(move |i| u64_at(index, i * INDEX_ENTRY + 8) as usize)
     }
+}
+
+/// The journal of a file whose first part ends at `base_end`: the index of each whole
+/// segment, oldest first, and where the last whole one ends. A segment cut short or damaged
+/// ends the journal there: what follows is a search's append still under way, or one killed
+/// midway (the file is then written again whole by the next search that changes it).
+pub fn segments(file: &[u8], base_end: usize) -> (Vec<Index<'_>>, usize) {
+    let mut out = Vec::new();
+    let mut at = base_end;
+    while let Some(head) = file.get(at..at + SEGMENT_HEAD) {
+        if head[..8] != SEGMENT_MAGIC || crc32fast::hash(&head[..36]) != u32_at(head, 36) {
+            break;
+        }
+        let (Ok(len), Ok(count), Ok(index_at)) = (
+            usize::try_from(u64_at(head, 8)),
+            usize::try_from(u64_at(head, 16)),
+            usize::try_from(u64_at(head, 24)),
+        ) else {
+            break;
+        };
+        let index_len = count.checked_mul(INDEX_ENTRY);
+        let fits = index_len
+            .is_some_and(|l| index_at >= SEGMENT_HEAD && index_at.checked_add(l) == Some(len))
+            && at.checked_add(len).is_some_and(|end| end <= file.len());
+        if !fits {
+            break;
+        }
+        let index = &file[at + index_at..at + len];
+        if crc32fast::hash(index) != u32_at(head, 32) {
+            break;
+        }
+        out.push(Index(index));
+        at += len;
+    }
+    (out, at)
+}
+
+/// A journal segment of `records` (each a finished record's bytes), to be appended at
+/// offset `start` of a file (its index holds offsets in the file).
+pub fn segment(records: &[&[u8]], start: u64) -> Vec<u8> {
+    let mut at = start + SEGMENT_HEAD as u64;
+    let mut index: Vec<(u64, u64)> = Vec::with_capacity(records.len());
+    let mut bytes = vec![0; SEGMENT_HEAD];
+    for rec in records {
+        index.push((path_hash(Record { bytes: rec }.rel()), at));
+        at += rec.len() as u64;
+        bytes.extend_from_slice(rec);
+    }
+    index.sort_unstable();
+    let index_at = bytes.len() as u64;
+    for (hash, offset) in &index {
+        bytes.extend_from_slice(&hash.to_le_bytes());
+        bytes.extend_from_slice(&offset.to_le_bytes());
+    }
+    let len = bytes.len() as u64;
+    let index_crc = crc32fast::hash(&bytes[index_at as usize..]);
+    bytes[..8].copy_from_slice(&SEGMENT_MAGIC);
+    bytes[8..16].copy_from_slice(&len.to_le_bytes());
+    bytes[16..24].copy_from_slice(&(records.len() as u64).to_le_bytes());
+    bytes[24..32].copy_from_slice(&index_at.to_le_bytes());
+    bytes[32..36].copy_from_slice(&index_crc.to_le_bytes());
+    let head_crc = crc32fast::hash(&bytes[..36]);
+    bytes[36..40].copy_from_slice(&head_crc.to_le_bytes());
+    bytes
+}
+
+/// Every record of `file` whose header checked, the newest of each path: the journal's,
+/// newest segment first, then the first part's. Records that fail their check are left out.
+pub fn live_records<'a>(file: &'a [u8], header: &Header<'_>) -> Vec<Record<'a>> {
+    let (journal, _) = segments(file, header.base_end);
+    let base = Index(&file[header.index_at..header.base_end]);
+    let mut seen = std::collections::HashSet::new();
+    let mut out = Vec::new();
+    for index in journal.iter().rev().chain(std::iter::once(&base)) {
+        for offset in index.all_offsets() {
+            let Some(r) = file.get(offset..).and_then(Record::parse) else {
+                continue;
+            };
+            if seen.insert(r.rel()) {
+                out.push(r);
+            }
+        }
+    }
+    out
 }
 
 /// Writes a whole memo file of `records` (each a finished record's bytes) for the tree at
@@ -496,8 +592,52 @@ mod tests {
             }
         }
         let mut other = file.clone();
-        other[8] = 2;
-        assert_eq!(Header::parse(&other).unwrap_err(), Unusable::Version(2));
+        other[8] = 1;
+        assert_eq!(Header::parse(&other).unwrap_err(), Unusable::Version(1));
+    }
+
+    #[test]
+    fn the_journal_reads_back_and_stops_at_a_torn_segment() {
+        let record = |rel: &[u8], name: &CStr| {
+            let mut rec = NewRecord::new(rel, &stamp(), (1, 0));
+            rec.push(name, Kind::File);
+            rec.finish().unwrap()
+        };
+        let mut file = file_of(&[record(b"", c"old"), record(b"a", c"x")]);
+        let head = Header::parse(&file).unwrap();
+        assert_eq!(head.base_end, file.len());
+        let first = segment(&[&record(b"", c"newer")], file.len() as u64);
+        file.extend_from_slice(&first);
+        let second = segment(
+            &[&record(b"", c"newest"), &record(b"b", c"y")],
+            file.len() as u64,
+        );
+        file.extend_from_slice(&second);
+        let head = Header::parse(&file).unwrap();
+        let (journal, end) = segments(&file, head.base_end);
+        assert_eq!((journal.len(), end), (2, file.len()));
+        let live = live_records(&file, &head);
+        let name = |rel: &[u8]| {
+            let r = live.iter().find(|r| r.rel() == rel).unwrap();
+            r.entries().next().unwrap().unwrap().0.to_bytes().to_vec()
+        };
+        assert_eq!(live.len(), 3);
+        assert_eq!(name(b""), b"newest");
+        assert_eq!(name(b"a"), b"x");
+        assert_eq!(name(b"b"), b"y");
+        // Every cut inside the last segment leaves the first whole; every flipped bit of a
+        // segment's head or index ends the journal before it.
+        let whole = file.len() - second.len();
+        for cut in whole..file.len() {
+            let (journal, end) = segments(&file[..cut], head.base_end);
+            assert_eq!((journal.len(), end), (1, whole), "cut at {cut}");
+        }
+        let index_at = whole + u64_at(&second, 24) as usize;
+        for at in (whole..whole + SEGMENT_HEAD).chain(index_at..file.len()) {
+            let mut bad = file.clone();
+            bad[at] ^= 1;
+            assert_eq!(segments(&bad, head.base_end).0.len(), 1, "byte {at}");
+        }
     }
 
     #[test]

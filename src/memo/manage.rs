@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::format::{Header, Index, Record, Stamp};
+use super::format::{Header, Record, Stamp};
 use super::{place, trust};
 use crate::exit::Outcome;
 use crate::fs::escape::escaped;
@@ -163,16 +163,12 @@ fn forget_below(file: &Path, below: &[u8]) -> io::Result<bool> {
         rel.strip_prefix(below)
             .is_some_and(|rest| rest.is_empty() || rest[0] == b'/')
     };
-    let records: Option<Vec<Record<'_>>> = Header::parse(bytes).ok().and_then(|h| {
-        Index(&bytes[h.index_at..])
-            .all_offsets()
-            .map(|at| bytes.get(at..).and_then(Record::parse))
-            .collect()
-    });
-    let (Ok(header), Some(records)) = (Header::parse(bytes), records) else {
+    let Ok(header) = Header::parse(bytes) else {
         fs::remove_file(file)?;
         return Ok(true);
     };
+    // The newest record of each path, the journal's included.
+    let records: Vec<Record<'_>> = super::format::live_records(bytes, &header);
     let kept: Vec<&[u8]> = records
         .iter()
         .filter(|r| !under(r.rel()))

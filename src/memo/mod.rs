@@ -87,28 +87,65 @@ struct Tree {
     /// need no look in [`Session::trusts`]'s list.
     dev: u64,
     file: PathBuf,
-    /// The file read at the start, checked (header and index): `None` when there was none
-    /// or it was refused. With the file itself, whose time of last use is set.
-    map: Option<(Mapped, usize, std::fs::File)>,
+    /// The file read at the start, checked (header, index, journal): `None` when there was
+    /// none or it was refused.
+    map: Option<Loaded>,
     /// A record that failed its check: the file is used no more and rewritten whole.
     damaged: AtomicBool,
     /// The listings read by this search.
     fresh: Mutex<Vec<Vec<u8>>>,
 }
 
+/// A tree's memo file as read at the start of the search.
+struct Loaded {
+    map: Mapped,
+    /// The file itself, whose time of last use is set, and which the journal is appended to.
+    file: std::fs::File,
+    /// Where the first part's index is, and where it ends.
+    index_at: usize,
+    base_end: usize,
+    /// The journal's segments (start and end of each one's index), oldest first.
+    journal: Vec<(usize, usize)>,
+    /// Where the last whole segment ends: short of the file's length when a search's append
+    /// was cut short (the next write is then a whole file).
+    valid_end: usize,
+}
+
+impl Loaded {
+    /// The indexes to look a path up in: the newest segment's first, the first part's last.
+    fn indexes(&self) -> impl Iterator<Item = Index<'_>> {
+        let bytes = self.map.bytes();
+        self.journal
+            .iter()
+            .rev()
+            .map(move |&(from, to)| Index(&bytes[from..to]))
+            .chain(std::iter::once(Index(&bytes[self.index_at..self.base_end])))
+    }
+
+    /// The bytes of the journal.
+    fn journal_len(&self) -> usize {
+        self.valid_end - self.base_end
+    }
+}
+
+/// Most segments a journal may have: past it, the next change writes the file whole.
+const MOST_SEGMENTS: usize = 32;
+
 impl Tree {
-    fn index(&self) -> Option<(&[u8], Index<'_>)> {
+    fn index(&self) -> Option<&Loaded> {
         if self.damaged.load(Ordering::Relaxed) {
             return None;
         }
-        let (map, at, _) = self.map.as_ref()?;
-        Some((map.bytes(), Index(&map.bytes()[*at..])))
+        self.map.as_ref()
     }
 
-    /// The record of the directory `rel`, checked (a damaged one marks the tree damaged).
+    /// The record of the directory `rel`, checked (a damaged one marks the tree damaged):
+    /// the newest one, the journal's before the first part's.
     fn find(&self, rel: &[u8], report: &Reporter) -> Option<Record<'_>> {
-        let (bytes, index) = self.index()?;
-        for at in index.offsets_of(format::path_hash(rel)) {
+        let loaded = self.index()?;
+        let bytes = loaded.map.bytes();
+        let hash = format::path_hash(rel);
+        for at in loaded.indexes().flat_map(|index| index.offsets_of(hash)) {
             let record = bytes.get(at..).and_then(Record::parse);
             match record {
                 Some(r) if r.entries().all(|e| e.is_some()) => {
@@ -288,12 +325,7 @@ impl Session {
     }
 
     /// Maps the memo file `file` of the tree at `canonical` and checks it.
-    fn load(
-        &self,
-        file: &std::path::Path,
-        canonical: &[u8],
-        report: &Reporter,
-    ) -> Option<(Mapped, usize, std::fs::File)> {
+    fn load(&self, file: &std::path::Path, canonical: &[u8], report: &Reporter) -> Option<Loaded> {
         let warn = |what: &str| {
             report.warning(&format!(
                 "--cache: {}: {what}; ignored and written again",
@@ -329,11 +361,11 @@ impl Session {
                 return None;
             }
         };
-        let index_at = match Header::parse(map.bytes()) {
+        let (index_at, base_end) = match Header::parse(map.bytes()) {
             Ok(h) if h.root != canonical => return None,
             // Written by other credentials (the groups changed): silently read afresh.
             Ok(h) if h.credentials != self.credentials => return None,
-            Ok(h) => h.index_at,
+            Ok(h) => (h.index_at, h.base_end),
             Err(Unusable::Corrupt) => {
                 warn("not a memo file, or damaged or cut short");
                 return None;
@@ -343,7 +375,23 @@ impl Session {
                 return None;
             }
         };
-        Some((map, index_at, opened))
+        let (segments, valid_end) = format::segments(map.bytes(), base_end);
+        let start = map.bytes().as_ptr() as usize;
+        let journal = segments
+            .iter()
+            .map(|index| {
+                let from = index.0.as_ptr() as usize - start;
+                (from, from + index.0.len())
+            })
+            .collect();
+        Some(Loaded {
+            map,
+            file: opened,
+            index_at,
+            base_end,
+            journal,
+            valid_end,
+        })
     }
 
     /// Whether directories on the device `dev` (where `path` is) are trusted; says once why
@@ -467,8 +515,21 @@ impl Session {
         }
     }
 
-    /// Writes what changed (each tree's file replaced whole), marks the files used, and keeps
-    /// the memo within its bound. A failure is said once; the search's results are whole.
+    /// Says once that a tree's memo could not be written.
+    fn say_write_failed(&self, tree: &Tree, e: &std::io::Error, report: &Reporter) {
+        if !self.write_failed.swap(true, Ordering::Relaxed) {
+            report.warning(&format!(
+                "--cache: cannot write the cache of {} in {}: {}",
+                crate::fs::escape::escaped(&tree.shown),
+                self.settings.dir.display(),
+                crate::report::describe(e)
+            ));
+        }
+    }
+
+    /// Writes what changed (appended to each tree's journal, or the file replaced whole),
+    /// marks the files used, and keeps the memo within its bound. A failure is said once; the
+    /// search's results are whole.
     pub fn finish(&self, report: &Reporter) {
         let untrusted = self.untrusted.lock().unwrap_or_else(|e| e.into_inner());
         if self.settings.say_untrusted && !untrusted.is_empty() {
@@ -484,8 +545,8 @@ impl Session {
             let damaged = tree.damaged.load(Ordering::Relaxed);
             if fresh.is_empty() && !damaged && tree.map.is_some() {
                 // Unchanged: only its last use is recorded, for the size bound.
-                if let Some((_, _, file)) = &tree.map {
-                    let _ = file.set_modified(SystemTime::now());
+                if let Some(loaded) = &tree.map {
+                    let _ = loaded.file.set_modified(SystemTime::now());
                 }
                 continue;
             }
@@ -497,25 +558,55 @@ impl Session {
                 continue;
             }
             let old = tree.map.as_ref().filter(|_| !damaged);
-            let records = merged(old.map(|(m, at, _)| (m.bytes(), *at)), &fresh);
-            match place::replace(&tree.file, &tree.canonical, self.credentials, &records) {
-                Ok(()) => wrote = true,
-                Err(e) => {
-                    if !self.write_failed.swap(true, Ordering::Relaxed) {
-                        report.warning(&format!(
-                            "--cache: cannot write the cache of {} in {}: {}",
-                            crate::fs::escape::escaped(&tree.shown),
-                            self.settings.dir.display(),
-                            crate::report::describe(&e)
-                        ));
+            // What this search read goes at the end of the journal when the file is whole
+            // and the journal small beside the rest: a search writes what changed, not the
+            // whole memo (issue 32). Else, or when another search wrote the file meanwhile,
+            // the file is written again whole, the journal folded in.
+            if let Some(loaded) = old.filter(|l| journal_has_room(l, &fresh)) {
+                let records: Vec<&[u8]> = fresh.iter().map(Vec::as_slice).collect();
+                let len = loaded.map.bytes().len();
+                let segment = format::segment(&records, len as u64);
+                match place::append(&tree.file, &loaded.file, len, &segment) {
+                    Ok(true) => {
+                        wrote = true;
+                        continue;
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        self.say_write_failed(tree, &e, report);
+                        continue;
                     }
                 }
+            }
+            let live = old
+                .and_then(|l| {
+                    let bytes = l.map.bytes();
+                    Header::parse(bytes)
+                        .ok()
+                        .map(|h| format::live_records(bytes, &h))
+                })
+                .unwrap_or_default();
+            let records = merged(live, &fresh);
+            match place::replace(&tree.file, &tree.canonical, self.credentials, &records) {
+                Ok(()) => wrote = true,
+                Err(e) => self.say_write_failed(tree, &e, report),
             }
         }
         if wrote {
             place::prune(&self.settings.dir, self.settings.limit);
         }
     }
+}
+
+/// Whether the listings `fresh` go at the end of `loaded`'s journal: the file is whole (no
+/// append was cut short), the journal has fewer than [`MOST_SEGMENTS`] segments, and with
+/// them it stays no larger than the rest of the file (past that, lookups would pass through
+/// too many records of directories read again, and a whole write folds them in).
+fn journal_has_room(loaded: &Loaded, fresh: &[Vec<u8>]) -> bool {
+    let adding: usize = fresh.iter().map(|r| r.len() + 16).sum::<usize>() + 40;
+    loaded.valid_end == loaded.map.bytes().len()
+        && loaded.journal.len() < MOST_SEGMENTS
+        && loaded.journal_len() + adding <= loaded.base_end
 }
 
 /// Where the document `name` of ffind's docs is: installed by the Debian package, or in
@@ -541,23 +632,19 @@ fn join(dir: &[u8], rel: &[u8]) -> Vec<u8> {
     joined
 }
 
-/// The records of the new file: those read now, and those of the old file (`bytes`, index at
-/// the offset given) not read again whose directory is still there as far as this search
-/// knows (each parent read now still lists it, and its own parent is kept).
-fn merged<'a>(old: Option<(&'a [u8], usize)>, fresh: &'a [Vec<u8>]) -> Vec<&'a [u8]> {
+/// The records of the new file: those read now, and the old file's (`old`: its live
+/// records, the newest of each path) not read again whose directory is still there as far as
+/// this search knows (each parent read now still lists it, and its own parent is kept).
+fn merged<'a>(old: Vec<Record<'a>>, fresh: &'a [Vec<u8>]) -> Vec<&'a [u8]> {
     let mut now: HashMap<&'a [u8], Record<'a>> = HashMap::with_capacity(fresh.len());
     for bytes in fresh {
         let r = Record::built(bytes);
         now.insert(r.rel(), r);
     }
     let mut out: Vec<&[u8]> = now.values().map(|r| r.bytes()).collect();
-    let Some((bytes, at)) = old else {
-        return out;
-    };
     // The old records not read again, parents before children.
-    let mut before: Vec<(usize, Record<'a>)> = Index(&bytes[at..])
-        .all_offsets()
-        .filter_map(|offset| bytes.get(offset..).and_then(Record::parse))
+    let mut before: Vec<(usize, Record<'a>)> = old
+        .into_iter()
         .filter(|r| !now.contains_key(r.rel()))
         .map(|r| {
             (
@@ -656,13 +743,13 @@ mod tests {
         let refs: Vec<&[u8]> = old_records.iter().map(Vec::as_slice).collect();
         let mut file = Vec::new();
         format::write_file(&mut file, b"/r", 0, &refs).unwrap();
-        let at = Header::parse(&file).unwrap().index_at;
+        let header = Header::parse(&file).unwrap();
         // This search read the root again ("gone" was removed) and "a".
         let fresh = [
             record(b"", &[(c"a", Kind::Dir), (c"skipped", Kind::Dir)]),
             record(b"a", &[(c"b", Kind::Dir), (c"new", Kind::File)]),
         ];
-        let merged = merged(Some((&file, at)), &fresh);
+        let merged = merged(format::live_records(&file, &header), &fresh);
         let mut rels: Vec<&[u8]> = merged
             .iter()
             .map(|b| Record::parse(b).unwrap().rel())

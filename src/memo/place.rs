@@ -141,6 +141,25 @@ pub fn open_file(path: &Path) -> io::Result<Option<File>> {
     Ok(Some(file))
 }
 
+/// Appends `segment` to the memo file `path`, which was read as `read` when it was
+/// `expected` bytes long: under the file's lock, and only if it is still that very file
+/// (device and inode) and that long, so that a segment always follows a whole file written
+/// as this search read it. `Ok(false)` when it is not (another search wrote it meanwhile):
+/// the caller writes the file whole instead.
+pub fn append(path: &Path, read: &File, expected: usize, segment: &[u8]) -> io::Result<bool> {
+    let mut file = fs::OpenOptions::new()
+        .append(true)
+        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
+        .open(path)?;
+    crate::fs::lock_exclusive(&file)?;
+    let (now, then) = (file.metadata()?, read.metadata()?);
+    if (now.dev(), now.ino()) != (then.dev(), then.ino()) || now.len() != expected as u64 {
+        return Ok(false);
+    }
+    file.write_all(segment)?;
+    Ok(true)
+}
+
 /// Writes `records` as the memo file `path` of the tree at `root`: into a new temporary file
 /// (0600) beside it, renamed over `path` once whole.
 pub fn replace(path: &Path, root: &[u8], credentials: u64, records: &[&[u8]]) -> io::Result<()> {

@@ -417,7 +417,7 @@ fn cached(t: &Tree, memo: &Path, args: &[&str]) -> Run {
 }
 
 /// The memo files in `memo`.
-fn memo_files(memo: &Path) -> Vec<PathBuf> {
+pub fn memo_files(memo: &Path) -> Vec<PathBuf> {
     let mut v: Vec<PathBuf> = fs::read_dir(memo)
         .unwrap()
         .flatten()

@@ -3,6 +3,7 @@
 mod bench;
 mod cache;
 mod cache_identity;
+mod cache_journal;
 mod cache_manage;
 mod cache_quiet;
 mod cache_swap;
