@@ -681,6 +681,11 @@ fn merged<'a>(old: Vec<Record<'a>>, fresh: &'a [Vec<u8>]) -> Vec<&'a [u8]> {
             out.push(r.bytes());
         }
     }
+    // In path order: a subtree's records lie together in the file, so a search of a
+    // subdirectory of a large tree touches the pages of its own records only (in the order of
+    // a hash map, the records of `/usr` in the memo of `/` were spread over every page: 100 MB
+    // of a 115 MB file mapped in for a search of /usr).
+    out.sort_unstable_by(|a, b| Record::built(a).rel().cmp(Record::built(b).rel()));
     out
 }
 
