@@ -162,8 +162,7 @@ def main(argv):
         die(f"could not install {', '.join(missing)} (benches/peers.py)")
     b.peers, b.fd, b.floor, b.dfind = peers.root(), found["fd"], found["floor"], found.get("dfind")
     # bfs 4 with io_uring, where it was built (`peers.py bfs4`): never built here.
-    b.bfs4 = next((str(p) for p in (os.environ.get("BFS4"), peers.root() / "bin" / "bfs4")
-                   if p and os.access(p, os.X_OK)), None)
+    b.bfs4 = peers.found_bfs4()
 
     need = trees_needed(b.sections, b.trees)
     say(f"trees: {' '.join(need)} (benches/trees.py; big, flat and million take minutes the first time)")
