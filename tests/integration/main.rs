@@ -4,6 +4,7 @@ mod bench;
 mod cache;
 mod cli_compat;
 mod completions;
+mod completions_exec;
 mod config_file;
 mod depth_exclude;
 mod escape;
