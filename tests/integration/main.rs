@@ -1,6 +1,7 @@
 //! ffind's integration tests: the real binary on temporary trees, one file per topic.
 
 mod bench;
+mod bench_peers;
 mod cache;
 mod cli_compat;
 mod completions;
