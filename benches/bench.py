@@ -43,6 +43,7 @@ from pathlib import Path
 import chart
 import peers
 import suites
+import suites_mpi
 import trees
 from harness import Bench, die, loadavg, say
 
@@ -62,10 +63,10 @@ def trees_needed(sections, chosen):
         need.append("million")
     if "deep-lowfd" in sections:
         need.append("deep")
-    if "slow" in sections or ("mpi" in sections and suites.MPI_SLOW):
+    if "slow" in sections or ("mpi" in sections and suites_mpi.MPI_SLOW):
         need.append(suites.SLOW_TREE)
-    if "mpi" in sections and suites.MPI_TREE:
-        need.append(suites.MPI_TREE)
+    if "mpi" in sections and suites_mpi.MPI_TREE:
+        need.append(suites_mpi.MPI_TREE)
     return list(dict.fromkeys(need))
 
 
@@ -103,7 +104,7 @@ def summary_header(b):
     if "slow" in s:
         what += f"; slowfs-{suites.SLOW_TREE} ({suites.SLOW_DELAY} µs per operation)"
     if "mpi" in s:
-        what += f"; mpi on {suites.MPI_TREE or 'slowfs only'}"
+        what += f"; mpi on {suites_mpi.MPI_TREE or 'slowfs only'}"
     lines = [f"# ffind benchmark summary, {b.stamp}", "", what,
              f"- Machine: {os.cpu_count()} cores (`nproc`), kernel {os.uname().release}, load average at start {loadavg()}",
              *b.versions()]
@@ -156,14 +157,13 @@ def main(argv):
         b.ffind_mpi = prebuilt("FFIND_MPI") or build_ffind(repo, "mpi", repo / "target" / "mpi")
 
     say(f"peers: benches/peers.py (the first time builds fd from crates.io: minutes) into {peers.root()}")
-    found = peers.ensure(peers.DEFAULT + (("dfind",) if "mpi" in b.sections and suites.DFIND_N else ()))
+    found = peers.ensure(peers.DEFAULT + (("dfind",) if "mpi" in b.sections and suites_mpi.DFIND_N else ()))
     missing = [n for n in peers.DEFAULT if not found[n]]
     if missing:
         die(f"could not install {', '.join(missing)} (benches/peers.py)")
     b.peers, b.fd, b.floor, b.dfind = peers.root(), found["fd"], found["floor"], found.get("dfind")
     # bfs 4 with io_uring, where it was built (`peers.py bfs4`): never built here.
-    b.bfs4 = next((str(p) for p in (os.environ.get("BFS4"), peers.root() / "bin" / "bfs4")
-                   if p and os.access(p, os.X_OK)), None)
+    b.bfs4 = peers.found_bfs4()
 
     need = trees_needed(b.sections, b.trees)
     say(f"trees: {' '.join(need)} (benches/trees.py; big, flat and million take minutes the first time)")

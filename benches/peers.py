@@ -18,8 +18,10 @@ PEER is one of
              adds it to the side, first and order suites when it is there). Looked for at $BFS4
              and $FFIND_PEERS/bin/bfs4, and built from source when $BFS_SRC names a checkout of
              bfs (tag 4.x) and $LIBURING_SRC one of liburing (2.4 or later: Debian bookworm's
-             2.3 lacks io_uring_enable_rings): liburing into $FFIND_PEERS/uring, bfs's
-             `./configure --enable-release` against it, bin/bfs copied to $FFIND_PEERS/bin/bfs4
+             2.3 lacks io_uring_enable_rings): liburing into $FFIND_PEERS/uring (its
+             liburing.pc too), bfs's `./configure --enable-release` against it through
+             pkg-config, bin/bfs copied to $FFIND_PEERS/bin/bfs4. A bfs4 that links no liburing
+             (`ldd`, `bfs --version`'s LDLIBS) is refused, found or built
 
 $FFIND_PEERS defaults to ~/.cache/ffind-peers. Prints that directory on stdout (its bin/ holds
 fd and floor); progress goes to stderr. Exits 1 naming what could not be installed.
@@ -138,16 +140,36 @@ def build_dfind(src, prefix):
     return str(binary) if os.access(binary, os.X_OK) else None
 
 
-def bfs4():
-    binary = root() / "bin" / "bfs4"
-    for candidate in (os.environ.get("BFS4"), binary):
-        if candidate and os.access(candidate, os.X_OK):
+def io_uring_linked(binary):
+    """Whether the bfs at `binary` was built with io_uring: `ldd` lists liburing (a shared
+    link), or `bfs --version`'s LDLIBS names -luring (a static one)."""
+    ldd = subprocess.run(["ldd", str(binary)], capture_output=True, text=True)
+    if "liburing" in ldd.stdout:
+        return True
+    version = subprocess.run([str(binary), "--version"], capture_output=True, text=True)
+    return any(line.startswith("LDLIBS") and "-luring" in line for line in version.stdout.splitlines())
+
+
+def found_bfs4():
+    """A bfs 4 built with io_uring at $BFS4 or $FFIND_PEERS/bin/bfs4, or None. One without
+    io_uring is refused (named on stderr): it is not the peer the tables call bfs 4 (io_uring)."""
+    for candidate in (os.environ.get("BFS4"), root() / "bin" / "bfs4"):
+        if not (candidate and os.access(candidate, os.X_OK)):
+            continue
+        if io_uring_linked(candidate):
             return str(candidate)
+        say(f"bfs4: {candidate} does not link liburing (ldd, --version): not bfs 4 with io_uring")
+    return None
+
+
+def bfs4():
+    if found := found_bfs4():
+        return found
     bfs_src, uring_src = os.environ.get("BFS_SRC"), os.environ.get("LIBURING_SRC")
     if not (bfs_src and uring_src):
         say("bfs4: not found; set BFS4 to a built bfs 4, or BFS_SRC and LIBURING_SRC to build one")
         return None
-    if not apt_install(["libacl1-dev", "libcap-dev", "libonig-dev"]):
+    if not apt_install(["libacl1-dev", "libcap-dev", "libonig-dev", "pkg-config"]):
         say("bfs4: could not install the build dependencies")
         return None
     uring = root() / "uring"
@@ -156,17 +178,26 @@ def bfs4():
         say(f"bfs4: {cmd} (in {cwd})")
         return subprocess.run(cmd, shell=True, cwd=cwd).returncode == 0
 
-    flags = f'CPPFLAGS="-I{uring}/include" LDFLAGS="-L{uring}/lib -Wl,-rpath,{uring}/lib"'
+    # liburing's top-level `make install` writes lib/pkgconfig/liburing.pc (`make -C src
+    # install` does not), and bfs's configure finds liburing only through pkg-config: without
+    # it, bfs builds without io_uring and says nothing.
+    pc = uring / "lib" / "pkgconfig"
+    rpath = f'LDFLAGS="-Wl,-rpath,{uring}/lib"'
     steps = [
-        (uring_src, f"./configure --prefix={uring} && make -j2 -C src && make -C src install"),
-        (bfs_src, f"./configure --enable-release {flags} && make -j2"),
+        (uring_src, f"./configure --prefix={uring} && make -j2 -C src && make install"),
+        (bfs_src, f"make distclean >/dev/null 2>&1; PKG_CONFIG_PATH={pc} ./configure --enable-release {rpath} && make -j2"),
     ]
     for cwd, cmd in steps:
         if not sh(cmd, cwd):
             say(f"bfs4: building in {cwd} failed")
             return None
+    built = Path(bfs_src) / "bin" / "bfs"
+    if not io_uring_linked(built):
+        say(f"bfs4: {built} was built without liburing (gen/config.h: BFS_WITH_LIBURING false)")
+        return None
+    binary = root() / "bin" / "bfs4"
     binary.parent.mkdir(parents=True, exist_ok=True)
-    shutil.copy2(Path(bfs_src) / "bin" / "bfs", binary)
+    shutil.copy2(built, binary)
     return str(binary)
 
 

@@ -3,6 +3,27 @@ _ffind() {
         _ffind_bench "$@"
         return
     fi
+    local __at=0 __i
+    for (( __i = 1; __i < COMP_CWORD; __i++ )); do
+        if (( __at == 0 )); then
+            case ${COMP_WORDS[__i]} in
+                -x|-X|--exec|--exec-batch) __at=$(( __i + 1 )) ;;
+            esac
+        else
+            case ${COMP_WORDS[__i]} in
+                =) (( __i == __at )) && __at=$(( __i + 1 )) ;;
+                ';'|'\;'|"';'"|'";"') __at=0 ;;
+            esac
+        fi
+    done
+    if (( __at > 0 && COMP_CWORD > __at )); then
+        if declare -F _command_offset >/dev/null; then
+            _command_offset "$__at"
+        else
+            COMPREPLY=($(compgen -f -- "${COMP_WORDS[COMP_CWORD]}"))
+        fi
+        return
+    fi
     local i cur prev opts cmd
     COMPREPLY=()
     if [[ "${BASH_VERSINFO[0]}" -ge 4 ]]; then
@@ -27,7 +48,7 @@ _ffind() {
 
     case "${cmd}" in
         ffind)
-            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -x -X -j -C -h -V --and --hidden --no-hidden --no-ignore --ignore --no-ignore-vcs --ignore-vcs --no-ignore-parent --ignore-parent --no-global-ignore-file --no-require-git --require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --no-follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --relative-path --strip-cwd-prefix --sort --order --max-buffer-time --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --exec --exec-batch --batch-size --method --concurrency --base-directory --search-path --output --mpi --cache --no-cache --cache-dir --cache-limit --cache-list --cache-clear --cache-check --no-config --no-errors --show-errors --bench --gen-completions --gen-man --help --version"
+            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -x -X -j -C -h -V --and --hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --exec --exec-batch --batch-size --method --concurrency --base-directory --search-path --output --mpi --cache --no-cache --cache-dir --cache-limit --cache-list --cache-clear --cache-check --no-config --no-errors --show-errors --bench --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -121,10 +142,6 @@ _ffind() {
                     COMPREPLY=($(compgen -W "depth breadth" -- "${cur}"))
                     return 0
                     ;;
-                --max-buffer-time)
-                    COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
                 --max-results)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
@@ -215,10 +232,6 @@ _ffind() {
                     ;;
                 --cache-check)
                     COMPREPLY=($(compgen -f "${cur}"))
-                    return 0
-                    ;;
-                --gen-completions)
-                    COMPREPLY=($(compgen -W "bash elvish fish powershell zsh" -- "${cur}"))
                     return 0
                     ;;
                 *)

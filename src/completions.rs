@@ -5,8 +5,9 @@
 //! can parse (a word `bench` must stay a search pattern, as in fd). So each script is two of
 //! clap_complete's: the search's, and the benchmark's, whose command holds bench's own options
 //! and the search options it passes on to every run ([`bench_command`]); the first is taught
-//! to hand a command line that starts with `--bench` to the second. Besides that seam, zsh's
-//! `-x`/`-X` get fd's completion of the command's own arguments, which clap cannot describe.
+//! to hand a command line that starts with `--bench` to the second. Besides that seam, the
+//! words after `-x CMD`/`-X CMD` complete as CMD's own arguments (as fd's zsh completion does),
+//! which clap cannot describe, and the options `--help` hides are not offered.
 
 use std::io::{self, Write};
 
@@ -22,8 +23,8 @@ const NOT_UNDER_BENCH: &[&str] = &["exec", "exec_batch", "bench", "gen_completio
 
 /// Writes the completion script for `shell`.
 pub fn write(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
-    let search = generate(shell, Cli::command(), "ffind");
-    let bench = generate(shell, bench_command(), BENCH_NAME);
+    let search = generate(shell, shown(Cli::command()), "ffind");
+    let bench = generate(shell, shown(bench_command()), BENCH_NAME);
     let script = match shell {
         Shell::Bash => bash(&search, &bench),
         Shell::Zsh => zsh(&search, &bench),
@@ -77,6 +78,32 @@ pub fn bench_command() -> Command {
     cmd
 }
 
+/// `full` with only the arguments its `--help` shows, each with its conflicts among them (the
+/// one relation clap_complete reads: zsh's exclusions). clap_complete offers hidden options
+/// too, and clap cannot take an argument out of a command, so the command is built anew.
+fn shown(mut full: Command) -> Command {
+    full.build();
+    let mut cmd = Command::new(leak(full.get_name()))
+        .disable_help_flag(true)
+        .disable_version_flag(true);
+    if let Some(about) = full.get_about() {
+        cmd = cmd.about(about.clone());
+    }
+    if let Some(version) = full.get_version() {
+        cmd = cmd.version(leak(version));
+    }
+    for arg in full.get_arguments().filter(|a| !a.is_hide_set()) {
+        let mut shown = copy(arg);
+        for other in full.get_arg_conflicts_with(arg) {
+            if !other.is_hide_set() {
+                shown = shown.conflicts_with(other.get_id().clone());
+            }
+        }
+        cmd = cmd.arg(shown);
+    }
+    cmd
+}
+
 /// An argument with its names, help, values and action, but no relation to other arguments.
 fn copy(arg: &Arg) -> Arg {
     let mut copy = Arg::new(arg.get_id().clone())
@@ -93,15 +120,33 @@ fn copy(arg: &Arg) -> Arg {
         copy = copy.short(short);
     }
     if let Some(long) = arg.get_long() {
-        // clap takes a 'static name; this runs once, as the process ends.
-        let long: &'static str = Box::leak(long.to_owned().into_boxed_str());
-        copy = copy.long(long);
+        copy = copy.long(leak(long));
     }
     if let Some(help) = arg.get_help() {
         copy = copy.help(help.clone());
     }
+    if let Some(terminator) = arg.get_value_terminator() {
+        copy = copy.value_terminator(leak(terminator.as_str()));
+    }
+    copy = copy
+        .visible_aliases(
+            arg.get_visible_aliases()
+                .unwrap_or_default()
+                .into_iter()
+                .map(leak),
+        )
+        .visible_short_aliases(arg.get_visible_short_aliases().unwrap_or_default());
     copy.require_equals(arg.is_require_equals_set())
         .allow_hyphen_values(arg.is_allow_hyphen_values_set())
+        .required(arg.is_required_set())
+        .last(arg.is_last_set())
+        .global(arg.is_global_set())
+}
+
+/// `text` for the rest of the process: clap takes 'static names, and this runs once, as the
+/// process ends.
+fn leak(text: &str) -> &'static str {
+    Box::leak(text.to_owned().into_boxed_str())
 }
 
 /// The function of `script` named `name`, from its first line to the `}` that closes it.
@@ -124,13 +169,15 @@ fn insert_after(script: &str, after: &str, text: &str) -> String {
     format!("{}{text}{}", &script[..at], &script[at..])
 }
 
-/// bash: `_ffind` hands a line that starts with `ffind --bench` to `_ffind_bench`, and the
-/// word after `-x` or `-X` completes as a command (clap's script offers files there).
+/// bash: `_ffind` hands a line that starts with `ffind --bench` to `_ffind_bench`; the word
+/// after `-x` or `-X` completes as a command (clap's script offers files there), and the words
+/// after that command up to `;` as its own arguments, through bash-completion's
+/// `_command_offset` where it is loaded (files where it is not).
 fn bash(search: &str, bench: &str) -> String {
     let handoff =
         "\n    if [[ ${COMP_CWORD} -gt 1 && ${COMP_WORDS[1]} == --bench ]]; then\n        \
                    _ffind_bench \"$@\"\n        return\n    fi";
-    let mut search = insert_after(search, "_ffind() {", handoff);
+    let mut search = insert_after(search, "_ffind() {", &format!("{handoff}{BASH_EXEC}"));
     for option in ["--exec", "-x", "--exec-batch", "-X"] {
         let case = format!("\n                {option})\n                    COMPREPLY=($(compgen");
         let files = format!("{case} -f");
@@ -142,6 +189,31 @@ fn bash(search: &str, bench: &str) -> String {
     }
     insert_before_tail(&search, function(bench, "_ffind_bench() {"), "\nif [[ ")
 }
+
+/// bash, first in `_ffind`: the word after `-x CMD` or `-X CMD` (`--exec=CMD` is three words
+/// to bash) up to a `;` completes as CMD's own arguments would.
+const BASH_EXEC: &str = r#"
+    local __at=0 __i
+    for (( __i = 1; __i < COMP_CWORD; __i++ )); do
+        if (( __at == 0 )); then
+            case ${COMP_WORDS[__i]} in
+                -x|-X|--exec|--exec-batch) __at=$(( __i + 1 )) ;;
+            esac
+        else
+            case ${COMP_WORDS[__i]} in
+                =) (( __i == __at )) && __at=$(( __i + 1 )) ;;
+                ';'|'\;'|"';'"|'";"') __at=0 ;;
+            esac
+        fi
+    done
+    if (( __at > 0 && COMP_CWORD > __at )); then
+        if declare -F _command_offset >/dev/null; then
+            _command_offset "$__at"
+        else
+            COMPREPLY=($(compgen -f -- "${COMP_WORDS[COMP_CWORD]}"))
+        fi
+        return
+    fi"#;
 
 /// zsh: `_ffind` hands a line that starts with `ffind --bench` to `_ffind_bench`, without
 /// the `--bench` word; `-x` and `-X` complete a command, then that command's own arguments up
@@ -163,7 +235,8 @@ fn zsh(search: &str, bench: &str) -> String {
 }
 
 /// fish: the search's completions apply until `--bench` is the first argument, the
-/// benchmark's after it.
+/// benchmark's after it; after `-x CMD` or `-X CMD`, up to a `;`, CMD's own
+/// ([`FISH_EXEC`]).
 fn fish(search: &str, bench: &str) -> String {
     let mut out = String::from(
         "# ffind --bench [OPTIONS] [PATH]...: the benchmark's options after --bench\n\
@@ -172,8 +245,13 @@ fn fish(search: &str, bench: &str) -> String {
          test (count $words) -ge 2; and test \"$words[2]\" = --bench\n\
          end\n\n",
     );
+    out.push_str(FISH_EXEC);
     for line in search.lines() {
-        out.push_str(&condition(line, "ffind", "not __ffind_bench"));
+        out.push_str(&condition(
+            line,
+            "ffind",
+            "not __ffind_bench; and not __ffind_exec",
+        ));
         out.push('\n');
     }
     for line in bench.lines() {
@@ -182,6 +260,31 @@ fn fish(search: &str, bench: &str) -> String {
     }
     out
 }
+
+/// fish: the words of `-x CMD ARGS...` or `-X CMD ARGS...` before the cursor (none once a `;`
+/// ends them, or while CMD itself is typed), and CMD's own completion of the word at the
+/// cursor, as fish's `__fish_complete_subcommand` gives it.
+const FISH_EXEC: &str = r#"# ffind -x CMD [ARGS]...: CMD's own completions after CMD
+function __ffind_exec_words
+    set -l words (commandline -opc)
+    set -l at 0
+    for i in (seq 2 (count $words))
+        if test $at -eq 0
+            contains -- $words[$i] -x -X --exec --exec-batch; and set at (math $i + 1)
+        else if test "$words[$i]" = ';'
+            set at 0
+        end
+    end
+    test $at -gt 0; and test $at -le (count $words); and printf '%s\n' $words[$at..-1]
+end
+
+function __ffind_exec
+    __ffind_exec_words >/dev/null
+end
+
+complete -c ffind -n __ffind_exec -f -a '(__fish_complete_subcommand --commandline (__ffind_exec_words) (commandline -ct | string collect -a))'
+
+"#;
 
 /// A fish `complete -c NAME ...` line for ffind under `condition`.
 fn condition(line: &str, name: &str, condition: &str) -> String {

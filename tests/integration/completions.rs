@@ -227,12 +227,13 @@ fn fish_completes_the_benchmark_and_commands() {
 }
 
 #[test]
-fn every_script_names_the_manual_where_it_is() {
+fn no_script_names_the_manual_wrongly() {
     for (_, file) in SHELLS {
         let script = committed(file);
         assert!(!script.contains("doc/ffind.1"), "{file}");
+        // --gen-man, whose help names docs/ffind.1, is hidden as --help hides it.
+        assert!(!script.contains("docs/ffind.1"), "{file}");
     }
-    assert!(committed("_ffind").contains("docs/ffind.1"));
 }
 
 /// Every environment variable the source reads is in the manual's ENVIRONMENT section.

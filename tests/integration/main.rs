@@ -1,6 +1,7 @@
 //! ffind's integration tests: the real binary on temporary trees, one file per topic.
 
 mod bench;
+mod bench_peers;
 mod cache;
 mod cache_identity;
 mod cache_journal;
@@ -9,6 +10,7 @@ mod cache_quiet;
 mod cache_swap;
 mod cli_compat;
 mod completions;
+mod completions_exec;
 mod config_file;
 mod depth_exclude;
 mod escape;
