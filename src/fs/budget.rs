@@ -1,7 +1,7 @@
 //! Descriptors kept open for later: the budget the open-file limit leaves for them, and the
 //! [`DirSlot`] that holds one directory's descriptor while its subdirectories wait, shared by
 //! threads and taken back when another directory needs it. The descriptor cache of the walk
-//! (`walk/cache.rs`) decides which; this file only owns the descriptors.
+//! (`walk/descriptors.rs`) decides which; this file only owns the descriptors.
 
 use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -10,7 +10,7 @@ use std::sync::OnceLock;
 use super::dir::Dir;
 
 /// Descriptors that walks may keep open so that children open relative to their parent, not
-/// taken yet. Set once by [`set_fd_budget`]; the descriptor cache (`walk/cache.rs`) takes from
+/// taken yet. Set once by [`set_fd_budget`]; the descriptor cache (`walk/descriptors.rs`) takes from
 /// it and gives back.
 static FD_BUDGET: AtomicUsize = AtomicUsize::new(0);
 
@@ -109,7 +109,7 @@ pub fn give_fd_slot() {
 
 /// A directory descriptor shared by the threads that open its subdirectories, which may be
 /// taken from it (closed, to open another) whenever none of them is using it: the descriptor
-/// cache's (`walk/cache.rs`) one piece of descriptor ownership, kept here with the others.
+/// cache's (`walk/descriptors.rs`) one piece of descriptor ownership, kept here with the others.
 ///
 /// One atomic word: the descriptor (or none) and the number of pins (users right now). A
 /// pinned descriptor is never taken, so a [`DirInUse`] stays valid as long as it lives.

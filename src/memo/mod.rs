@@ -8,7 +8,7 @@
 //! gives the names and kinds, and the directory is neither opened nor read (unless an ignore
 //! file or an entry's metadata needs it); a [`Look::Read`] is read as always and its listing
 //! handed back ([`Session::keep`]). Everything after the listing is the walk's own. This is
-//! not `walk/cache.rs`, the cache of open descriptors.
+//! not `walk/descriptors.rs`, the cache of open descriptors.
 
 pub mod format;
 pub mod manage;

@@ -1,7 +1,7 @@
 //! The contract every traversal method works to: what it is handed ([`Walk`]). Below the
 //! methods and the dispatch (`walk/mod.rs`), so that imports inside `walk/` run one way:
 //! the dispatch picks a method, each method imports the contract and the shared parts
-//! (`visit.rs`, `scan.rs`, `cache.rs`), none imports the dispatch.
+//! (`visit.rs`, `scan.rs`, `descriptors.rs`), none imports the dispatch.
 
 use crate::config::Config;
 use crate::output::printer::Printer;

@@ -9,8 +9,8 @@
 //! `walkdir`, `jwalk` and `ignore` use those crates, for comparison.
 
 pub mod beneath;
-pub mod cache;
 pub mod contract;
+pub mod descriptors;
 pub mod mpi;
 pub mod prepare;
 pub mod scan;

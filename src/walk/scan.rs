@@ -1,6 +1,6 @@
 //! The per-directory loop of the methods that read directories themselves (`serial`, `queue`,
 //! `rayon`): open relative to the parent's descriptor (kept by the descriptor cache,
-//! `cache.rs`), `getdents64`, judge each entry with the shared decision in `visit.rs`, print,
+//! `descriptors.rs`), `getdents64`, judge each entry with the shared decision in `visit.rs`, print,
 //! and hand back the subdirectories as [`DirJob`]s for the method to schedule. The buffers
 //! ([`Scanner`]) are a worker's own and reused.
 
@@ -16,8 +16,8 @@ use crate::fs::{Dir, DirInUse, Kind, Listing, Stat};
 use crate::memo::{Hit, Look};
 use crate::output::printer::Batch;
 use crate::output::sort::fd_order;
-use crate::walk::cache::{self, CachedDir};
 use crate::walk::contract::Walk;
+use crate::walk::descriptors::{self, CachedDir};
 use crate::walk::visit::{Action, DirState};
 
 /// Metadata of an entry, fetched relative to its directory's descriptor (opened first when
@@ -348,7 +348,7 @@ impl Scanner {
         };
         let dir = match opened {
             Ok(d) => d,
-            Err(e) if cache::replaced(&e).is_some() => {
+            Err(e) if descriptors::replaced(&e).is_some() => {
                 return said_replaced(walk, &e);
             }
             // Removed since its parent was listed (or replaced by a file, or by a link, which
@@ -742,20 +742,23 @@ fn gone() -> std::io::Error {
 }
 
 /// `dir`, a search root opened by its path, if it is the root the search met there first
-/// (`state`'s); else the error of a directory [`cache::Replaced`] (at `path`).
+/// (`state`'s); else the error of a directory [`descriptors::Replaced`] (at `path`).
 pub fn is_root(dir: Dir, state: &DirState, path: &[u8]) -> std::io::Result<Dir> {
     let st = dir.stat()?;
     if state.is_root(&st) {
         return Ok(dir);
     }
     let path = path.to_vec();
-    Err(std::io::Error::other(cache::Replaced { path, said: false }))
+    Err(std::io::Error::other(descriptors::Replaced {
+        path,
+        said: false,
+    }))
 }
 
-/// Says (once) that a directory reopened was found replaced ([`cache::Replaced`]), as
+/// Says (once) that a directory reopened was found replaced ([`descriptors::Replaced`]), as
 /// `walk` reports.
 pub fn said_replaced(walk: &Walk<'_>, e: &std::io::Error) {
-    if let Some(replaced) = cache::replaced(e).filter(|r| !r.said) {
+    if let Some(replaced) = descriptors::replaced(e).filter(|r| !r.said) {
         walk.report.message(&replaced.path, crate::config::REPLACED);
     }
 }

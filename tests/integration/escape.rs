@@ -55,7 +55,7 @@ fn directories_swapped_for_links_to_outside_are_never_followed() {
     for round in 0..80 {
         for m in METHODS {
             // One run in four under few descriptors: parents lose their descriptors and are
-            // opened again, from an ancestor or through a child's `..` (src/walk/cache.rs).
+            // opened again, from an ancestor or through a child's `..` (src/walk/descriptors.rs).
             let run = if round % 4 == 3 {
                 t.run_script(&format!(
                     "ulimit -n 16 && exec \"$FFIND\" -u --method {m} -j 4"
