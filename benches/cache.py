@@ -8,11 +8,13 @@ TREE is a name in ~/.cache/ffind-corpora (default: linux linux-git big flat mill
 BENCH_RUNS (rounds, default 20), BENCH_WARMUP (default 2), FD, BFS (peers; skipped if absent),
 BENCH_BASE (a second ffind binary, timed without --cache: the default search before and after).
 
-For each tree, four tables:
+For each tree, four tables (five on linux):
 - repeated: the memo settled (written, then left 3 s so that every listing is trusted);
 - changed: before each timed --cache run, 1% of the directories get a file created (or the
   one created last time removed): those directories are read again, the rest served;
 - first: the memo removed before each --cache run (an empty memo), against --no-cache;
+- cold (linux only, where the page cache can be dropped: root): the page cache dropped before
+  every run, the memo settled: --cache against --no-cache and floor -p -j64;
 - size: the memo file's bytes against the bytes of the names it holds.
 -u on every tree but linux-git, which gets the default filtering (its .gitignore files).
 Output to /dev/null. Each figure includes about 1 ms of process start."""
@@ -56,6 +58,22 @@ def interleave(rows):
     for (label, _, _), t in zip(rows, times):
         med = statistics.median(t)
         print(f"  {med*1000:9.1f} ms ({med/ref:5.2f})  min {min(t)*1000:8.1f}  {label}")
+
+
+def drop_caches():
+    os.sync()
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("3\n")
+
+
+def cold_allowed():
+    """Whether the page cache can be dropped here (root, and a kernel that lets us)."""
+    try:
+        drop_caches()
+        return True
+    except OSError as e:
+        print(f" cold page cache: skipped ({e.strerror})")
+        return False
 
 
 def dirs_of(root, limit):
@@ -120,6 +138,17 @@ for tree in trees:
     interleave([("ffind --cache (memo removed before)", cached,
                  lambda: shutil.rmtree(memo, ignore_errors=True)),
                 ("ffind --no-cache", plain, None)])
+
+    if tree == "linux" and cold_allowed():
+        # The page cache dropped before every run (the memo file's pages too): what --cache
+        # saves when the directories must come from the disk.
+        subprocess.run(cached, stdout=null, check=False)
+        time.sleep(3.2)
+        subprocess.run(cached, stdout=null, check=False)
+        print(" cold page cache (echo 3 > /proc/sys/vm/drop_caches before every run):")
+        interleave([("ffind --cache", cached, drop_caches),
+                    ("ffind --no-cache", plain, drop_caches),
+                    ("floor -p -j64", [floor, "-p", "-j64", root], drop_caches)])
 
     subprocess.run(cached, stdout=null, check=False)
     names = 0
