@@ -65,7 +65,7 @@ pub fn grow_fd_table(n: usize) {
     let highest = libc::c_int::try_from(highest).unwrap_or(libc::c_int::MAX);
     // SAFETY: a NUL-terminated path; every descriptor opened here is closed here.
     unsafe {
-        let fd = libc::open(c"/".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+        let fd = libc::open(c"/".as_ptr(), ANCHOR_FLAGS);
         if fd < 0 {
             return;
         }
@@ -77,6 +77,13 @@ pub fn grow_fd_table(n: usize) {
         libc::close(fd);
     }
 }
+
+/// How [`grow_fd_table`] opens a descriptor to duplicate: `O_PATH` where there is one (no
+/// access checked, nothing read).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const ANCHOR_FLAGS: libc::c_int = libc::O_PATH | libc::O_CLOEXEC;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const ANCHOR_FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
 
 /// Sets the number of descriptors walks may keep open (what the limit leaves beside the
 /// workers' own and the reserve: `walk::run`).

@@ -7,7 +7,7 @@ use std::ffi::CStr;
 use std::io;
 use std::os::fd::RawFd;
 
-use super::dirent::{bytemuck_u8, getdents, is_dot_or_dotdot, DirentIter};
+use super::dirent::is_dot_or_dotdot;
 use super::kind::{Kind, Stat};
 
 /// An open directory descriptor, closed on drop.
@@ -24,8 +24,10 @@ const OPEN_SMALL_FILE: libc::c_int =
     libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY;
 
 /// The longest path handed to the kernel in one `openat`; longer paths are opened a piece
-/// at a time, each relative to the last (PATH_MAX is 4096 with the NUL).
-const PATH_CHUNK: usize = 4000;
+/// at a time, each relative to the last (`PATH_MAX`, with the NUL, is 4096 on Linux: 4000;
+/// 1024 on macOS and the BSDs: 928).
+#[allow(clippy::unnecessary_cast)]
+const PATH_CHUNK: usize = libc::PATH_MAX as usize - 96;
 
 fn cvt(ret: libc::c_int) -> io::Result<libc::c_int> {
     if ret < 0 {
@@ -92,51 +94,17 @@ impl Dir {
         Self::open_cstr(self.fd, c"..", OPEN_DIR)
     }
 
-    /// Opens the directory at `rel` below this one without following any symlink on the way
-    /// (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`; one `openat` with `O_NOFOLLOW`
-    /// per component on kernels before 5.6). An empty `rel` opens this directory again.
+    /// Opens the directory at `rel` below this one without following any symlink on the way:
+    /// one `openat` with `O_NOFOLLOW` per component, each relative to the last (`..` refused),
+    /// which no link and no rename can lead out of; on Linux, `openat2` with `RESOLVE_BENEATH |
+    /// RESOLVE_NO_SYMLINKS` first, the same in one call (kernels since 5.6). An empty `rel`
+    /// opens this directory again.
     pub fn open_beneath(&self, rel: &[u8]) -> io::Result<Dir> {
         if rel.is_empty() {
             return Self::open_raw(self.fd, b".", OPEN_DIR);
         }
-        let c = c_path(rel)?;
-        // The kernel's `struct open_how` (libc's is non-exhaustive).
-        #[repr(C)]
-        struct OpenHow {
-            flags: u64,
-            mode: u64,
-            resolve: u64,
-        }
-        let how = OpenHow {
-            flags: (OPEN_DIR | libc::O_NOFOLLOW) as u64,
-            mode: 0,
-            resolve: libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS,
-        };
-        let mut raced = 0;
-        let result = opened(|| loop {
-            // SAFETY: a valid descriptor, a NUL-terminated path and an `open_how` of the size
-            // given; the kernel only reads them.
-            let ret = unsafe {
-                libc::syscall(
-                    libc::SYS_openat2,
-                    self.fd,
-                    c.as_ptr(),
-                    &how as *const OpenHow,
-                    std::mem::size_of::<OpenHow>(),
-                )
-            };
-            if ret >= 0 {
-                return Ok(ret as RawFd);
-            }
-            let e = io::Error::last_os_error();
-            // A rename elsewhere raced the lookup: try again.
-            if e.raw_os_error() == Some(libc::EAGAIN) && raced < 16 {
-                raced += 1;
-                continue;
-            }
-            return Err(e);
-        });
-        match result {
+        #[cfg(all(target_os = "linux", not(feature = "portable")))]
+        match self.open_beneath_at_once(rel) {
             Ok(dir) => return Ok(dir),
             // Before Linux 5.6 (or refused by a seccomp filter, which some container
             // runtimes make EPERM), or longer than PATH_MAX: a component at a time.
@@ -162,6 +130,48 @@ impl Dir {
             Some(d) => Ok(d),
             None => Self::open_raw(self.fd, b".", OPEN_DIR),
         }
+    }
+
+    /// [`Dir::open_beneath`] in one `openat2` call.
+    #[cfg(all(target_os = "linux", not(feature = "portable")))]
+    fn open_beneath_at_once(&self, rel: &[u8]) -> io::Result<Dir> {
+        let c = c_path(rel)?;
+        // The kernel's `struct open_how` (libc's is non-exhaustive).
+        #[repr(C)]
+        struct OpenHow {
+            flags: u64,
+            mode: u64,
+            resolve: u64,
+        }
+        let how = OpenHow {
+            flags: (OPEN_DIR | libc::O_NOFOLLOW) as u64,
+            mode: 0,
+            resolve: libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS,
+        };
+        let mut raced = 0;
+        opened(|| loop {
+            // SAFETY: a valid descriptor, a NUL-terminated path and an `open_how` of the size
+            // given; the kernel only reads them.
+            let ret = unsafe {
+                libc::syscall(
+                    libc::SYS_openat2,
+                    self.fd,
+                    c.as_ptr(),
+                    &how as *const OpenHow,
+                    std::mem::size_of::<OpenHow>(),
+                )
+            };
+            if ret >= 0 {
+                return Ok(ret as RawFd);
+            }
+            let e = io::Error::last_os_error();
+            // A rename elsewhere raced the lookup: try again.
+            if e.raw_os_error() == Some(libc::EAGAIN) && raced < 16 {
+                raced += 1;
+                continue;
+            }
+            return Err(e);
+        })
     }
 
     /// `fstat` of this directory.
@@ -223,24 +233,46 @@ impl Dir {
 
     /// Whether the directory `name` below this one has no entries (`-t e`).
     pub fn is_empty_dir_at(&self, name: &CStr, follow: bool) -> io::Result<bool> {
-        let child = self.open_child(name, follow)?;
-        let mut buf = [0u64; 128];
-        loop {
-            let n = getdents(child.fd, bytemuck_u8(&mut buf))?;
-            if n == 0 {
-                return Ok(true);
-            }
-            let bytes = &bytemuck_u8(&mut buf)[..n];
-            if (DirentIter {
-                buf: bytes,
-                dot_only: false,
-            })
-            .any(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
-            {
-                return Ok(false);
-            }
+        is_empty(self.open_child(name, follow)?)
+    }
+}
+
+/// Whether the directory `child` has no entries: one `getdents64` into a small buffer,
+/// usually.
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
+fn is_empty(child: Dir) -> io::Result<bool> {
+    use super::dirent::{bytemuck_u8, getdents, DirentIter};
+    let mut buf = [0u64; 128];
+    loop {
+        let n = getdents(child.fd, bytemuck_u8(&mut buf))?;
+        if n == 0 {
+            return Ok(true);
+        }
+        let bytes = &bytemuck_u8(&mut buf)[..n];
+        if (DirentIter {
+            buf: bytes,
+            dot_only: false,
+        })
+        .any(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
+        {
+            return Ok(false);
         }
     }
+}
+
+/// Whether the directory `child` has no entries: `readdir` until a name other than `.` and
+/// `..`.
+#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+fn is_empty(child: Dir) -> io::Result<bool> {
+    let fd = child.fd;
+    std::mem::forget(child);
+    let mut stream = super::stream::Stream::new(fd)?;
+    while let Some((name, _, _)) = stream.next_entry()? {
+        if !is_dot_or_dotdot(name.to_bytes()) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 impl Drop for Dir {
@@ -410,6 +442,7 @@ pub fn is_slow_filesystem(path: &[u8]) -> bool {
 
 /// The `statfs` magic number (`f_type`) of the file system `path` lives on; `None` when it
 /// cannot be asked.
+#[cfg(any(target_os = "linux", target_os = "android"))]
 pub fn fs_magic(path: &[u8]) -> Option<i64> {
     let path = if path.is_empty() { &b"."[..] } else { path };
     let c = std::ffi::CString::new(path).ok()?;
@@ -425,10 +458,62 @@ pub fn fs_magic(path: &[u8]) -> Option<i64> {
     }
 }
 
+/// The type of the file system `path` lives on, as Linux's `statfs` magic number of the same
+/// file system (what the callers compare), from the name `statfs` gives here
+/// (`f_fstypename`: "apfs", "ufs", "zfs", ...); `None` when it cannot be asked, or for a type
+/// Linux has no number for.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub fn fs_magic(path: &[u8]) -> Option<i64> {
+    let path = if path.is_empty() { &b"."[..] } else { path };
+    let c = std::ffi::CString::new(path).ok()?;
+    let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    // SAFETY: statfs fills the struct on success, and we read it only then.
+    let fs = unsafe {
+        if libc::statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
+            return None;
+        }
+        fs.assume_init()
+    };
+    // SAFETY: `f_fstypename` is a NUL-terminated name within its array.
+    let name = unsafe { std::ffi::CStr::from_ptr(fs.f_fstypename.as_ptr()) };
+    magic_of_name(name.to_bytes())
+}
+
+/// Linux's magic number of the file system that macOS or a BSD names `name` in `statfs`.
+#[cfg_attr(any(target_os = "linux", target_os = "android"), allow(dead_code))]
+fn magic_of_name(name: &[u8]) -> Option<i64> {
+    Some(match name {
+        b"apfs" => 0x4253_584E, // the Linux APFS driver's ("NXSB")
+        b"hfs" => 0x482B,
+        b"ufs" | b"ffs" => 0x0001_1954,
+        b"zfs" => 0x2FC1_2FC1,
+        b"tmpfs" | b"mfs" => 0x0102_1994,
+        b"ext2fs" => 0xEF53,
+        b"nfs" => 0x6969,
+        b"smbfs" => 0x517B,
+        b"msdos" | b"msdosfs" => 0x4D44,
+        b"exfat" => 0x2011_BAB0,
+        b"ntfs" => 0x5346_544E,
+        b"fusefs" | b"fuse" | b"macfuse" | b"osxfuse" | b"puffs" => 0x6573_5546,
+        b"p9fs" => 0x0102_1997,
+        b"procfs" | b"linprocfs" => 0x9FA0,
+        b"cd9660" => 0x9660,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::ffi::OsStrExt;
+
+    #[test]
+    fn other_systems_file_system_names_are_linux_s_numbers() {
+        assert_eq!(magic_of_name(b"zfs"), Some(0x2FC1_2FC1));
+        assert_eq!(magic_of_name(b"nfs"), Some(0x6969));
+        assert_eq!(magic_of_name(b"apfs"), Some(0x4253_584E));
+        assert_eq!(magic_of_name(b"devfs"), None);
+    }
 
     #[test]
     fn opens_paths_longer_than_path_max() {

@@ -30,16 +30,26 @@ impl Kind {
         }
     }
 
-    /// The kind an `st_mode` describes.
+    /// The kind an `st_mode` describes (`mode_t` is 16 bits on macOS and the BSDs, 32 on
+    /// Linux: ffind keeps it in 32).
+    #[allow(clippy::unnecessary_cast)]
     pub fn from_mode(mode: u32) -> Kind {
-        match mode & libc::S_IFMT {
-            libc::S_IFREG => Kind::File,
-            libc::S_IFDIR => Kind::Dir,
-            libc::S_IFLNK => Kind::Symlink,
-            libc::S_IFIFO => Kind::Fifo,
-            libc::S_IFSOCK => Kind::Socket,
-            libc::S_IFBLK => Kind::BlockDevice,
-            libc::S_IFCHR => Kind::CharDevice,
+        const FMT: u32 = libc::S_IFMT as u32;
+        const REG: u32 = libc::S_IFREG as u32;
+        const DIR: u32 = libc::S_IFDIR as u32;
+        const LNK: u32 = libc::S_IFLNK as u32;
+        const FIFO: u32 = libc::S_IFIFO as u32;
+        const SOCK: u32 = libc::S_IFSOCK as u32;
+        const BLK: u32 = libc::S_IFBLK as u32;
+        const CHR: u32 = libc::S_IFCHR as u32;
+        match mode & FMT {
+            REG => Kind::File,
+            DIR => Kind::Dir,
+            LNK => Kind::Symlink,
+            FIFO => Kind::Fifo,
+            SOCK => Kind::Socket,
+            BLK => Kind::BlockDevice,
+            CHR => Kind::CharDevice,
             _ => Kind::Unknown,
         }
     }
@@ -84,16 +94,19 @@ pub struct Stat {
 }
 
 impl Stat {
+    /// Widths differ between systems (`st_mode` is 16 bits on macOS and the BSDs, `st_dev` 32
+    /// on macOS): each field is widened to the one ffind keeps.
+    #[allow(clippy::unnecessary_cast, clippy::unnecessary_fallible_conversions)]
     pub(super) fn from_raw(st: &libc::stat) -> Stat {
         Stat {
-            mode: st.st_mode,
+            mode: st.st_mode as u32,
             size: st.st_size as u64,
-            mtime: st.st_mtime,
-            mtime_nsec: st.st_mtime_nsec,
+            mtime: st.st_mtime as i64,
+            mtime_nsec: st.st_mtime_nsec as i64,
             uid: st.st_uid,
             gid: st.st_gid,
-            dev: st.st_dev,
-            ino: st.st_ino,
+            dev: st.st_dev as u64,
+            ino: st.st_ino as u64,
             nlink: u32::try_from(st.st_nlink).unwrap_or(u32::MAX),
         }
     }

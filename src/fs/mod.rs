@@ -2,16 +2,20 @@
 //! above builds and shows. It imports nothing of ffind; everything else may stand on it.
 //!
 //! - [`Dir`]: a directory descriptor, opened relative to its parent (`openat`), beneath a root
-//!   without following links (`openat2`), or piece by piece past `PATH_MAX`; `fstatat`; the
+//!   without following links (`openat2` on Linux, one component at a time with `O_NOFOLLOW`
+//!   elsewhere and with `--features portable`), or piece by piece past `PATH_MAX`; `fstatat`; the
 //!   careful read of small files ([`read_small_file`]: never a FIFO or a device, never past a
 //!   limit) (`dir.rs`).
-//! - [`Listing`]: a directory's entries by raw `getdents64` into a reused buffer, names borrowed
-//!   (`listing.rs`).
+//! - [`Listing`]: a directory's entries into a reused buffer, names borrowed: by raw
+//!   `getdents64` on Linux (`listing.rs`); by the C library's `readdir` on macOS and the BSDs,
+//!   and on Linux built with `--features portable` (`readdir.rs`, on `stream.rs`).
 //! - [`Kind`] and [`Stat`]: what an entry is, and its metadata (`kind.rs`).
 //! - The descriptor budget and [`DirSlot`], a descriptor shared by the threads that open
 //!   subdirectories relative to it (`budget.rs`).
 //! - [`Mapped`]: a file mapped read-only, how the directory memo (`--cache`) reads its files
 //!   (`mapped.rs`).
+//! - What the system says of the process: its threads' block reads, its groups, a device's
+//!   numbers (`system.rs`).
 //! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
 //!   bytes on a terminal and in messages; [`xdg`]: where configuration files live.
 //!
@@ -25,9 +29,15 @@ mod dir;
 mod dirent;
 pub mod escape;
 mod kind;
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
 mod listing;
 mod mapped;
 pub mod path;
+#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+mod readdir;
+#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+mod stream;
+mod system;
 pub mod xdg;
 
 pub use budget::{
@@ -36,5 +46,9 @@ pub use budget::{
 };
 pub use dir::{fs_magic, is_slow_filesystem, read_small_file, stat_path, Dir};
 pub use kind::{Kind, Stat};
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
 pub use listing::Listing;
 pub use mapped::Mapped;
+#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+pub use readdir::Listing;
+pub use system::{address_space_limit, blocks_read, device_numbers, groups};

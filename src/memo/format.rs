@@ -58,15 +58,17 @@ impl Stamp {
         }
     }
 
-    /// The stamp of a directory's `fstat`.
+    /// The stamp of a directory's `fstat` (fields widened where a system's are narrower:
+    /// `st_mode` is 16 bits on macOS and the BSDs, `st_dev` 32 on macOS).
+    #[allow(clippy::unnecessary_cast, clippy::unnecessary_fallible_conversions)]
     pub fn of_raw(st: &libc::stat) -> Stamp {
         Stamp {
-            dev: st.st_dev,
-            ino: st.st_ino,
-            mtime: (st.st_mtime, nsec(st.st_mtime_nsec)),
-            ctime: (st.st_ctime, nsec(st.st_ctime_nsec)),
+            dev: st.st_dev as u64,
+            ino: st.st_ino as u64,
+            mtime: (st.st_mtime as i64, nsec(st.st_mtime_nsec as i64)),
+            ctime: (st.st_ctime as i64, nsec(st.st_ctime_nsec as i64)),
             size: st.st_size as u64,
-            mode: st.st_mode,
+            mode: st.st_mode as u32,
             nlink: u32::try_from(st.st_nlink).unwrap_or(u32::MAX),
             uid: st.st_uid,
             gid: st.st_gid,

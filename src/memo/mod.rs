@@ -155,11 +155,7 @@ pub fn credentials() -> u64 {
     let mut bytes = Vec::new();
     bytes.extend_from_slice(&nix::unistd::geteuid().as_raw().to_le_bytes());
     bytes.extend_from_slice(&nix::unistd::getegid().as_raw().to_le_bytes());
-    let mut groups: Vec<u32> = nix::unistd::getgroups()
-        .unwrap_or_default()
-        .iter()
-        .map(|g| g.as_raw())
-        .collect();
+    let mut groups = crate::fs::groups();
     groups.sort_unstable();
     for g in groups {
         bytes.extend_from_slice(&g.to_le_bytes());
