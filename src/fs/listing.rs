@@ -14,6 +14,9 @@ use super::kind::Kind;
 /// so most directories take one call plus the one that returns 0.
 const GETDENTS_CHUNK: usize = 64 * 1024;
 
+/// Descriptors a directory being read takes: its own.
+pub const FDS_PER_READ: usize = 1;
+
 /// A reusable buffer holding one directory's raw `getdents64` records.
 #[derive(Debug, Default)]
 pub struct Listing {

@@ -47,8 +47,8 @@ pub use budget::{
 pub use dir::{fs_magic, is_slow_filesystem, read_small_file, stat_path, Dir};
 pub use kind::{Kind, Stat};
 #[cfg(all(target_os = "linux", not(feature = "portable")))]
-pub use listing::Listing;
+pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::Mapped;
 #[cfg(any(not(target_os = "linux"), feature = "portable"))]
-pub use readdir::Listing;
+pub use readdir::{Listing, FDS_PER_READ};
 pub use system::{address_space_limit, blocks_read, device_numbers, groups};

@@ -21,6 +21,10 @@ use super::stream::Stream;
 /// Bytes of records handed over at a time (a chunk ends with the record that reaches it).
 const CHUNK: usize = 64 * 1024;
 
+/// Descriptors a directory being read takes: its own, and the duplicate its stream reads
+/// (held until the directory ends).
+pub const FDS_PER_READ: usize = 2;
+
 /// A reusable buffer holding one directory's entries, as `linux_dirent64` records.
 #[derive(Debug, Default)]
 pub struct Listing {
