@@ -96,7 +96,8 @@ impl Dir {
 
     /// Opens the directory at `rel` below this one without following any symlink on the way:
     /// one `openat` with `O_NOFOLLOW` per component, each relative to the last (`..` refused),
-    /// which no link and no rename can lead out of; on Linux, `openat2` with `RESOLVE_BENEATH |
+    /// which no link can lead out of (a directory renamed meanwhile is the caller's to catch,
+    /// by its device and inode); on Linux, `openat2` with `RESOLVE_BENEATH |
     /// RESOLVE_NO_SYMLINKS` first, the same in one call (kernels since 5.6). An empty `rel`
     /// opens this directory again.
     pub fn open_beneath(&self, rel: &[u8]) -> io::Result<Dir> {
@@ -464,12 +465,17 @@ pub fn fs_magic(path: &[u8]) -> Option<i64> {
 /// Linux has no number for.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub fn fs_magic(path: &[u8]) -> Option<i64> {
+    // NetBSD's statfs is statvfs, with the same name field.
+    #[cfg(not(target_os = "netbsd"))]
+    use libc::statfs;
+    #[cfg(target_os = "netbsd")]
+    use libc::statvfs as statfs;
     let path = if path.is_empty() { &b"."[..] } else { path };
     let c = std::ffi::CString::new(path).ok()?;
-    let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
+    let mut fs = std::mem::MaybeUninit::<statfs>::uninit();
     // SAFETY: statfs fills the struct on success, and we read it only then.
     let fs = unsafe {
-        if libc::statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
+        if statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
             return None;
         }
         fs.assume_init()

@@ -20,9 +20,10 @@
 //!   bytes on a terminal and in messages; [`xdg`]: where configuration files live.
 //!
 //! Every `unsafe` block of the walk is here (and the thread and process set-up of `walk/` and
-//! `exec/`), each with a comment saying why it is sound. This is also the seam where another
-//! reader (another OS, an io_uring reader) would plug in: the walk above sees only [`Dir`],
-//! [`Listing`] and [`DirSlot`].
+//! `exec/`), each with a comment saying why it is sound. This is also the seam where each
+//! system's reader plugs in (the Linux one, the POSIX one; an io_uring reader would too): the
+//! walk above sees only [`Dir`], [`Listing`] and [`DirSlot`], and what differs between systems
+//! is chosen here by `cfg`, so that no floor above names a system.
 
 mod budget;
 mod dir;

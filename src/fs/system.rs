@@ -4,13 +4,23 @@
 //! offers it, so that the floors above name none.
 
 /// The calling thread's block input operations so far (`getrusage`'s `ru_inblock`): the
-/// thread's own on Linux and FreeBSD (`RUSAGE_THREAD`); the whole process's on macOS and the
-/// other BSDs, which count no thread's alone (a slow read while any thread waited on the disk
+/// thread's own on Linux, FreeBSD and OpenBSD (`RUSAGE_THREAD`); the whole process's on macOS
+/// and NetBSD, which count no thread's alone (a slow read while any thread waited on the disk
 /// then counts as blocked).
 pub fn blocks_read() -> i64 {
-    #[cfg(any(target_os = "linux", target_os = "android", target_os = "freebsd"))]
+    #[cfg(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd",
+        target_os = "openbsd"
+    ))]
     let who = libc::RUSAGE_THREAD;
-    #[cfg(not(any(target_os = "linux", target_os = "android", target_os = "freebsd")))]
+    #[cfg(not(any(
+        target_os = "linux",
+        target_os = "android",
+        target_os = "freebsd",
+        target_os = "openbsd"
+    )))]
     let who = libc::RUSAGE_SELF;
     let mut ru = std::mem::MaybeUninit::<libc::rusage>::zeroed();
     // SAFETY: getrusage writes a `struct rusage` into the pointer it is given.
