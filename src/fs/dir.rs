@@ -8,7 +8,7 @@ use std::io;
 use std::os::fd::RawFd;
 
 use super::dirent::is_dot_or_dotdot;
-use super::kind::{Kind, Stat};
+use super::kind::{FullStat, Kind, Stat};
 
 /// An open directory descriptor, closed on drop.
 #[derive(Debug)]
@@ -175,13 +175,33 @@ impl Dir {
         })
     }
 
-    /// `fstat` of this directory.
-    pub fn stat(&self) -> io::Result<Stat> {
-        self.raw_stat().map(|st| Stat::from_raw(&st))
+    /// A second descriptor of this directory, sharing its position (`F_DUPFD_CLOEXEC`): what
+    /// the POSIX reader's stream reads, while this one stays open for the subdirectories.
+    #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+    pub(super) fn duplicate(&self) -> io::Result<Dir> {
+        // SAFETY: fcntl on a descriptor we hold open; no memory is passed.
+        opened(|| cvt(unsafe { libc::fcntl(self.fd, libc::F_DUPFD_CLOEXEC, 0) }))
     }
 
-    /// `fstat` of this directory, all of it (the memo's stamp wants its ctime too).
-    pub fn raw_stat(&self) -> io::Result<libc::stat> {
+    /// The descriptor, no longer closed on drop: the caller's now.
+    #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+    pub(super) fn into_raw(self) -> RawFd {
+        let fd = self.fd;
+        std::mem::forget(self);
+        fd
+    }
+
+    /// `fstat` of this directory.
+    pub fn stat(&self) -> io::Result<Stat> {
+        self.fstat().map(|st| Stat::from_raw(&st))
+    }
+
+    /// `fstat` of this directory, with its ctime (the memo's stamp wants it too).
+    pub fn raw_stat(&self) -> io::Result<FullStat> {
+        self.fstat().map(|st| FullStat::from_raw(&st))
+    }
+
+    fn fstat(&self) -> io::Result<libc::stat> {
         let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
         // SAFETY: fstat fills the struct on success, and we read it only then.
         unsafe {
@@ -265,9 +285,7 @@ fn is_empty(child: Dir) -> io::Result<bool> {
 /// `..`.
 #[cfg(any(not(target_os = "linux"), feature = "portable"))]
 fn is_empty(child: Dir) -> io::Result<bool> {
-    let fd = child.fd;
-    std::mem::forget(child);
-    let mut stream = super::stream::Stream::new(fd)?;
+    let mut stream = super::stream::Stream::new(child.into_raw())?;
     while let Some((name, _, _)) = stream.next_entry()? {
         if !is_dot_or_dotdot(name.to_bytes()) {
             return Ok(false);

@@ -77,6 +77,38 @@ impl Kind {
     }
 }
 
+/// A directory's [`Stat`] and its change time, which the memo's stamp (`--cache`) reads too.
+#[derive(Debug, Clone, Copy)]
+pub struct FullStat {
+    pub stat: Stat,
+    pub ctime: i64,
+    pub ctime_nsec: i64,
+}
+
+impl FullStat {
+    #[allow(clippy::unnecessary_cast)]
+    pub(super) fn from_raw(st: &libc::stat) -> FullStat {
+        FullStat {
+            stat: Stat::from_raw(st),
+            ctime: st.st_ctime as i64,
+            ctime_nsec: nanoseconds(st).1,
+        }
+    }
+}
+
+/// The nanoseconds of a `stat`'s mtime and ctime (NetBSD names them apart).
+#[cfg(target_os = "netbsd")]
+fn nanoseconds(st: &libc::stat) -> (i64, i64) {
+    (st.st_mtimensec as i64, st.st_ctimensec as i64)
+}
+
+/// The nanoseconds of a `stat`'s mtime and ctime (NetBSD names them apart).
+#[cfg(not(target_os = "netbsd"))]
+#[allow(clippy::unnecessary_cast)]
+fn nanoseconds(st: &libc::stat) -> (i64, i64) {
+    (st.st_mtime_nsec as i64, st.st_ctime_nsec as i64)
+}
+
 /// The fields of `struct stat` that filters and output styles use.
 #[derive(Debug, Clone, Copy)]
 pub struct Stat {
@@ -102,7 +134,7 @@ impl Stat {
             mode: st.st_mode as u32,
             size: st.st_size as u64,
             mtime: st.st_mtime as i64,
-            mtime_nsec: st.st_mtime_nsec as i64,
+            mtime_nsec: nanoseconds(st).0,
             uid: st.st_uid,
             gid: st.st_gid,
             dev: st.st_dev as u64,

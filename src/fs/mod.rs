@@ -46,7 +46,7 @@ pub use budget::{
     take_fd_slot, DirInUse, DirSlot, Evicted,
 };
 pub use dir::{fs_magic, is_slow_filesystem, read_small_file, stat_path, Dir};
-pub use kind::{Kind, Stat};
+pub use kind::{FullStat, Kind, Stat};
 #[cfg(all(target_os = "linux", not(feature = "portable")))]
 pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::Mapped;

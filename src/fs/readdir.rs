@@ -45,7 +45,10 @@ impl Listing {
         }
         let stream = match &mut self.stream {
             Some((fd, stream)) if *fd == dir.fd => stream,
-            _ => &mut self.stream.insert((dir.fd, Stream::of_shared(dir.fd)?)).1,
+            _ => {
+                let stream = Stream::new(dir.duplicate()?.into_raw())?;
+                &mut self.stream.insert((dir.fd, stream)).1
+            }
         };
         let start = self.buf.len();
         loop {

@@ -35,17 +35,6 @@ impl Stream {
         }
     }
 
-    /// A stream of the directory open at `fd`, which stays the caller's: a duplicate is read
-    /// (sharing its position, as reading `fd` itself would).
-    pub(super) fn of_shared(fd: RawFd) -> io::Result<Stream> {
-        // SAFETY: F_DUPFD_CLOEXEC on a descriptor the caller holds open; no memory is passed.
-        let dup = unsafe { libc::fcntl(fd, libc::F_DUPFD_CLOEXEC, 0) };
-        if dup < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        Stream::new(dup)
-    }
-
     /// The next entry, `.` and `..` included: (name, `d_type`, inode); `None` at the end.
     pub(super) fn next_entry(&mut self) -> io::Result<Option<(&CStr, u8, u64)>> {
         // readdir says an error only through errno, and leaves it alone at the end.

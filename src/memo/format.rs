@@ -5,7 +5,7 @@
 
 use std::ffi::CStr;
 
-use crate::fs::Kind;
+use crate::fs::{FullStat, Kind};
 
 /// The first bytes of every memo file.
 pub const MAGIC: [u8; 8] = *b"FFINDMEM";
@@ -58,20 +58,19 @@ impl Stamp {
         }
     }
 
-    /// The stamp of a directory's `fstat` (fields widened where a system's are narrower:
-    /// `st_mode` is 16 bits on macOS and the BSDs, `st_dev` 32 on macOS).
-    #[allow(clippy::unnecessary_cast, clippy::unnecessary_fallible_conversions)]
-    pub fn of_raw(st: &libc::stat) -> Stamp {
+    /// The stamp of a directory's `fstat`.
+    pub fn of_raw(st: &FullStat) -> Stamp {
+        let FullStat { stat, .. } = st;
         Stamp {
-            dev: st.st_dev as u64,
-            ino: st.st_ino as u64,
-            mtime: (st.st_mtime as i64, nsec(st.st_mtime_nsec as i64)),
-            ctime: (st.st_ctime as i64, nsec(st.st_ctime_nsec as i64)),
-            size: st.st_size as u64,
-            mode: st.st_mode as u32,
-            nlink: u32::try_from(st.st_nlink).unwrap_or(u32::MAX),
-            uid: st.st_uid,
-            gid: st.st_gid,
+            dev: stat.dev,
+            ino: stat.ino,
+            mtime: (stat.mtime, nsec(stat.mtime_nsec)),
+            ctime: (st.ctime, nsec(st.ctime_nsec)),
+            size: stat.size,
+            mode: stat.mode,
+            nlink: stat.nlink,
+            uid: stat.uid,
+            gid: stat.gid,
         }
     }
 
