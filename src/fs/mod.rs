@@ -6,9 +6,9 @@
 //!   elsewhere and with `--features portable`), or piece by piece past `PATH_MAX`; `fstatat`; the
 //!   careful read of small files ([`read_small_file`]: never a FIFO or a device, never past a
 //!   limit) (`dir.rs`).
-//! - [`Listing`]: a directory's entries into a reused buffer, names borrowed: by raw
-//!   `getdents64` on Linux (`listing.rs`); by the C library's `readdir` on macOS and the BSDs,
-//!   and on Linux built with `--features portable` (`readdir.rs`, on `stream.rs`).
+//! - [`Listing`]: a directory's entries into a reused buffer, names borrowed (`listing.rs`): by
+//!   raw `getdents64` on Linux; by the C library's `readdir` on macOS and the BSDs, and on Linux
+//!   built with `--features portable` (`readdir.rs`, on `stream.rs`).
 //! - [`Kind`] and [`Stat`]: what an entry is, and its metadata (`kind.rs`).
 //! - The descriptor budget and [`DirSlot`], a descriptor shared by the threads that open
 //!   subdirectories relative to it (`budget.rs`).
@@ -30,7 +30,6 @@ mod dir;
 mod dirent;
 pub mod escape;
 mod kind;
-#[cfg(all(target_os = "linux", not(feature = "portable")))]
 mod listing;
 mod mapped;
 pub mod path;
@@ -47,9 +46,6 @@ pub use budget::{
 };
 pub use dir::{fs_magic, is_slow_filesystem, read_small_file, stat_path, Dir};
 pub use kind::{FullStat, Kind, Stat};
-#[cfg(all(target_os = "linux", not(feature = "portable")))]
 pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::Mapped;
-#[cfg(any(not(target_os = "linux"), feature = "portable"))]
-pub use readdir::{Listing, FDS_PER_READ};
 pub use system::{address_space_limit, blocks_read, device_numbers, groups};

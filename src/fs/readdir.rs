@@ -1,140 +1,64 @@
 //! Reading a directory the POSIX way (macOS, the BSDs, and Linux built with `--features
-//! portable`): the C library's `readdir` on a stream of the directory's descriptor
-//! (`stream.rs`), its entries copied into a reused buffer as the same records the Linux
-//! reader's `getdents64` fills (`linux_dirent64`'s layout), so that both are walked by one
-//! [`DirentIter`] and the walk above sees one [`Listing`].
+//! portable`): the C library's `readdir` on a stream of a duplicate of the directory's
+//! descriptor (`stream.rs`), its entries copied into the [`super::listing::Listing`]'s buffer as
+//! the same records the Linux reader's `getdents64` fills (`linux_dirent64`'s layout), so that
+//! both are walked by one [`super::dirent::DirentIter`] and the walk above sees one `Listing`.
 //!
 //! The C library reads the directory in its own chunks (glibc and FreeBSD's `getdents`,
-//! macOS's `getdirentries64`); this one hands the walk about 64 KiB of records at a time, and
-//! knows the end exactly (`readdir` says it), so that most directories are read whole in
-//! [`Listing::read_start`].
+//! macOS's `getdirentries64`); the listing takes about 64 KiB of records at a time, and knows
+//! the end exactly (`readdir` says it), so that most directories are read whole at once.
 
 use std::ffi::CStr;
 use std::io;
 use std::os::fd::RawFd;
 
 use super::dir::Dir;
-use super::dirent::{bytemuck_u8, is_dot_or_dotdot, DirentIter};
-use super::kind::Kind;
+use super::dirent::bytemuck_u8;
 use super::stream::Stream;
 
-/// Bytes of records handed over at a time (a chunk ends with the record that reaches it).
-const CHUNK: usize = 64 * 1024;
-
-/// Descriptors a directory being read takes: its own, and the duplicate its stream reads
-/// (held until the directory ends).
-pub const FDS_PER_READ: usize = 2;
-
-/// A reusable buffer holding one directory's entries, as `linux_dirent64` records.
-#[derive(Debug, Default)]
-pub struct Listing {
-    /// u64 storage keeps every record 8-byte aligned, as [`DirentIter`] expects.
-    buf: Vec<u64>,
-    /// The directory ended: `readdir` said so.
-    ended: bool,
-    /// The stream of the directory being read, and the descriptor it reads (a duplicate of
-    /// it: the walk keeps the descriptor open for the subdirectories).
-    stream: Option<(RawFd, Stream)>,
+/// A directory being read: the stream, and the descriptor whose duplicate it reads (the walk
+/// keeps that one open for the subdirectories).
+#[derive(Debug)]
+pub(super) struct Reading {
+    of: RawFd,
+    stream: Stream,
 }
 
-impl Listing {
-    /// Up to [`CHUNK`] bytes of records after what the buffer holds; returns the bytes added.
-    fn fill(&mut self, dir: &Dir) -> io::Result<usize> {
-        if self.ended {
-            return Ok(0);
+/// Copies `dir`'s next entries into `buf` as records, until `chunk` bytes have been added or
+/// the directory ends; true at its end. `reading` holds the stream from one call to the next
+/// (a new one is made for a directory it does not read), and is emptied at the end or on an
+/// error.
+pub(super) fn fill(
+    buf: &mut Vec<u64>,
+    reading: &mut Option<Reading>,
+    dir: &Dir,
+    chunk: usize,
+) -> io::Result<bool> {
+    let stream = match reading {
+        Some(r) if r.of == dir.fd => &mut r.stream,
+        _ => {
+            let stream = Stream::new(dir.duplicate()?.into_raw())?;
+            &mut reading.insert(Reading { of: dir.fd, stream }).stream
         }
-        let stream = match &mut self.stream {
-            Some((fd, stream)) if *fd == dir.fd => stream,
-            _ => {
-                let stream = Stream::new(dir.duplicate()?.into_raw())?;
-                &mut self.stream.insert((dir.fd, stream)).1
-            }
-        };
-        let start = self.buf.len();
-        loop {
-            match stream.next_entry() {
-                Ok(Some((name, d_type, ino))) => {
-                    push_record(&mut self.buf, name, d_type, ino);
-                    if (self.buf.len() - start) * 8 >= CHUNK {
-                        break;
-                    }
-                }
-                Ok(None) => {
-                    self.ended = true;
-                    self.stream = None;
-                    break;
-                }
-                Err(e) => {
-                    self.stream = None;
-                    return Err(e);
+    };
+    let start = buf.len();
+    loop {
+        match stream.next_entry() {
+            Ok(Some((name, d_type, ino))) => {
+                push_record(buf, name, d_type, ino);
+                if (buf.len() - start) * 8 >= chunk {
+                    return Ok(false);
                 }
             }
+            Ok(None) => {
+                *reading = None;
+                return Ok(true);
+            }
+            Err(e) => {
+                *reading = None;
+                return Err(e);
+            }
         }
-        Ok((self.buf.len() - start) * 8)
-    }
-
-    /// Starts reading `dir`: up to 64 KiB of records. True when the buffer holds the whole
-    /// directory (most do); false when more follows, for [`Listing::read_next`] to stream.
-    pub fn read_start(&mut self, dir: &Dir) -> io::Result<bool> {
-        self.begin();
-        self.fill(dir)?;
-        Ok(self.ended)
-    }
-
-    /// Starts streaming a new directory with [`Listing::read_next`]: forgets what the last
-    /// one held, and its stream.
-    pub fn begin(&mut self) {
-        self.buf.clear();
-        self.ended = false;
-        self.stream = None;
-    }
-
-    /// Reads every entry of `dir` into the buffer, replacing what was there.
-    pub fn read_all(&mut self, dir: &Dir) -> io::Result<()> {
-        self.begin();
-        while self.fill(dir)? > 0 {}
-        Ok(())
-    }
-
-    /// Reads the next chunk of the directory started with [`Listing::read_start`] or
-    /// [`Listing::begin`], replacing what was there. False at its end.
-    pub fn read_next(&mut self, dir: &Dir) -> io::Result<bool> {
-        self.buf.clear();
-        Ok(self.fill(dir)? > 0)
-    }
-
-    /// The entries read, without `.` and `..`: (name, kind from d_type, inode).
-    pub fn entries(&self) -> impl Iterator<Item = (&CStr, Kind, u64)> + '_ {
-        DirentIter {
-            buf: self.bytes(),
-            dot_only: false,
-        }
-        .filter(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
-    }
-
-    /// The entries whose names start with `.`, without `.` and `..`.
-    pub fn dot_entries(&self) -> impl Iterator<Item = (&CStr, Kind, u64)> + '_ {
-        DirentIter {
-            buf: self.bytes(),
-            dot_only: true,
-        }
-        .filter(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
-    }
-
-    /// Bytes the buffer holds now.
-    pub fn capacity_bytes(&self) -> usize {
-        self.buf.capacity() * 8
-    }
-
-    /// Frees the buffer.
-    pub fn release(&mut self) {
-        self.buf = Vec::new();
-    }
-
-    /// The records held, as bytes.
-    fn bytes(&self) -> &[u8] {
-        // SAFETY: initialized u64 storage viewed as bytes, same lifetime and length in bytes.
-        unsafe { std::slice::from_raw_parts(self.buf.as_ptr().cast::<u8>(), self.buf.len() * 8) }
     }
 }
 
@@ -155,6 +79,8 @@ fn push_record(buf: &mut Vec<u64>, name: &CStr, d_type: u8, ino: u64) {
 
 #[cfg(test)]
 mod tests {
+    use super::super::dirent::DirentIter;
+    use super::super::kind::Kind;
     use super::*;
     use std::os::unix::ffi::OsStrExt;
 
@@ -164,10 +90,8 @@ mod tests {
         for (name, ino) in [(c"a", 1), (c".gitignore", 2), (c"a-name-of-many-bytes", 3)] {
             push_record(&mut buf, name, libc::DT_REG, ino);
         }
-        // SAFETY: u64 storage viewed as bytes.
-        let bytes = unsafe { std::slice::from_raw_parts(buf.as_ptr().cast::<u8>(), buf.len() * 8) };
         let read: Vec<_> = DirentIter {
-            buf: bytes,
+            buf: bytemuck_u8(&mut buf),
             dot_only: false,
         }
         .map(|(n, k, i)| (n.to_bytes().to_vec(), k, i))
@@ -183,37 +107,22 @@ mod tests {
     }
 
     #[test]
-    fn lists_every_entry_of_a_wide_directory_in_chunks() {
+    fn the_directory_s_own_descriptor_stays_open_and_unmoved() {
         let tmp = tempfile::tempdir().unwrap();
-        for i in 0..5000 {
-            std::fs::write(
-                tmp.path().join(format!("file-with-a-longish-name-{i:05}")),
-                "",
-            )
-            .unwrap();
-        }
-        std::fs::create_dir(tmp.path().join("sub")).unwrap();
+        std::fs::create_dir(tmp.path().join("only")).unwrap();
         let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
-        let mut listing = Listing::default();
-        assert!(!listing.read_start(&dir).unwrap(), "more than one chunk");
-        let mut names: Vec<_> = listing.entries().map(|(n, _, _)| n.to_owned()).collect();
-        while listing.read_next(&dir).unwrap() {
-            names.extend(listing.entries().map(|(n, _, _)| n.to_owned()));
+        let (mut buf, mut reading) = (Vec::new(), None);
+        assert!(fill(&mut buf, &mut reading, &dir, 1 << 16).unwrap());
+        assert!(reading.is_none(), "the stream is closed at the end");
+        let names: Vec<_> = DirentIter {
+            buf: bytemuck_u8(&mut buf),
+            dot_only: false,
         }
-        assert_eq!(names.len(), 5001);
-        names.sort();
-        names.dedup();
-        assert_eq!(names.len(), 5001, "each entry once");
-        let small = tempfile::tempdir().unwrap();
-        std::fs::create_dir(small.path().join("only")).unwrap();
-        let dir = Dir::open_path(small.path().as_os_str().as_bytes()).unwrap();
-        assert!(listing.read_start(&dir).unwrap(), "ends within one chunk");
-        let only: Vec<_> = listing
-            .entries()
-            .map(|(n, k, _)| (n.to_owned(), k))
-            .collect();
-        assert_eq!(only, [(c"only".to_owned(), Kind::Dir)]);
-        // The descriptor stays the walk's: it opens a child after the listing.
+        .map(|(n, _, _)| n.to_owned())
+        .filter(|n| n.to_bytes() != b"." && n.to_bytes() != b"..")
+        .collect();
+        assert_eq!(names, [c"only".to_owned()]);
+        // The walk opens the subdirectories relative to the descriptor after the listing.
         assert!(dir.open_child(c"only", false).is_ok());
     }
 }

@@ -67,27 +67,21 @@ impl Drop for Stream {
 }
 
 /// An entry's inode number (`d_fileno` on the BSDs, `d_ino` elsewhere).
-#[cfg(any(
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd",
-    target_os = "dragonfly"
-))]
+#[allow(clippy::unnecessary_cast)]
 fn inode(entry: &libc::dirent) -> u64 {
-    #[allow(clippy::unnecessary_cast)]
-    let ino = entry.d_fileno as u64;
-    ino
-}
-
-/// An entry's inode number (`d_fileno` on the BSDs, `d_ino` elsewhere).
-#[cfg(not(any(
-    target_os = "freebsd",
-    target_os = "netbsd",
-    target_os = "openbsd",
-    target_os = "dragonfly"
-)))]
-fn inode(entry: &libc::dirent) -> u64 {
-    #[allow(clippy::unnecessary_cast)]
-    let ino = entry.d_ino as u64;
-    ino
+    #[cfg(any(
+        target_os = "freebsd",
+        target_os = "netbsd",
+        target_os = "openbsd",
+        target_os = "dragonfly"
+    ))]
+    let ino = entry.d_fileno;
+    #[cfg(not(any(
+        target_os = "freebsd",
+        target_os = "netbsd",
+        target_os = "openbsd",
+        target_os = "dragonfly"
+    )))]
+    let ino = entry.d_ino;
+    ino as u64
 }
