@@ -25,6 +25,14 @@ pub fn raise_fd_limit() -> usize {
     *RAISED.get_or_init(raise_soft_limit)
 }
 
+/// What the system lets a process raise its soft limit to when the hard limit itself is refused:
+/// macOS refuses more than `kern.maxfilesperproc` (10,240 by default, `OPEN_MAX`) whatever the
+/// hard limit says (often unlimited), and starts processes at 256.
+#[cfg(target_vendor = "apple")]
+const PER_PROCESS_MOST: Option<libc::rlim_t> = Some(10_240);
+#[cfg(not(target_vendor = "apple"))]
+const PER_PROCESS_MOST: Option<libc::rlim_t> = None;
+
 /// [`raise_fd_limit`]'s system calls.
 fn raise_soft_limit() -> usize {
     let mut lim = libc::rlimit {
@@ -38,13 +46,22 @@ fn raise_soft_limit() -> usize {
         } else {
             // More than a million descriptors buys nothing and costs kernel memory.
             let want = lim.rlim_max.min(1 << 20);
-            if want > lim.rlim_cur {
+            let raise = |to: libc::rlim_t| {
                 let new = libc::rlimit {
-                    rlim_cur: want,
+                    rlim_cur: to,
                     rlim_max: lim.rlim_max,
                 };
-                if libc::setrlimit(libc::RLIMIT_NOFILE, &new) == 0 {
+                libc::setrlimit(libc::RLIMIT_NOFILE, &new) == 0
+            };
+            if want > lim.rlim_cur {
+                if raise(want) {
                     lim.rlim_cur = want;
+                } else if let Some(most) =
+                    PER_PROCESS_MOST.filter(|&m| m < want && m > lim.rlim_cur)
+                {
+                    if raise(most) {
+                        lim.rlim_cur = most;
+                    }
                 }
             }
             lim.rlim_cur
