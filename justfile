@@ -63,3 +63,12 @@ fuzz-parity CASES="2000" *ARGS:
 # method against git ls-files on random trees in real repositories. `just fuzz-git 5000`
 fuzz-git CASES="2000" *ARGS:
     GIT_REFEREE_CASES={{ CASES }} cargo test {{ ARGS }} --test integration git_referee
+
+# The suite with the POSIX reader of macOS and the BSDs built on Linux instead of the getdents64 one
+test-portable:
+    cargo test --all-targets --features portable
+
+# Clippy for macOS and FreeBSD, type-checked but not run (as CI runs it)
+lint-targets:
+    rustup target add x86_64-apple-darwin aarch64-apple-darwin x86_64-unknown-freebsd
+    for t in x86_64-apple-darwin aarch64-apple-darwin x86_64-unknown-freebsd; do cargo clippy --all-targets --locked --target "$t" -- -D warnings; done

@@ -84,12 +84,17 @@ pub fn read(path: PathBuf) -> Result<ConfigFile, String> {
     Ok(ConfigFile { path, args, lines })
 }
 
-/// Whether `path` is the null device (character device 1:3, whatever its name), which reads as
-/// empty and is never waited on.
+/// Whether `path` is the null device (the character device `/dev/null` is, whatever its
+/// name), which reads as empty and is never waited on.
 fn is_null_device(path: &Path) -> bool {
     use std::os::unix::fs::{FileTypeExt, MetadataExt};
-    std::fs::metadata(path)
-        .is_ok_and(|m| m.file_type().is_char_device() && m.rdev() == libc::makedev(1, 3))
+    let rdev = |p: &Path| {
+        std::fs::metadata(p)
+            .ok()
+            .filter(|m| m.file_type().is_char_device())
+            .map(|m| m.rdev())
+    };
+    rdev(path).is_some_and(|dev| rdev(Path::new("/dev/null")) == Some(dev))
 }
 
 /// The arguments of a config file's text, and the line of each.

@@ -33,12 +33,32 @@ use std::time::Duration;
 
 use nix::errno::Errno;
 use nix::sys::signal::{kill, killpg, Signal};
-use nix::sys::wait::{waitid, Id, WaitPidFlag, WaitStatus};
 use nix::unistd::Pid;
 use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
 use crate::exit::Outcome;
+
+/// `waitid` for the child `pid` with `flags`, again when a signal interrupts it: whether the
+/// child has exited (with `WNOHANG`, false while it runs). POSIX's call, made directly: nix
+/// offers it on Linux and FreeBSD only, and macOS has it too.
+fn exited(pid: u32, flags: libc::c_int) -> Result<bool, Errno> {
+    // SAFETY: `siginfo_t` is plain integers, for which zero is a valid value; zeroed, since
+    // with `WNOHANG` and nothing to report a system may leave it as it was.
+    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+    loop {
+        // SAFETY: waitid writes one `siginfo_t` into the one we own.
+        let ret = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) };
+        if ret == 0 {
+            // SAFETY: filled by waitid (or still zero: no child to report, `si_pid` 0).
+            return Ok(unsafe { info.si_pid() } != 0);
+        }
+        match Errno::last() {
+            Errno::EINTR => continue,
+            e => return Err(e),
+        }
+    }
+}
 
 /// The running children and the signal that interrupted ffind, if one did.
 #[derive(Debug, Default)]
@@ -152,23 +172,14 @@ impl Children {
     /// Whether `child` (started by [`Children::spawn`], not yet reaped) has ended; it is left
     /// for [`Children::wait`] to reap.
     pub fn has_ended(&self, child: &Child) -> bool {
-        let pid = Pid::from_raw(child.id() as i32);
-        let flags = WaitPidFlag::WEXITED | WaitPidFlag::WNOHANG | WaitPidFlag::WNOWAIT;
-        loop {
-            match waitid(Id::Pid(pid), flags) {
-                Err(Errno::EINTR) => continue,
-                Ok(WaitStatus::StillAlive) => return false,
-                _ => return true,
-            }
-        }
+        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
+        exited(child.id(), flags).unwrap_or(true)
     }
 
     /// Waits for a child started by [`Children::spawn`] and reaps it.
     pub fn wait(&self, child: &mut Child) -> io::Result<ExitStatus> {
-        let pid = Pid::from_raw(child.id() as i32);
         // Wait for the exit without reaping: until the pid leaves the list, it cannot be reused.
-        let exited = || waitid(Id::Pid(pid), WaitPidFlag::WEXITED | WaitPidFlag::WNOWAIT);
-        while let Err(Errno::EINTR) = exited() {}
+        let _ = exited(child.id(), libc::WEXITED | libc::WNOWAIT);
         // Reaped (at once: it has exited) and unlisted together, so that a signal never goes
         // to a pid that is no longer ours, and ffind never exits leaving a zombie behind.
         let mut state = self.lock();

@@ -25,6 +25,14 @@ pub fn raise_fd_limit() -> usize {
     *RAISED.get_or_init(raise_soft_limit)
 }
 
+/// What the system lets a process raise its soft limit to when the hard limit itself is refused:
+/// macOS refuses more than `kern.maxfilesperproc` (10,240 by default, `OPEN_MAX`) whatever the
+/// hard limit says (often unlimited), and starts processes at 256.
+#[cfg(target_vendor = "apple")]
+const PER_PROCESS_MOST: Option<libc::rlim_t> = Some(10_240);
+#[cfg(not(target_vendor = "apple"))]
+const PER_PROCESS_MOST: Option<libc::rlim_t> = None;
+
 /// [`raise_fd_limit`]'s system calls.
 fn raise_soft_limit() -> usize {
     let mut lim = libc::rlimit {
@@ -38,13 +46,22 @@ fn raise_soft_limit() -> usize {
         } else {
             // More than a million descriptors buys nothing and costs kernel memory.
             let want = lim.rlim_max.min(1 << 20);
-            if want > lim.rlim_cur {
+            let raise = |to: libc::rlim_t| {
                 let new = libc::rlimit {
-                    rlim_cur: want,
+                    rlim_cur: to,
                     rlim_max: lim.rlim_max,
                 };
-                if libc::setrlimit(libc::RLIMIT_NOFILE, &new) == 0 {
+                libc::setrlimit(libc::RLIMIT_NOFILE, &new) == 0
+            };
+            if want > lim.rlim_cur {
+                if raise(want) {
                     lim.rlim_cur = want;
+                } else if let Some(most) =
+                    PER_PROCESS_MOST.filter(|&m| m < want && m > lim.rlim_cur)
+                {
+                    if raise(most) {
+                        lim.rlim_cur = most;
+                    }
                 }
             }
             lim.rlim_cur
@@ -65,7 +82,7 @@ pub fn grow_fd_table(n: usize) {
     let highest = libc::c_int::try_from(highest).unwrap_or(libc::c_int::MAX);
     // SAFETY: a NUL-terminated path; every descriptor opened here is closed here.
     unsafe {
-        let fd = libc::open(c"/".as_ptr(), libc::O_PATH | libc::O_CLOEXEC);
+        let fd = libc::open(c"/".as_ptr(), ANCHOR_FLAGS);
         if fd < 0 {
             return;
         }
@@ -77,6 +94,13 @@ pub fn grow_fd_table(n: usize) {
         libc::close(fd);
     }
 }
+
+/// How [`grow_fd_table`] opens a descriptor to duplicate: `O_PATH` where there is one (no
+/// access checked, nothing read).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+const ANCHOR_FLAGS: libc::c_int = libc::O_PATH | libc::O_CLOEXEC;
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+const ANCHOR_FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
 
 /// Sets the number of descriptors walks may keep open (what the limit leaves beside the
 /// workers' own and the reserve: `walk::run`).

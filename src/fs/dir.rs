@@ -7,8 +7,8 @@ use std::ffi::CStr;
 use std::io;
 use std::os::fd::RawFd;
 
-use super::dirent::{bytemuck_u8, getdents, is_dot_or_dotdot, DirentIter};
-use super::kind::{Kind, Stat};
+use super::dirent::is_dot_or_dotdot;
+use super::kind::{FullStat, Kind, Stat};
 
 /// An open directory descriptor, closed on drop.
 #[derive(Debug)]
@@ -24,8 +24,10 @@ const OPEN_SMALL_FILE: libc::c_int =
     libc::O_RDONLY | libc::O_NONBLOCK | libc::O_CLOEXEC | libc::O_NOCTTY;
 
 /// The longest path handed to the kernel in one `openat`; longer paths are opened a piece
-/// at a time, each relative to the last (PATH_MAX is 4096 with the NUL).
-const PATH_CHUNK: usize = 4000;
+/// at a time, each relative to the last (`PATH_MAX`, with the NUL, is 4096 on Linux: 4000;
+/// 1024 on macOS and the BSDs: 928).
+#[allow(clippy::unnecessary_cast)]
+const PATH_CHUNK: usize = libc::PATH_MAX as usize - 96;
 
 fn cvt(ret: libc::c_int) -> io::Result<libc::c_int> {
     if ret < 0 {
@@ -92,51 +94,18 @@ impl Dir {
         Self::open_cstr(self.fd, c"..", OPEN_DIR)
     }
 
-    /// Opens the directory at `rel` below this one without following any symlink on the way
-    /// (`openat2` with `RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS`; one `openat` with `O_NOFOLLOW`
-    /// per component on kernels before 5.6). An empty `rel` opens this directory again.
+    /// Opens the directory at `rel` below this one without following any symlink on the way:
+    /// one `openat` with `O_NOFOLLOW` per component, each relative to the last (`..` refused),
+    /// which no link can lead out of (a directory renamed meanwhile is the caller's to catch,
+    /// by its device and inode); on Linux, `openat2` with `RESOLVE_BENEATH |
+    /// RESOLVE_NO_SYMLINKS` first, the same in one call (kernels since 5.6). An empty `rel`
+    /// opens this directory again.
     pub fn open_beneath(&self, rel: &[u8]) -> io::Result<Dir> {
         if rel.is_empty() {
             return Self::open_raw(self.fd, b".", OPEN_DIR);
         }
-        let c = c_path(rel)?;
-        // The kernel's `struct open_how` (libc's is non-exhaustive).
-        #[repr(C)]
-        struct OpenHow {
-            flags: u64,
-            mode: u64,
-            resolve: u64,
-        }
-        let how = OpenHow {
-            flags: (OPEN_DIR | libc::O_NOFOLLOW) as u64,
-            mode: 0,
-            resolve: libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS,
-        };
-        let mut raced = 0;
-        let result = opened(|| loop {
-            // SAFETY: a valid descriptor, a NUL-terminated path and an `open_how` of the size
-            // given; the kernel only reads them.
-            let ret = unsafe {
-                libc::syscall(
-                    libc::SYS_openat2,
-                    self.fd,
-                    c.as_ptr(),
-                    &how as *const OpenHow,
-                    std::mem::size_of::<OpenHow>(),
-                )
-            };
-            if ret >= 0 {
-                return Ok(ret as RawFd);
-            }
-            let e = io::Error::last_os_error();
-            // A rename elsewhere raced the lookup: try again.
-            if e.raw_os_error() == Some(libc::EAGAIN) && raced < 16 {
-                raced += 1;
-                continue;
-            }
-            return Err(e);
-        });
-        match result {
+        #[cfg(all(target_os = "linux", not(feature = "portable")))]
+        match self.open_beneath_at_once(rel) {
             Ok(dir) => return Ok(dir),
             // Before Linux 5.6 (or refused by a seccomp filter, which some container
             // runtimes make EPERM), or longer than PATH_MAX: a component at a time.
@@ -164,13 +133,75 @@ impl Dir {
         }
     }
 
-    /// `fstat` of this directory.
-    pub fn stat(&self) -> io::Result<Stat> {
-        self.raw_stat().map(|st| Stat::from_raw(&st))
+    /// [`Dir::open_beneath`] in one `openat2` call.
+    #[cfg(all(target_os = "linux", not(feature = "portable")))]
+    fn open_beneath_at_once(&self, rel: &[u8]) -> io::Result<Dir> {
+        let c = c_path(rel)?;
+        // The kernel's `struct open_how` (libc's is non-exhaustive).
+        #[repr(C)]
+        struct OpenHow {
+            flags: u64,
+            mode: u64,
+            resolve: u64,
+        }
+        let how = OpenHow {
+            flags: (OPEN_DIR | libc::O_NOFOLLOW) as u64,
+            mode: 0,
+            resolve: libc::RESOLVE_BENEATH | libc::RESOLVE_NO_SYMLINKS,
+        };
+        let mut raced = 0;
+        opened(|| loop {
+            // SAFETY: a valid descriptor, a NUL-terminated path and an `open_how` of the size
+            // given; the kernel only reads them.
+            let ret = unsafe {
+                libc::syscall(
+                    libc::SYS_openat2,
+                    self.fd,
+                    c.as_ptr(),
+                    &how as *const OpenHow,
+                    std::mem::size_of::<OpenHow>(),
+                )
+            };
+            if ret >= 0 {
+                return Ok(ret as RawFd);
+            }
+            let e = io::Error::last_os_error();
+            // A rename elsewhere raced the lookup: try again.
+            if e.raw_os_error() == Some(libc::EAGAIN) && raced < 16 {
+                raced += 1;
+                continue;
+            }
+            return Err(e);
+        })
     }
 
-    /// `fstat` of this directory, all of it (the memo's stamp wants its ctime too).
-    pub fn raw_stat(&self) -> io::Result<libc::stat> {
+    /// A second descriptor of this directory, sharing its position (`F_DUPFD_CLOEXEC`): what
+    /// the POSIX reader's stream reads, while this one stays open for the subdirectories.
+    #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+    pub(super) fn duplicate(&self) -> io::Result<Dir> {
+        // SAFETY: fcntl on a descriptor we hold open; no memory is passed.
+        opened(|| cvt(unsafe { libc::fcntl(self.fd, libc::F_DUPFD_CLOEXEC, 0) }))
+    }
+
+    /// The descriptor, no longer closed on drop: the caller's now.
+    #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+    pub(super) fn into_raw(self) -> RawFd {
+        let fd = self.fd;
+        std::mem::forget(self);
+        fd
+    }
+
+    /// `fstat` of this directory.
+    pub fn stat(&self) -> io::Result<Stat> {
+        self.fstat().map(|st| Stat::from_raw(&st))
+    }
+
+    /// `fstat` of this directory, with its ctime (the memo's stamp wants it too).
+    pub fn raw_stat(&self) -> io::Result<FullStat> {
+        self.fstat().map(|st| FullStat::from_raw(&st))
+    }
+
+    fn fstat(&self) -> io::Result<libc::stat> {
         let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
         // SAFETY: fstat fills the struct on success, and we read it only then.
         unsafe {
@@ -181,8 +212,8 @@ impl Dir {
 
     /// `fstatat` of the entry `name` in this directory, all of it: the memo validates a
     /// subdirectory through the very descriptor it would be opened from.
-    pub fn raw_stat_at(&self, name: &CStr, follow: bool) -> io::Result<libc::stat> {
-        raw_stat_at(self.fd, name, follow)
+    pub fn raw_stat_at(&self, name: &CStr, follow: bool) -> io::Result<FullStat> {
+        raw_stat_at(self.fd, name, follow).map(|st| FullStat::from_raw(&st))
     }
 
     /// `fstatat` of the entry `name` in this directory; `follow` resolves a symlink.
@@ -229,24 +260,44 @@ impl Dir {
 
     /// Whether the directory `name` below this one has no entries (`-t e`).
     pub fn is_empty_dir_at(&self, name: &CStr, follow: bool) -> io::Result<bool> {
-        let child = self.open_child(name, follow)?;
-        let mut buf = [0u64; 128];
-        loop {
-            let n = getdents(child.fd, bytemuck_u8(&mut buf))?;
-            if n == 0 {
-                return Ok(true);
-            }
-            let bytes = &bytemuck_u8(&mut buf)[..n];
-            if (DirentIter {
-                buf: bytes,
-                dot_only: false,
-            })
-            .any(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
-            {
-                return Ok(false);
-            }
+        is_empty(self.open_child(name, follow)?)
+    }
+}
+
+/// Whether the directory `child` has no entries: one `getdents64` into a small buffer,
+/// usually.
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
+fn is_empty(child: Dir) -> io::Result<bool> {
+    use super::dirent::{bytemuck_u8, getdents, DirentIter};
+    let mut buf = [0u64; 128];
+    loop {
+        let n = getdents(child.fd, bytemuck_u8(&mut buf))?;
+        if n == 0 {
+            return Ok(true);
+        }
+        let bytes = &bytemuck_u8(&mut buf)[..n];
+        if (DirentIter {
+            buf: bytes,
+            dot_only: false,
+        })
+        .any(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
+        {
+            return Ok(false);
         }
     }
+}
+
+/// Whether the directory `child` has no entries: `readdir` until a name other than `.` and
+/// `..`.
+#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+fn is_empty(child: Dir) -> io::Result<bool> {
+    let mut stream = super::stream::Stream::new(child.into_raw())?;
+    while let Some((name, _, _)) = stream.next_entry()? {
+        if !is_dot_or_dotdot(name.to_bytes()) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 impl Drop for Dir {
@@ -396,13 +447,13 @@ fn opened(mut open: impl FnMut() -> io::Result<RawFd>) -> io::Result<Dir> {
 
 /// `stat`/`lstat` by path, for search roots.
 pub fn stat_path(path: &[u8], follow: bool) -> io::Result<Stat> {
-    raw_stat_path(path, follow).map(|st| Stat::from_raw(&st))
+    raw_stat_path(path, follow).map(|st| st.stat)
 }
 
 /// `stat`/`lstat` by path, all of it (the memo's stamp of a directory no descriptor leads to).
-pub fn raw_stat_path(path: &[u8], follow: bool) -> io::Result<libc::stat> {
+pub fn raw_stat_path(path: &[u8], follow: bool) -> io::Result<FullStat> {
     let path = if path.is_empty() { &b"."[..] } else { path };
-    raw_stat_at(libc::AT_FDCWD, &c_path(path)?, follow)
+    raw_stat_at(libc::AT_FDCWD, &c_path(path)?, follow).map(|st| FullStat::from_raw(&st))
 }
 
 /// File systems where every operation is a round trip (network, FUSE): reads in flight, not
@@ -426,6 +477,7 @@ pub fn is_slow_filesystem(path: &[u8]) -> bool {
 
 /// The `statfs` magic number (`f_type`) of the file system `path` lives on; `None` when it
 /// cannot be asked.
+#[cfg(any(target_os = "linux", target_os = "android"))]
 pub fn fs_magic(path: &[u8]) -> Option<i64> {
     statfs_magic(path).ok()
 }
@@ -478,6 +530,55 @@ fn parent(path: &[u8]) -> &[u8] {
     }
 }
 
+/// The type of the file system `path` lives on, as Linux's `statfs` magic number of the same
+/// file system (what the callers compare), from the name `statfs` gives here
+/// (`f_fstypename`: "apfs", "ufs", "zfs", ...); `None` when it cannot be asked, or for a type
+/// Linux has no number for.
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+pub fn fs_magic(path: &[u8]) -> Option<i64> {
+    // NetBSD's statfs is statvfs, with the same name field.
+    #[cfg(not(target_os = "netbsd"))]
+    use libc::statfs;
+    #[cfg(target_os = "netbsd")]
+    use libc::statvfs as statfs;
+    let path = if path.is_empty() { &b"."[..] } else { path };
+    let c = std::ffi::CString::new(path).ok()?;
+    let mut fs = std::mem::MaybeUninit::<statfs>::uninit();
+    // SAFETY: statfs fills the struct on success, and we read it only then.
+    let fs = unsafe {
+        if statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
+            return None;
+        }
+        fs.assume_init()
+    };
+    // SAFETY: `f_fstypename` is a NUL-terminated name within its array.
+    let name = unsafe { std::ffi::CStr::from_ptr(fs.f_fstypename.as_ptr()) };
+    magic_of_name(name.to_bytes())
+}
+
+/// Linux's magic number of the file system that macOS or a BSD names `name` in `statfs`.
+#[cfg_attr(any(target_os = "linux", target_os = "android"), allow(dead_code))]
+fn magic_of_name(name: &[u8]) -> Option<i64> {
+    Some(match name {
+        b"apfs" => 0x4253_584E, // the Linux APFS driver's ("NXSB")
+        b"hfs" => 0x482B,
+        b"ufs" | b"ffs" => 0x0001_1954,
+        b"zfs" => 0x2FC1_2FC1,
+        b"tmpfs" | b"mfs" => 0x0102_1994,
+        b"ext2fs" => 0xEF53,
+        b"nfs" => 0x6969,
+        b"smbfs" => 0x517B,
+        b"msdos" | b"msdosfs" => 0x4D44,
+        b"exfat" => 0x2011_BAB0,
+        b"ntfs" => 0x5346_544E,
+        b"fusefs" | b"fuse" | b"macfuse" | b"osxfuse" | b"puffs" => 0x6573_5546,
+        b"p9fs" => 0x0102_1997,
+        b"procfs" | b"linprocfs" => 0x9FA0,
+        b"cd9660" => 0x9660,
+        _ => return None,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -490,6 +591,14 @@ mod tests {
         assert_eq!(parent(b"/proc"), b"/");
         assert_eq!(parent(b"net"), b".");
         assert_eq!(parent(b"./net"), b".");
+    }
+
+    #[test]
+    fn other_systems_file_system_names_are_linux_s_numbers() {
+        assert_eq!(magic_of_name(b"zfs"), Some(0x2FC1_2FC1));
+        assert_eq!(magic_of_name(b"nfs"), Some(0x6969));
+        assert_eq!(magic_of_name(b"apfs"), Some(0x4253_584E));
+        assert_eq!(magic_of_name(b"devfs"), None);
     }
 
     #[test]

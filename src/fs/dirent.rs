@@ -1,11 +1,12 @@
-//! The raw records of `getdents64`: the system call, and a walk over the `linux_dirent64`
-//! records it fills a buffer with. Below both [`super::dir::Dir`] (which reads small
-//! directories whole) and [`super::listing::Listing`] (the walk's reused buffer), so that
-//! neither needs the other's internals.
+//! The raw records of `getdents64`: the system call (the Linux reader's), and a walk over the
+//! `linux_dirent64` records it fills a buffer with (both readers': the POSIX one copies what
+//! `readdir` gives into the same records). Below both [`super::dir::Dir`] (which reads small
+//! directories whole) and the listings (the walk's reused buffer), so that neither needs the
+//! other's internals.
 
 use std::ffi::CStr;
-use std::io;
-use std::os::fd::RawFd;
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
+use std::{io, os::fd::RawFd};
 
 use super::kind::Kind;
 
@@ -19,10 +20,12 @@ pub(super) fn bytemuck_u8(buf: &mut [u64]) -> &mut [u8] {
     unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u8>(), buf.len() * 8) }
 }
 
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
 pub(super) fn getdents(fd: RawFd, buf: &mut [u8]) -> io::Result<usize> {
     getdents_raw(fd, buf.as_mut_ptr(), buf.len())
 }
 
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
 /// `getdents64` into `len` writable bytes at `buf`.
 pub(super) fn getdents_raw(fd: RawFd, buf: *mut u8, len: usize) -> io::Result<usize> {
     loop {

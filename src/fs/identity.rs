@@ -12,9 +12,14 @@
 //! sandboxed process is never served what the same user read outside it). All but the
 //! namespace come from `/proc/self/status` and `/proc/self/attr`; without `/proc` there is
 //! no identity, and no memo.
+//!
+//! On macOS and the BSDs: the real and effective ids and the groups. Neither has capabilities
+//! that let a non-root process read past a directory's mode; what they do have and ffind does
+//! not see (macOS's App Sandbox, FreeBSD's MAC labels and Capsicum) is said in SECURITY.md.
 
 use std::io;
 
+#[cfg(target_os = "linux")]
 /// The lines of `/proc/self/status` that decide what this process may read: real,
 /// effective, saved and file-system ids, supplementary groups, effective capabilities,
 /// `no_new_privs` and the seccomp mode.
@@ -27,6 +32,7 @@ const STATUS_FIELDS: [&str; 6] = [
     "Seccomp:",
 ];
 
+#[cfg(target_os = "linux")]
 /// The security labels of this process, one per LSM that has them (the first is the
 /// "current" one of whichever LSM owns `/proc/self/attr/current`).
 const LABELS: [&str; 3] = [
@@ -37,6 +43,7 @@ const LABELS: [&str; 3] = [
 
 /// This process as a reader of directories, as bytes that differ whenever what it may read
 /// can differ; an error when that cannot be told (no `/proc`).
+#[cfg(target_os = "linux")]
 pub fn reader_identity() -> io::Result<Vec<u8>> {
     let status = std::fs::read("/proc/self/status")?;
     let mut id = Vec::with_capacity(256);
@@ -75,7 +82,28 @@ pub fn reader_identity() -> io::Result<Vec<u8>> {
     Ok(id)
 }
 
-#[cfg(test)]
+/// This process as a reader of directories: its real and effective ids and its groups.
+#[cfg(not(target_os = "linux"))]
+pub fn reader_identity() -> io::Result<Vec<u8>> {
+    use nix::unistd::{getegid, geteuid, getgid, getuid};
+    let mut id = Vec::with_capacity(64);
+    for v in [
+        getuid().as_raw(),
+        geteuid().as_raw(),
+        getgid().as_raw(),
+        getegid().as_raw(),
+    ] {
+        id.extend_from_slice(&v.to_le_bytes());
+    }
+    let mut groups = super::system::groups();
+    groups.sort_unstable();
+    for g in groups {
+        id.extend_from_slice(&g.to_le_bytes());
+    }
+    Ok(id)
+}
+
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
 

@@ -30,16 +30,26 @@ impl Kind {
         }
     }
 
-    /// The kind an `st_mode` describes.
+    /// The kind an `st_mode` describes (`mode_t` is 16 bits on macOS and the BSDs, 32 on
+    /// Linux: ffind keeps it in 32).
+    #[allow(clippy::unnecessary_cast)]
     pub fn from_mode(mode: u32) -> Kind {
-        match mode & libc::S_IFMT {
-            libc::S_IFREG => Kind::File,
-            libc::S_IFDIR => Kind::Dir,
-            libc::S_IFLNK => Kind::Symlink,
-            libc::S_IFIFO => Kind::Fifo,
-            libc::S_IFSOCK => Kind::Socket,
-            libc::S_IFBLK => Kind::BlockDevice,
-            libc::S_IFCHR => Kind::CharDevice,
+        const FMT: u32 = libc::S_IFMT as u32;
+        const REG: u32 = libc::S_IFREG as u32;
+        const DIR: u32 = libc::S_IFDIR as u32;
+        const LNK: u32 = libc::S_IFLNK as u32;
+        const FIFO: u32 = libc::S_IFIFO as u32;
+        const SOCK: u32 = libc::S_IFSOCK as u32;
+        const BLK: u32 = libc::S_IFBLK as u32;
+        const CHR: u32 = libc::S_IFCHR as u32;
+        match mode & FMT {
+            REG => Kind::File,
+            DIR => Kind::Dir,
+            LNK => Kind::Symlink,
+            FIFO => Kind::Fifo,
+            SOCK => Kind::Socket,
+            BLK => Kind::BlockDevice,
+            CHR => Kind::CharDevice,
             _ => Kind::Unknown,
         }
     }
@@ -67,6 +77,38 @@ impl Kind {
     }
 }
 
+/// A directory's [`Stat`] and its change time, which the memo's stamp (`--cache`) reads too.
+#[derive(Debug, Clone, Copy)]
+pub struct FullStat {
+    pub stat: Stat,
+    pub ctime: i64,
+    pub ctime_nsec: i64,
+}
+
+impl FullStat {
+    #[allow(clippy::unnecessary_cast)]
+    pub(super) fn from_raw(st: &libc::stat) -> FullStat {
+        FullStat {
+            stat: Stat::from_raw(st),
+            ctime: st.st_ctime as i64,
+            ctime_nsec: nanoseconds(st).1,
+        }
+    }
+}
+
+/// The nanoseconds of a `stat`'s mtime and ctime (NetBSD names them apart).
+#[cfg(target_os = "netbsd")]
+fn nanoseconds(st: &libc::stat) -> (i64, i64) {
+    (st.st_mtimensec as i64, st.st_ctimensec as i64)
+}
+
+/// The nanoseconds of a `stat`'s mtime and ctime (NetBSD names them apart).
+#[cfg(not(target_os = "netbsd"))]
+#[allow(clippy::unnecessary_cast)]
+fn nanoseconds(st: &libc::stat) -> (i64, i64) {
+    (st.st_mtime_nsec as i64, st.st_ctime_nsec as i64)
+}
+
 /// The fields of `struct stat` that filters and output styles use.
 #[derive(Debug, Clone, Copy)]
 pub struct Stat {
@@ -84,18 +126,19 @@ pub struct Stat {
 }
 
 impl Stat {
-    /// The fields of a `struct stat` that [`Dir::raw_stat`](super::Dir::raw_stat) and its
-    /// kin give.
-    pub fn from_raw(st: &libc::stat) -> Stat {
+    /// Widths differ between systems (`st_mode` is 16 bits on macOS and the BSDs, `st_dev` 32
+    /// on macOS): each field is widened to the one ffind keeps.
+    #[allow(clippy::unnecessary_cast, clippy::unnecessary_fallible_conversions)]
+    pub(super) fn from_raw(st: &libc::stat) -> Stat {
         Stat {
-            mode: st.st_mode,
+            mode: st.st_mode as u32,
             size: st.st_size as u64,
-            mtime: st.st_mtime,
-            mtime_nsec: st.st_mtime_nsec,
+            mtime: st.st_mtime as i64,
+            mtime_nsec: nanoseconds(st).0,
             uid: st.st_uid,
             gid: st.st_gid,
-            dev: st.st_dev,
-            ino: st.st_ino,
+            dev: st.st_dev as u64,
+            ino: st.st_ino as u64,
             nlink: u32::try_from(st.st_nlink).unwrap_or(u32::MAX),
         }
     }

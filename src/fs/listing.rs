@@ -1,37 +1,54 @@
-//! Reading a directory: `getdents64` into a reused buffer ([`Listing`]), its records walked
-//! without an allocation per entry (names are borrowed `&CStr`s, measured 8 bytes at a time),
-//! and the end of a directory seen in the last chunk where the file system marks it, sparing
-//! the call that would return 0.
+//! Reading a directory into a reused buffer ([`Listing`]) as `linux_dirent64` records, walked
+//! without an allocation per entry (names are borrowed `&CStr`s, measured 8 bytes at a time).
+//! On Linux the records are `getdents64`'s own, and the end of a directory is seen in the last
+//! chunk where the file system marks it, sparing the call that would return 0. On macOS and the
+//! BSDs, and on Linux built with `--features portable`, they are copied from the C library's
+//! `readdir` (`readdir.rs`), which says the end itself.
 
 use std::ffi::CStr;
 use std::io;
 
 use super::dir::Dir;
-use super::dirent::{getdents_raw, is_dot_or_dotdot, DirentIter};
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
+use super::dirent::getdents_raw;
+use super::dirent::{is_dot_or_dotdot, DirentIter};
 use super::kind::Kind;
 
-/// Bytes read per `getdents64` call: 64 KiB, as the floor does; it holds ~2,000 typical entries,
-/// so most directories take one call plus the one that returns 0.
-const GETDENTS_CHUNK: usize = 64 * 1024;
+/// Bytes read at a time (by `getdents64` call, or copied from `readdir`): 64 KiB, as the floor
+/// does; it holds ~2,000 typical entries, so most directories take one chunk.
+const CHUNK: usize = 64 * 1024;
 
-/// A reusable buffer holding one directory's raw `getdents64` records.
+/// Descriptors a directory being read takes: its own.
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
+pub const FDS_PER_READ: usize = 1;
+
+/// Descriptors a directory being read takes: its own, and the duplicate its stream reads
+/// (held until the directory ends).
+#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+pub const FDS_PER_READ: usize = 2;
+
+/// A reusable buffer holding one directory's `linux_dirent64` records.
 #[derive(Debug, Default)]
 pub struct Listing {
     /// u64 storage keeps every record 8-byte aligned, as the kernel writes them; its length
-    /// is what the kernel has written.
+    /// is what has been written.
     buf: Vec<u64>,
-    /// The last chunk read ended the directory (see [`ends_directory`]): no call is needed
-    /// to hear the 0 that would follow.
+    /// The last chunk read ended the directory (`ends_directory` saw its marker, or `readdir` said
+    /// so): no call is needed to hear the 0 that would follow.
     ended: bool,
+    /// The stream of the directory being read, and the descriptor it duplicates.
+    #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+    stream: Option<super::readdir::Reading>,
 }
 
 impl Listing {
     /// One `getdents64` into the buffer after what it holds; returns the bytes read.
+    #[cfg(all(target_os = "linux", not(feature = "portable")))]
     fn fill(&mut self, dir: &Dir) -> io::Result<usize> {
         if self.ended {
             return Ok(0);
         }
-        self.buf.reserve(GETDENTS_CHUNK / 8);
+        self.buf.reserve(CHUNK / 8);
         let start = self.buf.len() * 8;
         let spare = self.buf.spare_capacity_mut();
         let offered = spare.len() * 8;
@@ -43,6 +60,18 @@ impl Listing {
         unsafe { self.buf.set_len(self.buf.len() + n / 8) };
         self.ended = n == 0 || ends_directory(&self.bytes()[start..], offered);
         Ok(n)
+    }
+
+    /// Up to [`CHUNK`] bytes of records copied from `readdir` after what the buffer holds;
+    /// returns the bytes added.
+    #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+    fn fill(&mut self, dir: &Dir) -> io::Result<usize> {
+        if self.ended {
+            return Ok(0);
+        }
+        let start = self.buf.len();
+        self.ended = super::readdir::fill(&mut self.buf, &mut self.stream, dir, CHUNK)?;
+        Ok((self.buf.len() - start) * 8)
     }
 
     /// The records held, as bytes.
@@ -63,7 +92,7 @@ impl Listing {
     pub fn read_start(&mut self, dir: &Dir) -> io::Result<bool> {
         self.begin();
         let n = self.fill(dir)?;
-        if !self.ended && n <= GETDENTS_CHUNK / 2 {
+        if !self.ended && n <= CHUNK / 2 {
             self.fill(dir)?;
         }
         Ok(self.ended)
@@ -74,6 +103,10 @@ impl Listing {
     pub fn begin(&mut self) {
         self.buf.clear();
         self.ended = false;
+        #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+        {
+            self.stream = None;
+        }
     }
 
     /// Reads every entry of `dir` into the buffer, replacing what was there (the beneath
@@ -123,12 +156,14 @@ impl Listing {
 
 /// The largest `linux_dirent64` record: 19 bytes of header, a 255-byte name and its NUL,
 /// padded to 8.
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
 const MAX_RECORD: usize = 280;
 
 /// The positions ext4, XFS, btrfs, tmpfs and sysfs give after a directory's last entry
 /// (`EXT4_HTREE_EOF_64BIT`, and the 32-bit `EXT4_HTREE_EOF_32BIT`, `XFS_DIR2_MAX_DATAPTR`,
 /// btrfs's and `DIR_OFFSET_EOD`'s `INT_MAX`). ext4's name hash is made to avoid them, so no
 /// entry there has one as its successor's position.
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
 const END_POSITIONS: [i64; 2] = [i64::MAX, i32::MAX as i64];
 
 /// Whether a chunk of `offered` bytes returned as `chunk` ends its directory, so that the
@@ -137,6 +172,7 @@ const END_POSITIONS: [i64; 2] = [i64::MAX, i32::MAX as i64];
 /// file systems' end markers. A chunk cut short for any other reason (a pending signal, an
 /// NFS reply still on its way) ends at a real position, and is followed by another call.
 /// This spares one of the two calls most directories cost, as the floor makes them.
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
 fn ends_directory(chunk: &[u8], offered: usize) -> bool {
     if chunk.is_empty() || chunk.len() + MAX_RECORD > offered {
         return false;
@@ -174,6 +210,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(all(target_os = "linux", not(feature = "portable")))]
     fn a_chunk_ends_its_directory_only_at_an_end_position_with_room_to_spare() {
         let mut chunk = record(b"a", 12);
         chunk.extend(record(b"b", i64::MAX));

@@ -2,11 +2,13 @@
 //! above builds and shows. It imports nothing of ffind; everything else may stand on it.
 //!
 //! - [`Dir`]: a directory descriptor, opened relative to its parent (`openat`), beneath a root
-//!   without following links (`openat2`), or piece by piece past `PATH_MAX`; `fstatat`; the
+//!   without following links (`openat2` on Linux, one component at a time with `O_NOFOLLOW`
+//!   elsewhere and with `--features portable`), or piece by piece past `PATH_MAX`; `fstatat`; the
 //!   careful read of small files ([`read_small_file`]: never a FIFO or a device, never past a
 //!   limit) (`dir.rs`).
-//! - [`Listing`]: a directory's entries by raw `getdents64` into a reused buffer, names borrowed
-//!   (`listing.rs`).
+//! - [`Listing`]: a directory's entries into a reused buffer, names borrowed (`listing.rs`): by
+//!   raw `getdents64` on Linux; by the C library's `readdir` on macOS and the BSDs, and on Linux
+//!   built with `--features portable` (`readdir.rs`, on `stream.rs`).
 //! - [`Kind`] and [`Stat`]: what an entry is, and its metadata (`kind.rs`).
 //! - The descriptor budget and [`DirSlot`], a descriptor shared by the threads that open
 //!   subdirectories relative to it (`budget.rs`).
@@ -16,13 +18,16 @@
 //! - [`Mapped`]: a file mapped read-only, how the directory memo (`--cache`) reads its files
 //!   (`mapped.rs`).
 //! - [`mount_type`]: a file system's type as the mount table names it (`mounts.rs`).
+//! - What the system says of the process: its threads' block reads, its groups, a device's
+//!   numbers (`system.rs`).
 //! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
 //!   bytes on a terminal and in messages; [`xdg`]: where configuration files live.
 //!
 //! Every `unsafe` block of the walk is here (and the thread and process set-up of `walk/` and
-//! `exec/`), each with a comment saying why it is sound. This is also the seam where another
-//! reader (another OS, an io_uring reader) would plug in: the walk above sees only [`Dir`],
-//! [`Listing`] and [`DirSlot`].
+//! `exec/`), each with a comment saying why it is sound. This is also the seam where each
+//! system's reader plugs in (the Linux one, the POSIX one; an io_uring reader would too): the
+//! walk above sees only [`Dir`], [`Listing`] and [`DirSlot`], and what differs between systems
+//! is chosen here by `cfg`, so that no floor above names a system.
 
 mod budget;
 mod dir;
@@ -34,6 +39,11 @@ mod listing;
 mod mapped;
 mod mounts;
 pub mod path;
+#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+mod readdir;
+#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+mod stream;
+mod system;
 pub mod xdg;
 
 pub use budget::{
@@ -44,7 +54,8 @@ pub use dir::{
     fs_magic, is_gone, is_slow_filesystem, raw_stat_path, read_small_file, stat_path, Dir,
 };
 pub use identity::reader_identity;
-pub use kind::{Kind, Stat};
-pub use listing::Listing;
+pub use kind::{FullStat, Kind, Stat};
+pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::{lock_exclusive, Mapped};
 pub use mounts::mount_type;
+pub use system::{address_space_limit, blocks_read, device_numbers};

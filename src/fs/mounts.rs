@@ -4,6 +4,7 @@
 /// The type of the file system mounted as device `dev`, as the mount table names it
 /// (`/proc/self/mountinfo`'s "major:minor" and file-system type fields); `None` when it cannot
 /// be told.
+#[cfg(target_os = "linux")]
 pub fn mount_type(dev: u64) -> Option<String> {
     let table = std::fs::read("/proc/self/mountinfo").ok()?;
     let wanted = format!("{}:{}", libc::major(dev), libc::minor(dev));
@@ -20,7 +21,13 @@ pub fn mount_type(dev: u64) -> Option<String> {
     })
 }
 
-#[cfg(test)]
+/// Elsewhere the file system's type comes from `statfs` ([`super::fs_magic`]'s name).
+#[cfg(not(target_os = "linux"))]
+pub fn mount_type(_dev: u64) -> Option<String> {
+    None
+}
+
+#[cfg(all(test, target_os = "linux"))]
 mod tests {
     use super::*;
     use std::os::unix::fs::MetadataExt;

@@ -8,7 +8,7 @@
 
 use std::ffi::CStr;
 
-use crate::fs::Kind;
+use crate::fs::{FullStat, Kind};
 
 /// The first bytes of every memo file.
 pub const MAGIC: [u8; 8] = *b"FFINDMEM";
@@ -69,17 +69,18 @@ impl Stamp {
     }
 
     /// The stamp of a directory's `fstat`.
-    pub fn of_raw(st: &libc::stat) -> Stamp {
+    pub fn of_raw(st: &FullStat) -> Stamp {
+        let FullStat { stat, .. } = st;
         Stamp {
-            dev: st.st_dev,
-            ino: st.st_ino,
-            mtime: (st.st_mtime, nsec(st.st_mtime_nsec)),
-            ctime: (st.st_ctime, nsec(st.st_ctime_nsec)),
-            size: st.st_size as u64,
-            mode: st.st_mode,
-            nlink: u32::try_from(st.st_nlink).unwrap_or(u32::MAX),
-            uid: st.st_uid,
-            gid: st.st_gid,
+            dev: stat.dev,
+            ino: stat.ino,
+            mtime: (stat.mtime, nsec(stat.mtime_nsec)),
+            ctime: (st.ctime, nsec(st.ctime_nsec)),
+            size: stat.size,
+            mode: stat.mode,
+            nlink: stat.nlink,
+            uid: stat.uid,
+            gid: stat.gid,
         }
     }
 

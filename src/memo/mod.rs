@@ -435,7 +435,7 @@ impl Session {
         rel: &[u8],
         path: &[u8],
         follow: bool,
-        at: impl FnOnce() -> Option<std::io::Result<libc::stat>>,
+        at: impl FnOnce() -> Option<std::io::Result<crate::fs::FullStat>>,
         report: &Reporter,
     ) -> Look<'_> {
         let Some((t, below)) = self.of_root.get(root).and_then(Option::as_ref) else {
@@ -468,7 +468,7 @@ impl Session {
             None => crate::fs::raw_stat_path(path, follow),
         };
         let Ok(st) = st else { return Look::Plain };
-        let stat = Stat::from_raw(&st);
+        let stat = st.stat;
         if stat.kind() != Kind::Dir {
             return Look::Plain;
         }

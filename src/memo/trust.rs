@@ -7,9 +7,15 @@
 //! decides what mtime says, and the kernel caches it), FAT, exFAT and NTFS drivers
 //! (2-second or coarser times, no ctime of their own), and the kernel's own (proc, sysfs),
 //! whose directories change without their times.
+//!
+//! On macOS and the BSDs the file system's type is the name `statfs` gives (`f_fstypename`),
+//! which `fs::fs_magic` turns into the Linux number of the same file system: APFS, UFS/FFS and
+//! ZFS (and tmpfs) are trusted there, for the same reasons; HFS+, FAT, exFAT, NTFS, NFS, SMB
+//! and FUSE (macFUSE, FreeBSD's fusefs) are not, and a type Linux has no number for is not
+//! either.
 
 /// The `statfs` magic numbers of the trusted file systems, with their names.
-const TRUSTED: [(i64, &str); 12] = [
+const TRUSTED: [(i64, &str); 14] = [
     (0xEF53, "ext2/3/4"),
     (0x5846_5342, "XFS"),
     (0x9123_683E, "btrfs"),
@@ -22,10 +28,13 @@ const TRUSTED: [(i64, &str); 12] = [
     (0x3153_464A, "JFS"),
     (0x5265_4973, "ReiserFS"),
     (0x3434, "NILFS"),
+    // Named so by macOS and the BSDs (and Linux's own drivers, when they read them).
+    (0x4253_584E, "APFS"),
+    (0x0001_1954, "UFS"),
 ];
 
 /// Names of untrusted file systems, for the message.
-const OTHERS: [(i64, &str); 14] = [
+const OTHERS: [(i64, &str); 16] = [
     (0x6969, "NFS"),
     (0x517B, "SMB"),
     (0xFE53_4D42, "SMB2"),
@@ -40,6 +49,8 @@ const OTHERS: [(i64, &str); 14] = [
     (0x0BD0_0BD0, "Lustre"),
     (0x9FA0, "proc"),
     (0x6265_6572, "sysfs"),
+    (0x482B, "HFS+"),
+    (0x9660, "ISO 9660"),
 ];
 
 /// The kernel's own file systems, never worth remembering: their directories change without
@@ -89,4 +100,25 @@ pub fn name(magic: i64) -> String {
             || "a file system ffind does not know".into(),
             |(_, n)| (*n).into(),
         )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn apfs_ufs_and_zfs_are_trusted_hfs_plus_is_not() {
+        // The numbers fs::fs_magic gives for statfs's "apfs", "ufs" and "zfs" on macOS and
+        // the BSDs, and for "hfs".
+        for (magic, fs) in [
+            (0x4253_584E, "APFS"),
+            (0x0001_1954, "UFS"),
+            (0x2FC1_2FC1, "ZFS"),
+        ] {
+            assert!(trusted(magic), "{fs}");
+            assert_eq!(name(magic), fs);
+        }
+        assert!(!trusted(0x482B));
+        assert_eq!(name(0x482B), "HFS+");
+    }
 }

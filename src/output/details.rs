@@ -16,7 +16,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use jiff::tz::TimeZone;
 
-use crate::fs::Stat;
+use crate::fs::{device_numbers, Kind, Stat};
 use crate::output::owners::Owners;
 
 /// ls shows the time of day for files changed in the last six months (half a mean Gregorian
@@ -83,8 +83,8 @@ impl Details {
         push_mode(out, st.mode);
         let user = owners.user(st.uid).unwrap_or_else(|| st.uid.to_string());
         let group = owners.group(st.gid).unwrap_or_else(|| st.gid.to_string());
-        let size = match st.mode & libc::S_IFMT {
-            libc::S_IFBLK | libc::S_IFCHR => {
+        let size = match st.kind() {
+            Kind::BlockDevice | Kind::CharDevice => {
                 let (major, minor) = device_numbers(device_id(path));
                 format!("{major}, {minor}")
             }
@@ -202,15 +202,15 @@ fn columns(record: &[u8]) -> Option<(&[u8], [String; PADDED], &[u8])> {
 
 /// `drwxr-xr-x`: the type and permission bits, with setuid, setgid and sticky as ls shows them.
 fn push_mode(out: &mut Vec<u8>, mode: u32) {
-    out.push(match mode & libc::S_IFMT {
-        libc::S_IFDIR => b'd',
-        libc::S_IFLNK => b'l',
-        libc::S_IFIFO => b'p',
-        libc::S_IFSOCK => b's',
-        libc::S_IFBLK => b'b',
-        libc::S_IFCHR => b'c',
-        libc::S_IFREG => b'-',
-        _ => b'?',
+    out.push(match Kind::from_mode(mode) {
+        Kind::Dir => b'd',
+        Kind::Symlink => b'l',
+        Kind::Fifo => b'p',
+        Kind::Socket => b's',
+        Kind::BlockDevice => b'b',
+        Kind::CharDevice => b'c',
+        Kind::File => b'-',
+        Kind::Unknown => b'?',
     });
     let special = [(0o4000, b's'), (0o2000, b's'), (0o1000, b't')];
     for (who, (bit, mark)) in special.into_iter().enumerate() {
@@ -234,13 +234,6 @@ fn device_id(path: &[u8]) -> u64 {
     use std::os::unix::ffi::OsStrExt;
     use std::os::unix::fs::MetadataExt;
     std::fs::metadata(std::ffi::OsStr::from_bytes(path)).map_or(0, |md| md.rdev())
-}
-
-/// Linux's major and minor device numbers.
-fn device_numbers(rdev: u64) -> (u64, u64) {
-    let major = ((rdev >> 8) & 0xfff) | ((rdev >> 32) & !0xfff);
-    let minor = (rdev & 0xff) | ((rdev >> 12) & !0xff);
-    (major, minor)
 }
 
 /// A size as `ls -h` shows it: bytes below 1024, else 1024-based units rounded up, with one
@@ -309,11 +302,12 @@ mod tests {
             push_mode(&mut out, m);
             String::from_utf8(out).unwrap()
         };
-        assert_eq!(mode(libc::S_IFREG | 0o644), "-rw-r--r--");
-        assert_eq!(mode(libc::S_IFDIR | 0o1777), "drwxrwxrwt");
-        assert_eq!(mode(libc::S_IFREG | 0o4755), "-rwsr-xr-x");
-        assert_eq!(mode(libc::S_IFREG | 0o2644), "-rw-r-Sr--");
-        assert_eq!(mode(libc::S_IFLNK | 0o777), "lrwxrwxrwx");
+        // S_IFREG, S_IFDIR and S_IFLNK are 0o100000, 0o040000 and 0o120000 on every system.
+        assert_eq!(mode(0o100_644), "-rw-r--r--");
+        assert_eq!(mode(0o041_777), "drwxrwxrwt");
+        assert_eq!(mode(0o104_755), "-rwsr-xr-x");
+        assert_eq!(mode(0o102_644), "-rw-r-Sr--");
+        assert_eq!(mode(0o120_777), "lrwxrwxrwx");
     }
 
     #[test]

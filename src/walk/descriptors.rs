@@ -225,7 +225,7 @@ impl CachedDir {
     /// The `fstatat` of its subdirectory `name` through its descriptor, if the cache holds
     /// one: the memo validates a subdirectory by the very directory it would be opened from
     /// (a path may lead elsewhere once this directory was renamed away and replaced).
-    pub fn stat_child(&self, name: &CStr, follow: bool) -> Option<io::Result<libc::stat>> {
+    pub fn stat_child(&self, name: &CStr, follow: bool) -> Option<io::Result<dir::FullStat>> {
         Some(self.slot.pin()?.raw_stat_at(name, follow))
     }
 

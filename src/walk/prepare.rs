@@ -8,10 +8,10 @@ use crate::report::Reporter;
 use crate::walk::contract::Walk;
 use crate::walk::threads;
 
-/// Descriptors each worker may need at once: the directory it reads, and one more for an
-/// ignore file or an emptiness check (`-t e`) inside it, or for the next component while it
-/// reopens a directory.
-const FDS_PER_WORKER: usize = 2;
+/// Descriptors each worker may need at once: the directory it reads (with the POSIX reader, a
+/// duplicate too: [`crate::fs::FDS_PER_READ`]), and one more for an ignore file or an
+/// emptiness check (`-t e`) inside it, or for the next component while it reopens a directory.
+const FDS_PER_WORKER: usize = crate::fs::FDS_PER_READ + 1;
 
 /// Descriptors kept for everything else: stdio, the allocator, the runtime.
 const FDS_RESERVED: usize = 8;

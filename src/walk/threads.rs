@@ -25,18 +25,7 @@ pub const SLOW_READ: Duration = Duration::from_micros(200);
 /// Blocked reads after which the walk grows to `Walk::max_workers`.
 pub const BLOCKED_READS: usize = 2;
 
-/// The calling thread's block input operations so far (`getrusage(RUSAGE_THREAD)`).
-pub fn blocks_read() -> i64 {
-    let mut ru = std::mem::MaybeUninit::<libc::rusage>::zeroed();
-    // SAFETY: getrusage writes a `struct rusage` into the pointer it is given.
-    let ok = unsafe { libc::getrusage(libc::RUSAGE_THREAD, ru.as_mut_ptr()) } == 0;
-    if ok {
-        // SAFETY: initialized (zeroed, then written by the kernel).
-        unsafe { ru.assume_init() }.ru_inblock
-    } else {
-        0
-    }
-}
+pub use crate::fs::blocks_read;
 
 /// The most threads `rayon`, `jwalk` and `ignore` are given, whatever `-j` says. Their
 /// schedulers have idle threads look for work (rayon's steal-and-sleep cycle; the ignore
@@ -180,22 +169,15 @@ const BYTES_PER_WORKER: u64 = STACK_SIZE as u64 + 256 * 1024;
 /// space for each arena it adds for a new thread, and two or three of those would take a
 /// 100 MB limit whole.
 pub fn affordable_by_address_space() -> usize {
-    let mut lim = libc::rlimit {
-        rlim_cur: 0,
-        rlim_max: 0,
-    };
-    // SAFETY: getrlimit writes into the struct we own.
-    if unsafe { libc::getrlimit(libc::RLIMIT_AS, &mut lim) } != 0
-        || lim.rlim_cur == libc::RLIM_INFINITY
-    {
+    let Some(limit) = crate::fs::address_space_limit() else {
         return usize::MAX;
-    }
+    };
     #[cfg(target_env = "gnu")]
     // SAFETY: mallopt sets an allocator parameter, under the allocator's own lock.
     unsafe {
         libc::mallopt(libc::M_ARENA_MAX, 1);
     }
-    usize::try_from(lim.rlim_cur / 4 / BYTES_PER_WORKER)
+    usize::try_from(limit / 4 / BYTES_PER_WORKER)
         .unwrap_or(usize::MAX)
         .max(1)
 }

@@ -397,6 +397,8 @@ fn fewer_threads_than_asked_still_finish_the_walk() {
 /// stderr a pipe whose reader has gone: every message is lost, but ffind neither dies of a
 /// signal (a panic in `eprintln!` aborts) nor changes its exit status.
 #[test]
+// pipe2 with O_CLOEXEC (no other test's child may inherit the reader): Linux's, not macOS's.
+#[cfg(target_os = "linux")]
 fn a_closed_stderr_loses_messages_but_not_the_exit_status() {
     use std::os::fd::{FromRawFd, OwnedFd};
     let t = Tree::new();
@@ -438,6 +440,8 @@ fn a_closed_stderr_loses_messages_but_not_the_exit_status() {
 /// notice was written by `println!`, which panicked: SIGABRT) and without: it stops quietly
 /// with exit 0, as a search does (`ffind --bench | head`), never a signal.
 #[test]
+// pipe2 with O_CLOEXEC (no other test's child may inherit the reader): Linux's, not macOS's.
+#[cfg(target_os = "linux")]
 fn a_benchmark_whose_reader_has_gone_stops_quietly() {
     use std::os::fd::{FromRawFd, OwnedFd};
     let t = Tree::new();
