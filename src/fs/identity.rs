@@ -103,7 +103,8 @@ pub fn reader_identity() -> io::Result<Vec<u8>> {
     Ok(id)
 }
 
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(target_os = "linux")]
+#[cfg(test)]
 mod tests {
     use super::*;
 

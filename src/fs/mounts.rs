@@ -27,7 +27,8 @@ pub fn mount_type(_dev: u64) -> Option<String> {
     None
 }
 
-#[cfg(all(test, target_os = "linux"))]
+#[cfg(target_os = "linux")]
+#[cfg(test)]
 mod tests {
     use super::*;
     use std::os::unix::fs::MetadataExt;
