@@ -380,7 +380,7 @@ impl<'a> Coordinator<'a> {
                 // Everyone asked once in vain: wait a little (longer each sweep, at most
                 // 3.2 ms), so that the dry end of a walk is not a storm of requests.
                 let others = (self.size - 1) as u32;
-                if self.failures % others == 0 {
+                if self.failures.is_multiple_of(others) {
                     let sweeps = (self.failures / others).min(6);
                     self.next_steal = Instant::now() + Duration::from_micros(50 << sweeps);
                 }
