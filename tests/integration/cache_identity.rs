@@ -8,7 +8,7 @@ use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use crate::fixture::{bin, clean_env, have, is_root, Run, Tree};
+use crate::fixture::{bin, clean_env, have, is_root, output_of, Run, Tree};
 
 /// How long a directory must be left alone before the memo trusts its listing, and a little.
 const SETTLE: std::time::Duration = std::time::Duration::from_millis(3100);
@@ -48,7 +48,7 @@ fn run(t: &Tree, setpriv: &[&str], ffind: &Path, args: &[&str]) -> Run {
         .current_dir(t.root())
         .stdin(Stdio::null());
     clean_env(&mut c, &t.home());
-    Run::from(c.output().unwrap())
+    Run::from(output_of(&mut c))
 }
 
 const NOBODY: [&str; 3] = ["--reuid=65534", "--regid=65534", "--clear-groups"];

@@ -234,6 +234,23 @@ pub fn diff(want: &[String], got: &[String]) -> String {
     out
 }
 
+/// Runs `c` to its end; again (up to 20 times, 50 ms apart) while it exits with 126 saying
+/// "Text file busy": a binary just copied for another user to run may still be open for
+/// writing, for an instant, in a child that another test's thread forked while the copy was
+/// written (`ETXTBSY` until that child execs and its copy of the descriptor closes).
+pub fn output_of(c: &mut Command) -> Output {
+    for _ in 0..20 {
+        let out = c.output().unwrap();
+        let busy = out.status.code() == Some(126)
+            && String::from_utf8_lossy(&out.stderr).contains("Text file busy");
+        if !busy {
+            return out;
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    c.output().unwrap()
+}
+
 /// Whether we run as root (then permission tests drop privileges with setpriv).
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
@@ -302,7 +319,7 @@ impl Tree {
     /// Runs ffind as nobody (see [`Tree::unprivileged`]).
     pub fn run_unprivileged(&self, args: &[&str]) -> Option<Run> {
         let (mut c, copy) = self.unprivileged()?;
-        Some(Run::from(c.arg(copy).args(args).output().unwrap()))
+        Some(Run::from(output_of(c.arg(copy).args(args))))
     }
 
     /// Runs a `bash -c` script as nobody, `$FFIND` naming the binary's copy.
@@ -314,7 +331,7 @@ impl Tree {
     /// no other test runs as, where a per-user limit (`ulimit -u`) must count this run alone.
     pub fn run_script_as(&self, id: u32, script: &str) -> Option<Run> {
         let (mut c, _) = self.unprivileged_as(id)?;
-        Some(Run::from(c.args(["bash", "-c", script]).output().unwrap()))
+        Some(Run::from(output_of(c.args(["bash", "-c", script]))))
     }
 }
 

@@ -88,7 +88,7 @@ fn unreadable_directories_are_hidden_for_an_ordinary_user() {
         eprintln!("skipped: needs root and setpriv to run as nobody");
         return;
     };
-    assert_eq!(said.code, 1);
+    assert_eq!(said.code, 1, "{}", said.stderr);
     assert_eq!(said.stderr.matches("Permission denied").count(), 2);
     let run = t.run_unprivileged(&["--no-errors"]).unwrap();
     assert_silent_failure("as nobody", &run, &said);

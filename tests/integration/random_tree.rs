@@ -554,7 +554,7 @@ pub fn run_under(t: &Tree, before: &[String], args: &[String]) -> Run {
     c.args(&words[1..]);
     c.args(args).current_dir(t.root()).stdin(Stdio::null());
     clean_env(&mut c, &t.home());
-    Run::from(c.output().unwrap())
+    Run::from(crate::fixture::output_of(&mut c))
 }
 
 /// Restores the locked directories' modes, so that the tree can be removed.
