@@ -61,14 +61,33 @@ fn formats_made_where_entries_are_found_read_as_one_processs() {
         return;
     }
     let t = hostile_tree();
+    // -l: NUL-separated it is refused (as in fd), and one process aligns its columns over
+    // what it held where several stream with growing widths: its lines, blanks made one.
+    let words = |r: &Run| -> Vec<String> {
+        let mut lines: Vec<String> = String::from_utf8_lossy(&r.stdout)
+            .lines()
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect();
+        lines.sort();
+        lines
+    };
+    let one = t.run(&["-u", "-l"]);
+    for (n, share_all) in LAUNCHES {
+        let got = run(&t, n, share_all, &["-u", "-l"]);
+        assert_eq!(
+            words(&got),
+            words(&one),
+            "-n {n} --mpi -u -l (share-all: {share_all})"
+        );
+        assert_eq!(got.code, one.code, "-n {n}: {}", got.stderr);
+    }
     for args in [
-        &["-u", "-l"][..],
         &[
             "-u",
             "--json",
             "--json-fields",
             "size,mtime,mode,owner,nlink,inode",
-        ],
+        ][..],
         &["-u", "--format", "{/}|{//}|{.}"],
         &["-u", "--path-separator", "::"],
         &["-u", "--color=always"],
