@@ -7,6 +7,7 @@
 //! system.
 
 use std::ffi::CStr;
+use std::ops::Range;
 
 use crate::fs::{FullStat, Kind};
 
@@ -387,11 +388,12 @@ impl<'a> Index<'a> {
     }
 }
 
-/// The journal of a file whose first part ends at `base_end`: the index of each whole
-/// segment, oldest first, and where the last whole one ends. A segment cut short or damaged
-/// ends the journal there: what follows is a search's append still under way, or one killed
-/// midway (the file is then written again whole by the next search that changes it).
-pub fn segments(file: &[u8], base_end: usize) -> (Vec<Index<'_>>, usize) {
+/// The journal of a file whose first part ends at `base_end`: where the index of each whole
+/// segment lies in `file`, oldest first, and where the last whole one ends. A segment cut
+/// short or damaged ends the journal there: what follows is a search's append still under
+/// way, or one killed midway (the file is then written again whole by the next search that
+/// changes it).
+pub fn segments(file: &[u8], base_end: usize) -> (Vec<Range<usize>>, usize) {
     let mut out = Vec::new();
     let mut at = base_end;
     while let Some(head) = file.get(at..at + SEGMENT_HEAD) {
@@ -412,14 +414,29 @@ pub fn segments(file: &[u8], base_end: usize) -> (Vec<Index<'_>>, usize) {
         if !fits {
             break;
         }
-        let index = &file[at + index_at..at + len];
-        if crc32fast::hash(index) != u32_at(head, 32) {
+        let index = at + index_at..at + len;
+        if crc32fast::hash(&file[index.clone()]) != u32_at(head, 32) {
             break;
         }
-        out.push(Index(index));
+        out.push(index);
         at += len;
     }
     (out, at)
+}
+
+/// The indexes a path is looked up in, newest first: the journal's segments (`journal`, as
+/// [`segments`] gives them), then the first part's (`index_at` to `base_end`).
+pub fn newest_first<'a>(
+    file: &'a [u8],
+    index_at: usize,
+    base_end: usize,
+    journal: &'a [Range<usize>],
+) -> impl Iterator<Item = Index<'a>> + 'a {
+    journal
+        .iter()
+        .rev()
+        .map(move |r| Index(&file[r.clone()]))
+        .chain(std::iter::once(Index(&file[index_at..base_end])))
 }
 
 /// A journal segment of `records` (each a finished record's bytes), to be appended at
@@ -451,14 +468,15 @@ pub fn segment(records: &[&[u8]], start: u64) -> Vec<u8> {
     bytes
 }
 
-/// Every record of `file` whose header checked, the newest of each path: the journal's,
-/// newest segment first, then the first part's. Records that fail their check are left out.
-pub fn live_records<'a>(file: &'a [u8], header: &Header<'_>) -> Vec<Record<'a>> {
-    let (journal, _) = segments(file, header.base_end);
-    let base = Index(&file[header.index_at..header.base_end]);
+/// Every record of `file` that `indexes` (newest first, as [`newest_first`] gives them)
+/// lead to, the newest of each path. Records that fail their check are left out.
+pub fn live_records<'a>(
+    file: &'a [u8],
+    indexes: impl Iterator<Item = Index<'a>>,
+) -> Vec<Record<'a>> {
     let mut seen = std::collections::HashSet::new();
     let mut out = Vec::new();
-    for index in journal.iter().rev().chain(std::iter::once(&base)) {
+    for index in indexes {
         for offset in index.all_offsets() {
             let Some(r) = file.get(offset..).and_then(Record::parse) else {
                 continue;
@@ -617,7 +635,11 @@ mod tests {
         let head = Header::parse(&file).unwrap();
         let (journal, end) = segments(&file, head.base_end);
         assert_eq!((journal.len(), end), (2, file.len()));
-        let live = live_records(&file, &head);
+        let (journal, _) = segments(&file, head.base_end);
+        let live = live_records(
+            &file,
+            newest_first(&file, head.index_at, head.base_end, &journal),
+        );
         let name = |rel: &[u8]| {
             let r = live.iter().find(|r| r.rel() == rel).unwrap();
             r.entries().next().unwrap().unwrap().0.to_bytes().to_vec()

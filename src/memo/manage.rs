@@ -10,7 +10,7 @@ use std::io::{self, Write};
 use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use super::format::{Header, Record, Stamp};
+use super::format::{self, Header, Record, Stamp};
 use super::{place, trust};
 use crate::exit::Outcome;
 use crate::fs::escape::escaped;
@@ -168,7 +168,9 @@ fn forget_below(file: &Path, below: &[u8]) -> io::Result<bool> {
         return Ok(true);
     };
     // The newest record of each path, the journal's included.
-    let records: Vec<Record<'_>> = super::format::live_records(bytes, &header);
+    let (journal, _) = format::segments(bytes, header.base_end);
+    let indexes = format::newest_first(bytes, header.index_at, header.base_end, &journal);
+    let records: Vec<Record<'_>> = format::live_records(bytes, indexes);
     let kept: Vec<&[u8]> = records
         .iter()
         .filter(|r| !under(r.rel()))
@@ -249,44 +251,49 @@ fn check(path: &Path, out: &mut impl Write) -> io::Result<bool> {
 /// the memo never trusts a listing taken within the margin of its directory's last change,
 /// so that is safe; a change the margin later that still leaves the stamp is not.
 fn check_in(test: &Path, out: &mut impl Write) -> io::Result<bool> {
-    type Step = (&'static str, fn(&Path, usize) -> io::Result<()>);
-    let steps: [Step; 4] = [
-        ("creating a file", |d, i| {
-            fs::write(d.join(format!("f{i}")), "")
-        }),
-        ("renaming a file", |d, i| {
-            fs::rename(d.join(format!("f{i}")), d.join(format!("g{i}")))
-        }),
-        ("removing a file", |d, i| {
-            fs::remove_file(d.join(format!("g{i}")))
-        }),
-        ("creating a directory", |d, i| {
-            fs::create_dir(d.join(format!("d{i}")))
-        }),
+    type Change = fn(&Path, usize) -> io::Result<()>;
+    fn nothing(_: &Path, _: usize) -> io::Result<()> {
+        Ok(())
+    }
+    fn file(d: &Path, i: usize) -> io::Result<()> {
+        fs::write(d.join(format!("f{i}")), "")
+    }
+    fn rename(d: &Path, i: usize) -> io::Result<()> {
+        fs::rename(d.join(format!("f{i}")), d.join(format!("g{i}")))
+    }
+    fn remove(d: &Path, i: usize) -> io::Result<()> {
+        fs::remove_file(d.join(format!("g{i}")))
+    }
+    fn renamed_file(d: &Path, i: usize) -> io::Result<()> {
+        file(d, i).and_then(|()| rename(d, i))
+    }
+    fn dir(d: &Path, i: usize) -> io::Result<()> {
+        fs::create_dir(d.join(format!("d{i}")))
+    }
+    // Each step, and how to make what it works on: the steps before it make it for the first
+    // two tries; for a step tried again (below), it is made anew.
+    let steps: [(&str, Change, Change); 4] = [
+        ("creating a file", file, nothing),
+        ("renaming a file", rename, file),
+        ("removing a file", remove, renamed_file),
+        ("creating a directory", dir, nothing),
     ];
-    let changes = |step: fn(&Path, usize) -> io::Result<()>, i: usize| -> io::Result<bool> {
+    let changes = |step: Change, i: usize| -> io::Result<bool> {
         let before = stamp(test)?;
         step(test, i)?;
         let after = stamp(test)?;
         Ok(after.mtime != before.mtime && after.ctime != before.ctime)
     };
+    let margin = std::time::Duration::from_millis(
+        u64::try_from(super::MARGIN_SECS).unwrap_or(3) * 1000 + 100,
+    );
     let mut all = true;
-    for (what, step) in steps {
-        // The third file or directory of a step is made by the step before it, but for the
-        // first: creating one.
+    for (what, step, made) in steps {
         let mut seen = changes(step, 0)? && changes(step, 1)?;
         let mut within_a_tick = false;
         if !seen {
-            let margin = u64::try_from(super::MARGIN_SECS).unwrap_or(3);
-            std::thread::sleep(std::time::Duration::from_millis(margin * 1000 + 100));
-            if what != "creating a file" && what != "creating a directory" {
-                // The entry the step works on: made now, left to age past the margin too.
-                fs::write(test.join("f2"), "")?;
-                if what == "removing a file" {
-                    fs::rename(test.join("f2"), test.join("g2"))?;
-                }
-                std::thread::sleep(std::time::Duration::from_millis(margin * 1000 + 100));
-            }
+            made(test, 2)?;
+            std::thread::sleep(margin);
             seen = changes(step, 2)?;
             within_a_tick = seen;
         }

@@ -90,6 +90,9 @@ struct Tree {
     /// The file read at the start, checked (header, index, journal): `None` when there was
     /// none or it was refused.
     map: Option<Loaded>,
+    /// A directory stands where the file should be, with something in it (said when found):
+    /// nothing is written.
+    blocked: bool,
     /// A record that failed its check: the file is used no more and rewritten whole.
     damaged: AtomicBool,
     /// The listings read by this search.
@@ -104,8 +107,8 @@ struct Loaded {
     /// Where the first part's index is, and where it ends.
     index_at: usize,
     base_end: usize,
-    /// The journal's segments (start and end of each one's index), oldest first.
-    journal: Vec<(usize, usize)>,
+    /// Where the journal's segments' indexes are, oldest first ([`format::segments`]).
+    journal: Vec<std::ops::Range<usize>>,
     /// Where the last whole segment ends: short of the file's length when a search's append
     /// was cut short (the next write is then a whole file).
     valid_end: usize,
@@ -114,17 +117,22 @@ struct Loaded {
 impl Loaded {
     /// The indexes to look a path up in: the newest segment's first, the first part's last.
     fn indexes(&self) -> impl Iterator<Item = Index<'_>> {
-        let bytes = self.map.bytes();
-        self.journal
-            .iter()
-            .rev()
-            .map(move |&(from, to)| Index(&bytes[from..to]))
-            .chain(std::iter::once(Index(&bytes[self.index_at..self.base_end])))
+        format::newest_first(
+            self.map.bytes(),
+            self.index_at,
+            self.base_end,
+            &self.journal,
+        )
     }
 
-    /// The bytes of the journal.
-    fn journal_len(&self) -> usize {
-        self.valid_end - self.base_end
+    /// Whether `segment` goes at the end of the journal: the file is whole (no append was cut
+    /// short), the journal has fewer than [`MOST_SEGMENTS`] segments, and with it it stays no
+    /// larger than the rest of the file (past that, lookups would pass through too many
+    /// records of directories read again, and a whole write folds them in).
+    fn has_room_for(&self, segment: &[u8]) -> bool {
+        self.valid_end == self.map.bytes().len()
+            && self.journal.len() < MOST_SEGMENTS
+            && self.valid_end - self.base_end + segment.len() <= self.base_end
     }
 }
 
@@ -132,7 +140,7 @@ impl Loaded {
 const MOST_SEGMENTS: usize = 32;
 
 impl Tree {
-    fn index(&self) -> Option<&Loaded> {
+    fn loaded(&self) -> Option<&Loaded> {
         if self.damaged.load(Ordering::Relaxed) {
             return None;
         }
@@ -142,7 +150,7 @@ impl Tree {
     /// The record of the directory `rel`, checked (a damaged one marks the tree damaged):
     /// the newest one, the journal's before the first part's.
     fn find(&self, rel: &[u8], report: &Reporter) -> Option<Record<'_>> {
-        let loaded = self.index()?;
+        let loaded = self.loaded()?;
         let bytes = loaded.map.bytes();
         let hash = format::path_hash(rel);
         for at in loaded.indexes().flat_map(|index| index.offsets_of(hash)) {
@@ -251,21 +259,19 @@ impl Session {
         };
         // Outer roots first: a root inside another of the same command line is then served
         // by the outer one's tree, whichever comes first on the command line.
-        let mut outer_first: Vec<(usize, usize)> = roots
+        let mut outer_first: Vec<(PathBuf, usize)> = roots
             .iter()
             .enumerate()
-            .map(|(i, root)| {
+            .filter_map(|(i, root)| {
                 use std::os::unix::ffi::OsStrExt;
                 let path = std::ffi::OsStr::from_bytes(root.open_path());
-                let length =
-                    std::fs::canonicalize(path).map_or(usize::MAX, |c| c.as_os_str().len());
-                (length, i)
+                Some((std::fs::canonicalize(path).ok()?, i))
             })
             .collect();
-        outer_first.sort_unstable();
+        outer_first.sort_unstable_by_key(|(canonical, _)| canonical.as_os_str().len());
         session.of_root = vec![None; roots.len()];
-        for (_, i) in outer_first {
-            session.of_root[i] = session.tree_of(&roots[i], report);
+        for (canonical, i) in outer_first {
+            session.of_root[i] = session.tree_of(&roots[i], &canonical, report);
         }
         Some(session)
     }
@@ -273,17 +279,21 @@ impl Session {
     /// The tree `root` is searched in, and where the root is below that tree's root: the
     /// tree of the nearest memo file of the root or an ancestor ([`place::nearest`]: a search
     /// of a subdirectory of a remembered tree is served by the tree's records, and adds to
-    /// them), else the nearest tree of this search the root is in, else a new tree of the root.
-    fn tree_of(&mut self, root: &Root, report: &Reporter) -> Option<(usize, Vec<u8>)> {
+    /// them), else the nearest tree of this search the root is in, else a new tree of the root
+    /// (`canonical`: the root's canonical path).
+    fn tree_of(
+        &mut self,
+        root: &Root,
+        canonical: &std::path::Path,
+        report: &Reporter,
+    ) -> Option<(usize, Vec<u8>)> {
         use std::os::unix::ffi::OsStrExt;
-        let path = std::ffi::OsStr::from_bytes(root.open_path());
-        let canonical = std::fs::canonicalize(path).ok()?;
-        let md = std::fs::metadata(path).ok()?;
+        let md = std::fs::metadata(canonical).ok()?;
         let dev = std::os::unix::fs::MetadataExt::dev(&md);
-        if !self.trusts(dev, root.open_path(), report) {
+        if !self.trusts(dev, root.open_path()) {
             return None;
         }
-        let (base, below) = place::nearest(&self.settings.dir, &canonical)
+        let (base, below) = place::nearest(&self.settings.dir, canonical)
             .map(|(_, base, below)| (base, below))
             .or_else(|| {
                 canonical.ancestors().find_map(|base| {
@@ -291,7 +301,7 @@ impl Session {
                     self.trees
                         .iter()
                         .any(|t| t.canonical == bytes)
-                        .then(|| (bytes.to_vec(), place::below(&canonical, base)))
+                        .then(|| (bytes.to_vec(), place::below(canonical, base)))
                 })
             })
             .unwrap_or_else(|| (canonical.as_os_str().as_bytes().to_vec(), Vec::new()));
@@ -311,17 +321,39 @@ impl Session {
         file: PathBuf,
         report: &Reporter,
     ) -> usize {
-        let map = self.load(&file, canonical, report);
+        let blocked = Self::blocked(&file, canonical, report);
+        let map = (!blocked)
+            .then(|| self.load(&file, canonical, report))
+            .flatten();
         self.trees.push(Tree {
             shown: root.open_path().to_vec(),
             canonical: canonical.to_vec(),
             dev,
             file,
             map,
+            blocked,
             damaged: AtomicBool::new(false),
             fresh: Mutex::new(Vec::new()),
         });
         self.trees.len() - 1
+    }
+
+    /// Whether a directory with something in it stands where the memo file `file` of the tree
+    /// at `canonical` should be (made by hand, or by another program): said once. The memo's
+    /// directory is this user's own, so an empty one is taken away, and the file written in
+    /// its place.
+    fn blocked(file: &std::path::Path, canonical: &[u8], report: &Reporter) -> bool {
+        let blocked = std::fs::symlink_metadata(file).is_ok_and(|md| md.is_dir())
+            && std::fs::remove_dir(file).is_err();
+        if blocked {
+            report.warning(&format!(
+                "--cache: {}: a directory, not a memo file; the memo of {} is not kept until \
+                 it is removed",
+                file.display(),
+                crate::fs::escape::escaped(canonical)
+            ));
+        }
+        blocked
     }
 
     /// Maps the memo file `file` of the tree at `canonical` and checks it.
@@ -332,20 +364,6 @@ impl Session {
                 file.display()
             ));
         };
-        // A directory where the file should be (made by hand, or by another program): the
-        // memo's directory is this user's own, so an empty one is taken away and the file
-        // written in its place; one with something in it is left, and said once.
-        if std::fs::symlink_metadata(file).is_ok_and(|md| md.is_dir())
-            && std::fs::remove_dir(file).is_err()
-        {
-            report.warning(&format!(
-                "--cache: {}: a directory, not a memo file; the memo of {} is not kept until \
-                 it is removed",
-                file.display(),
-                crate::fs::escape::escaped(canonical)
-            ));
-            return None;
-        }
         let opened = match place::open_file(file) {
             Ok(Some(f)) => f,
             Ok(None) => return None,
@@ -375,15 +393,7 @@ impl Session {
                 return None;
             }
         };
-        let (segments, valid_end) = format::segments(map.bytes(), base_end);
-        let start = map.bytes().as_ptr() as usize;
-        let journal = segments
-            .iter()
-            .map(|index| {
-                let from = index.0.as_ptr() as usize - start;
-                (from, from + index.0.len())
-            })
-            .collect();
+        let (journal, valid_end) = format::segments(map.bytes(), base_end);
         Some(Loaded {
             map,
             file: opened,
@@ -394,11 +404,9 @@ impl Session {
         })
     }
 
-    /// Whether directories on the device `dev` (where `path` is) are trusted; says once why
-    /// not.
     /// Whether directories on the device `dev` (where `path` is) are trusted. One that is not
     /// is noted for [`Session::finish`] to say (the kernel's own file systems are not).
-    fn trusts(&self, dev: u64, path: &[u8], _report: &Reporter) -> bool {
+    fn trusts(&self, dev: u64, path: &[u8]) -> bool {
         let mut devices = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&(_, trusted)) = devices.iter().find(|(d, _)| *d == dev) {
             return trusted;
@@ -473,7 +481,7 @@ impl Session {
             return Look::Plain;
         }
         let stamp = Stamp::of_raw(&st);
-        if stamp.dev != tree.dev && !self.trusts(stamp.dev, path, report) {
+        if stamp.dev != tree.dev && !self.trusts(stamp.dev, path) {
             return Look::Plain;
         }
         if record.stamp() == stamp && settled(&stamp, record.listed()) {
@@ -485,19 +493,13 @@ impl Session {
     /// Stamps a directory to be read from `dir`, the very directory opened to be read (shown
     /// as `path`), by its `fstat`, so that a listing is only ever kept with the stamp of the
     /// directory it was read from: false when its listing is not to be kept (its stat
-    /// failed, or it is on a file system not trusted, which is said once).
-    pub fn stamp(
-        &self,
-        fresh: &mut Fresh,
-        dir: &crate::fs::Dir,
-        path: &[u8],
-        report: &Reporter,
-    ) -> bool {
+    /// failed, or it is on a file system not trusted, which is said at the end).
+    pub fn stamp(&self, fresh: &mut Fresh, dir: &crate::fs::Dir, path: &[u8]) -> bool {
         let Ok(st) = dir.raw_stat() else {
             return false;
         };
         let stamp = Stamp::of_raw(&st);
-        if stamp.dev != self.trees[fresh.tree].dev && !self.trusts(stamp.dev, path, report) {
+        if stamp.dev != self.trees[fresh.tree].dev && !self.trusts(stamp.dev, path) {
             return false;
         }
         fresh.record.stamp(&stamp, fresh.listed);
@@ -550,11 +552,7 @@ impl Session {
                 }
                 continue;
             }
-            if fresh.is_empty() && tree.map.is_none() {
-                continue;
-            }
-            // Said when it was found (`load`): a directory in the file's place is kept.
-            if std::fs::symlink_metadata(&tree.file).is_ok_and(|md| md.is_dir()) {
+            if (fresh.is_empty() && tree.map.is_none()) || tree.blocked {
                 continue;
             }
             let old = tree.map.as_ref().filter(|_| !damaged);
@@ -562,11 +560,16 @@ impl Session {
             // and the journal small beside the rest: a search writes what changed, not the
             // whole memo (issue 32). Else, or when another search wrote the file meanwhile,
             // the file is written again whole, the journal folded in.
-            if let Some(loaded) = old.filter(|l| journal_has_room(l, &fresh)) {
+            if let Some(loaded) = old {
                 let records: Vec<&[u8]> = fresh.iter().map(Vec::as_slice).collect();
                 let len = loaded.map.bytes().len();
                 let segment = format::segment(&records, len as u64);
-                match place::append(&tree.file, &loaded.file, len, &segment) {
+                let appended = if loaded.has_room_for(&segment) {
+                    place::append(&tree.file, &loaded.file, len, &segment)
+                } else {
+                    Ok(false)
+                };
+                match appended {
                     Ok(true) => {
                         wrote = true;
                         continue;
@@ -579,12 +582,7 @@ impl Session {
                 }
             }
             let live = old
-                .and_then(|l| {
-                    let bytes = l.map.bytes();
-                    Header::parse(bytes)
-                        .ok()
-                        .map(|h| format::live_records(bytes, &h))
-                })
+                .map(|l| format::live_records(l.map.bytes(), l.indexes()))
                 .unwrap_or_default();
             let records = merged(live, &fresh);
             match place::replace(&tree.file, &tree.canonical, self.credentials, &records) {
@@ -596,17 +594,6 @@ impl Session {
             place::prune(&self.settings.dir, self.settings.limit);
         }
     }
-}
-
-/// Whether the listings `fresh` go at the end of `loaded`'s journal: the file is whole (no
-/// append was cut short), the journal has fewer than [`MOST_SEGMENTS`] segments, and with
-/// them it stays no larger than the rest of the file (past that, lookups would pass through
-/// too many records of directories read again, and a whole write folds them in).
-fn journal_has_room(loaded: &Loaded, fresh: &[Vec<u8>]) -> bool {
-    let adding: usize = fresh.iter().map(|r| r.len() + 16).sum::<usize>() + 40;
-    loaded.valid_end == loaded.map.bytes().len()
-        && loaded.journal.len() < MOST_SEGMENTS
-        && loaded.journal_len() + adding <= loaded.base_end
 }
 
 /// Where the document `name` of ffind's docs is: installed by the Debian package, or in
@@ -754,7 +741,8 @@ mod tests {
             record(b"", &[(c"a", Kind::Dir), (c"skipped", Kind::Dir)]),
             record(b"a", &[(c"b", Kind::Dir), (c"new", Kind::File)]),
         ];
-        let merged = merged(format::live_records(&file, &header), &fresh);
+        let indexes = format::newest_first(&file, header.index_at, header.base_end, &[]);
+        let merged = merged(format::live_records(&file, indexes), &fresh);
         let mut rels: Vec<&[u8]> = merged
             .iter()
             .map(|b| Record::parse(b).unwrap().rel())

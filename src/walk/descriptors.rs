@@ -429,8 +429,8 @@ impl CachedDir {
     }
 
     /// Whether `dir` is this directory: its device and inode as recorded when it lost its
-    /// descriptor (never, when none was recorded).
-    fn is(&self, dir: &Dir) -> bool {
+    /// descriptor, or from the start for one the memo serves (never, when none was recorded).
+    pub fn is(&self, dir: &Dir) -> bool {
         let ino = self.ino.load(Ordering::Acquire);
         ino != 0
             && dir

@@ -358,7 +358,7 @@ impl Scanner {
             Err(e) => return walk.report.path_error(dir_path, &e),
         };
         if let (Some(memo), Some(f)) = (walk.memo, &mut fresh) {
-            if !memo.stamp(f, &dir, dir_path, walk.report) {
+            if !memo.stamp(f, &dir, dir_path) {
                 fresh = None;
             }
         }
@@ -497,11 +497,7 @@ impl Scanner {
             };
             // The directory whose listing is served, or none: entries' metadata and ignore
             // files are never taken from another that has its name by now.
-            let st = dir.stat().ok()?;
-            if (st.dev, st.ino) != (hit.stat.dev, hit.stat.ino) {
-                return None;
-            }
-            Some(node.read(dir))
+            node.is(&dir).then(|| node.read(dir))
         }));
         let mut state = walk.entered(state, config.follow.then_some(&hit.stat));
         if config.ignore.is_some() {
