@@ -6,6 +6,12 @@
 PEER is one of
   fd         the latest fd-find, built from crates.io: `cargo install --locked fd-find --root
              $FFIND_PEERS` (a few minutes the first time), into $FFIND_PEERS/bin/fd
+  fd-windows fd's own Windows build, the reference ffind.exe is compared with under Wine
+             (.ci/windows.sh, issue 35): fd-find 10.4.2 (the newest 10.4) cross-compiled with
+             `cargo install --locked fd-find --version 10.4.2 --target x86_64-pc-windows-gnu
+             --root $FFIND_PEERS/windows` into $FFIND_PEERS/windows/bin/fd.exe; adds the rustup
+             target and Debian's mingw-w64 linker (gcc-mingw-w64-x86-64) when missing. Never
+             installed by default; run it with .ci/wine/runner (after .ci/wine/setup.sh)
   floor      benches/floor/floor.c compiled with `cc -O2 -pthread` into $FFIND_PEERS/bin/floor
              (again whenever floor.c is newer)
   hyperfine  Debian's hyperfine;  bfs: Debian's bfs (2.x);  find: GNU findutils;
@@ -24,7 +30,8 @@ PEER is one of
              (`ldd`, `bfs --version`'s LDLIBS) is refused, found or built
 
 $FFIND_PEERS defaults to ~/.cache/ffind-peers. Prints that directory on stdout (its bin/ holds
-fd and floor); progress goes to stderr. Exits 1 naming what could not be installed.
+fd and floor, its windows/bin/ fd.exe); progress goes to stderr. Exits 1 naming what could not
+be installed.
 """
 import os
 import shutil
@@ -82,6 +89,39 @@ def fd():
             check=False,
         )
     return str(binary) if os.access(binary, os.X_OK) else None
+
+
+FD_WINDOWS_VERSION = "10.4.2"
+WINDOWS_TARGET = "x86_64-pc-windows-gnu"
+
+
+def fd_windows():
+    dest = root() / "windows"
+    binary = dest / "bin" / "fd.exe"
+    record = dest / ".crates.toml"
+
+    def installed():
+        """fd.exe there, of this version by cargo install's record (another is installed over)."""
+        wanted = f'"fd-find {FD_WINDOWS_VERSION} '
+        return binary.is_file() and record.is_file() and wanted in record.read_text()
+
+    if installed():
+        return str(binary)
+    if not shutil.which("x86_64-w64-mingw32-gcc"):
+        say("apt-get install gcc-mingw-w64-x86-64 (the linker of the Windows target)")
+        apt_install(["gcc-mingw-w64-x86-64"])
+    if shutil.which("rustup"):
+        say(f"rustup target add {WINDOWS_TARGET}")
+        subprocess.run(["rustup", "target", "add", WINDOWS_TARGET], stdout=subprocess.DEVNULL)
+    say(f"cargo install --locked fd-find --version {FD_WINDOWS_VERSION} --target {WINDOWS_TARGET} "
+        f"--root {dest} (minutes the first time)")
+    subprocess.run(
+        ["cargo", "install", "--quiet", "--locked", "fd-find", "--version", FD_WINDOWS_VERSION,
+         "--target", WINDOWS_TARGET, "--root", str(dest)],
+        stdout=subprocess.DEVNULL,
+        check=False,
+    )
+    return str(binary) if installed() else None
 
 
 def floor():
@@ -201,7 +241,7 @@ def bfs4():
     return str(binary)
 
 
-INSTALLERS = {"fd": fd, "floor": floor, "dfind": dfind, "bfs4": bfs4}
+INSTALLERS = {"fd": fd, "fd-windows": fd_windows, "floor": floor, "dfind": dfind, "bfs4": bfs4}
 
 
 def ensure(names=DEFAULT):
