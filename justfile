@@ -72,3 +72,9 @@ test-portable:
 lint-targets:
     rustup target add x86_64-apple-darwin aarch64-apple-darwin x86_64-unknown-freebsd
     for t in x86_64-apple-darwin aarch64-apple-darwin x86_64-unknown-freebsd; do cargo clippy --all-targets --locked --target "$t" -- -D warnings; done
+
+# The Windows build (x86_64-pc-windows-gnu): clippy, and the suite under Wine with fd's own Windows
+# build to compare (as CI runs it; installs wine64 and mingw-w64 if missing; .ci/wine/runner runs
+# one .exe by hand)
+windows:
+    bash .ci/windows.sh

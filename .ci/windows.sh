@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# Windows (issue 35): the x86_64-pc-windows-gnu build, clippy for it, and its test suite run under
+# Wine (Debian 12's wine 8.0) through .ci/wine/runner, in the prefix .ci/wine/setup.sh makes
+# (target/wine/prefix, with the ProcessPrng shim Rust programs need there). fd's own Windows
+# build (benches/peers.py fd-windows) is the reference the tests compare with: FFIND_FD_WINDOWS.
+# Called by .ci/run; `just windows` runs it alone. Each step prints its time.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+target=x86_64-pc-windows-gnu
+start=$SECONDS
+step=$SECONDS
+took() { echo "-- $1: $((SECONDS - step))s"; }
+trap 'echo "-- failed after $((SECONDS - step))s (windows: $((SECONDS - start))s in all)"' ERR
+
+echo "== windows: tools (wine, mingw-w64, the rustup target)"
+step=$SECONDS
+# Debian 12: wine64 is the 64-bit loader (/usr/lib/wine/wine64), wine the commands around it
+# (wineboot, wineserver); gcc-mingw-w64-x86-64 links the Windows programs and builds the shim.
+if ! { [ -x /usr/lib/wine/wine64 ] || command -v wine64 >/dev/null; } \
+  || ! command -v wineboot >/dev/null || ! command -v x86_64-w64-mingw32-gcc >/dev/null; then
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq wine wine64 gcc-mingw-w64-x86-64 >/dev/null
+fi
+rustup target add "$target"
+took tools
+
+echo "== windows: the wine prefix (.ci/wine/setup.sh)"
+step=$SECONDS
+bash .ci/wine/setup.sh
+took "wine prefix"
+
+echo "== windows: build"
+step=$SECONDS
+cargo build --locked --target "$target"
+took build
+
+echo "== windows: clippy"
+step=$SECONDS
+cargo clippy --all-targets --locked --target "$target" -- -D warnings
+took clippy
+
+# fd's own Windows build, for the comparisons (the suite skips only them without it).
+if [ -z "${FFIND_FD_WINDOWS:-}" ]; then
+  echo "== windows: peers (fd's Windows build)"
+  step=$SECONDS
+  if peers=$(python3 benches/peers.py fd-windows); then
+    export FFIND_FD_WINDOWS="$peers/windows/bin/fd.exe"
+    echo "fd-windows: $FFIND_FD_WINDOWS"
+  else
+    echo "benches/peers.py fd-windows failed: the comparisons with fd's Windows build will be skipped"
+  fi
+  took "fd-windows"
+fi
+
+echo "== windows: test (under wine)"
+step=$SECONDS
+CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$PWD/.ci/wine/runner" \
+  cargo test --all-targets --locked --target "$target"
+took test
+echo "== windows: done in $((SECONDS - start))s"
