@@ -4,7 +4,6 @@
 
 use std::ffi::CString;
 use std::io::IsTerminal;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Duration;
@@ -22,6 +21,8 @@ use crate::filter::rules::Rules;
 use crate::filter::size::SizeFilter;
 use crate::filter::time::{parse_instant, TimeFilter};
 use crate::filter::{self, Filters, Syntax, TypeFilter};
+use crate::fs::path::without_verbatim;
+use crate::fs::{is_separator, SEPARATOR};
 use crate::output::colors::Colors;
 use crate::output::details::Details;
 use crate::output::hyperlink::Hyperlink;
@@ -249,12 +250,15 @@ fn absolute(cwd: &Path, path: &Path) -> PathBuf {
         .collect()
 }
 
-/// The display form of a given search path: as typed, without trailing slashes.
+/// The display form of a given search path: as typed, without trailing separators (but for a
+/// root's: "/", and Windows' "C:\", which without it would be the drive's current directory).
 fn display_of(path: &Path) -> Vec<u8> {
-    let bytes = path.as_os_str().as_bytes();
-    let trimmed = bytes.len() - bytes.iter().rev().take_while(|&&b| b == b'/').count();
+    let bytes = path.as_os_str().as_encoded_bytes();
+    let trimmed = bytes.len() - bytes.iter().rev().take_while(|&&b| is_separator(b)).count();
     if trimmed == 0 && !bytes.is_empty() {
-        b"/".to_vec()
+        bytes[..1].to_vec()
+    } else if SEPARATOR != b'/' && trimmed < bytes.len() && bytes[..trimmed].ends_with(b":") {
+        bytes[..=trimmed].to_vec()
     } else {
         bytes[..trimmed].to_vec()
     }
@@ -271,11 +275,14 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
     };
     if given.is_empty() {
         let display = if cli.absolute_path {
-            cwd.as_os_str().as_bytes().to_vec()
+            cwd.as_os_str().as_encoded_bytes().to_vec()
         } else if strip {
             Vec::new()
-        } else {
+        } else if crate::fs::SEPARATOR == b'/' {
             b".".to_vec()
+        } else {
+            // Joined with `\`, "." would give ".\src": fd writes "./src\main.rs" there.
+            crate::fs::CURRENT_DIR.to_vec()
         };
         return vec![Root::at(display, cwd.to_path_buf())];
     }
@@ -287,13 +294,13 @@ fn resolve_roots(cli: &Cli, cwd: &Path) -> Vec<Root> {
                 // As fd: the search path resolved (no "..", links followed), when it exists;
                 // a missing one is reported by the walk under the name it was given.
                 let resolved = std::fs::canonicalize(p).unwrap_or_else(|_| absolute.clone());
-                resolved.as_os_str().as_bytes().to_vec()
+                without_verbatim(resolved.into_os_string().into_encoded_bytes())
             } else {
                 let display = display_of(p);
                 // No result may begin with '-' (it would be read as an option): a search path
                 // such as "-" or "-d" is shown as "./-", "./-d" (fd 10.5 does this for "-").
                 if display.first() == Some(&b'-') {
-                    [&b"./"[..], &display].concat()
+                    [crate::fs::CURRENT_DIR, &display].concat()
                 } else {
                     display
                 }
@@ -380,10 +387,20 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     let mut sources: Vec<&str> = cli.pattern.iter().map(String::as_str).collect();
     sources.extend(cli.and.iter().map(String::as_str));
     if !cli.full_path {
-        // A file name never holds a '/', whatever the syntax.
-        if let Some(p) = sources.iter().find(|p| p.contains('/')) {
+        // A file name never holds a '/', whatever the syntax; on Windows, as fd says, nor a '\'
+        // where the pattern names a directory ('\' is a regex's escape too: `\d+`).
+        let names_a_path = |p: &&&str| {
+            p.contains('/')
+                || (SEPARATOR != b'/' && p.contains(SEPARATOR as char) && Path::new(p).is_dir())
+        };
+        if let Some(p) = sources.iter().find(names_a_path) {
+            let sep = if p.contains('/') {
+                '/'
+            } else {
+                SEPARATOR as char
+            };
             bail!(
-                "the search pattern '{p}' contains a path separator ('/') and would match no file \
+                "the search pattern '{p}' contains a path separator ('{sep}') and would match no file \
                  name.\nTo search all entries below '{p}', use a match-all pattern: ffind . '{p}'\n\
                  To match the pattern against the full path, use: ffind --full-path '{p}'"
             );
@@ -432,7 +449,10 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     }
     Ok(Filters {
         patterns,
-        full_path_base: cli.full_path.then(|| cwd.as_os_str().as_bytes().to_vec()),
+        full_path_base: cli
+            .full_path
+            .then(|| cwd.as_os_str().as_encoded_bytes().to_vec()),
+        full_path_slashed: cli.full_path && cli.glob && SEPARATOR != b'/',
         extensions: filter::compile_extensions(&cli.extension)?,
         types: TypeFilter::from_args(&cli.file_type),
         sizes: cli
@@ -441,12 +461,14 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
             .map(|s| SizeFilter::parse(s))
             .collect::<Result<_>>()?,
         times,
-        owner: cli
-            .owner
-            .as_deref()
-            .map(OwnerFilter::parse)
-            .transpose()?
-            .flatten(),
+        owner: match cli.owner.as_deref() {
+            // As fd, which has no --owner there.
+            Some(_) if !crate::fs::HAS_OWNERS => bail!(
+                "--owner is not supported on {}: files there have no user and group ids",
+                crate::fs::SYSTEM
+            ),
+            owner => owner.map(OwnerFilter::parse).transpose()?.flatten(),
+        },
     })
 }
 
@@ -457,7 +479,14 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
     // Root "/" never prefixes the relative paths matched against it (see filter/ignore.rs).
     let mut builder = OverrideBuilder::new("/");
     for glob in &cli.exclude {
-        builder.add(&format!("!{glob}")).map_err(|e| {
+        // Where `\` separates paths (Windows), it does in an exclude too (`-E src\gen`, which
+        // fd takes for "srcgen"): no name there holds a character a `\` would escape.
+        let written = if crate::fs::SEPARATOR == b'\\' {
+            glob.replace('\\', "/")
+        } else {
+            glob.clone()
+        };
+        builder.add(&format!("!{written}")).map_err(|e| {
             // The crate's message quotes the glob with the '!' added here: name what was
             // written instead.
             let why = match e {
@@ -476,8 +505,13 @@ fn resolve_style(cli: &Cli, cwd: &Path, terminal: bool) -> Option<Style> {
     let color = match cli.color.as_str() {
         "always" => true,
         "never" => false,
-        // https://no-color.org: a NO_COLOR that is set and not empty turns automatic color off.
-        _ => terminal && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty()),
+        // https://no-color.org: a NO_COLOR that is set and not empty turns automatic color off;
+        // a Windows console without escape sequences cannot show colors (fd's rule).
+        _ => {
+            terminal
+                && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
+                && crate::fs::enable_ansi_colors()
+        }
     };
     let record = if let Some(format) = &cli.format {
         Record::Format(Template::parse(format.as_bytes()))
@@ -500,14 +534,11 @@ fn resolve_style(cli: &Cli, cwd: &Path, terminal: bool) -> Option<Style> {
     let hyperlink = hyperlink.then(|| {
         let host = match std::env::var("WSL_DISTRO_NAME") {
             Ok(distro) => format!("wsl$/{distro}"),
-            Err(_) => nix::unistd::gethostname()
-                .ok()
-                .and_then(|h| h.into_string().ok())
-                .unwrap_or_default(),
+            Err(_) => crate::fs::link_host(),
         };
-        Hyperlink::new(&host, cwd.as_os_str().as_bytes())
+        Hyperlink::new(&host, cwd.as_os_str().as_encoded_bytes())
     });
-    let separator = cli.path_separator.as_ref().map(|s| s.as_bytes().to_vec());
+    let separator = resolve_separator(cli).map(|s| s.as_bytes().to_vec());
     let plain = matches!(record, Record::Path)
         && !terminal
         && colors.is_none()
@@ -523,12 +554,35 @@ fn resolve_style(cli: &Cli, cwd: &Path, terminal: bool) -> Option<Style> {
     })
 }
 
-/// `--ignore-contain` names, checked: one file name each (no "/", not empty).
+/// The separator results are shown with: `--path-separator`, else `/` where fd defaults to it
+/// (MSYS2 on Windows), else the system's own (`None`).
+fn resolve_separator(cli: &Cli) -> Option<&str> {
+    match cli.path_separator.as_deref() {
+        Some(sep) => Some(sep),
+        None => crate::fs::default_separator(),
+    }
+}
+
+/// `--path-separator` checked as fd checks it on Windows: one byte (an MSYS shell turns a
+/// lone '/' into a Windows path before ffind sees it).
+fn check_separator(cli: &Cli) -> Result<()> {
+    match cli.path_separator.as_deref() {
+        Some(sep) if SEPARATOR != b'/' && sep.len() > 1 => bail!(
+            "a path separator must be exactly one byte, but the given separator is {} bytes: \
+             '{sep}'.\nIn some shells on Windows, '/' is automatically expanded. Try to use \
+             '//' instead.",
+            sep.len()
+        ),
+        _ => Ok(()),
+    }
+}
+
+/// `--ignore-contain` names, checked: one file name each (no separator, not empty).
 fn resolve_ignore_contain(cli: &Cli) -> Result<Vec<CString>> {
     cli.ignore_contain
         .iter()
         .map(|name| {
-            if name.is_empty() || name.contains('/') || name == "." || name == ".." {
+            if name.is_empty() || name.bytes().any(is_separator) || name == "." || name == ".." {
                 bail!("--ignore-contain takes a file name, not '{name}'");
             }
             CString::new(name.as_str()).map_err(|_| anyhow!("invalid name '{name}'"))
@@ -582,6 +636,18 @@ fn resolve_order(cli: &Cli, method: Method) -> Result<WalkOrder> {
 /// Only the methods with ffind's own directory reader can use it.
 fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
     if !cli.cache || cli.no_cache {
+        return Ok(None);
+    }
+    if !crate::fs::HAS_MEMO {
+        // Off, said once when asked for on the command line; a config file's `--cache` (one
+        // config shared between systems) searches without a word (docs/CACHE.md).
+        if cli.cache_on_command_line {
+            crate::report::say!(
+                "ffind: --cache is not supported on {}: searching without the memo (see \
+                 docs/CACHE.md)",
+                crate::fs::SYSTEM
+            );
+        }
         return Ok(None);
     }
     if !method.reads_directories_itself() {
@@ -680,6 +746,14 @@ impl Config {
     /// that mpirun reads (it says it is a terminal wherever mpirun's own output goes), so
     /// that results are printed as to a pipe, as they are with `--output`.
     pub fn from_cli(cli: &Cli, distributed: bool) -> Result<Config> {
+        check_separator(cli)?;
+        if !crate::fs::HAS_OWNERS && cli.json_fields.iter().any(|f| f == "owner") {
+            bail!(
+                "--json-fields owner is not supported on {}: files there have no user and group \
+                 ids",
+                crate::fs::SYSTEM
+            );
+        }
         let cwd = current_dir(cli)?;
         let (min_depth, max_depth) = match cli.exact_depth {
             Some(d) => (d, d),
@@ -749,7 +823,7 @@ impl Config {
                 jobs,
                 cli.batch_size,
                 cli.print0,
-                cli.path_separator.as_deref().map(str::as_bytes),
+                resolve_separator(cli).map(str::as_bytes),
             )?,
             output: cli.output.clone(),
             cache: resolve_cache(cli, method)?,

@@ -56,6 +56,18 @@ fn run(args: Vec<OsString>) -> Outcome {
         .skip(1)
         .take_while(|a| *a != "--")
         .any(|a| a == "--cache");
+    // --mpi is for Linux clusters (docs/SCALE.md): refused elsewhere, by process 0 alone
+    // under a launcher.
+    if cli.mpi && !crate::fs::HAS_MPI {
+        if silent() {
+            return Outcome::Success;
+        }
+        crate::report::say!(
+            "ffind: --mpi is not supported on {}: it runs on Linux only (docs/SCALE.md)",
+            crate::fs::SYSTEM
+        );
+        return Outcome::Usage;
+    }
     // The config file is to blame for a value the whole command line cannot resolve when
     // the command line alone resolves (an error path: the second resolution costs nothing).
     let blame = |message: &str| {
@@ -166,7 +178,7 @@ fn prepare(
     }
     let out: Box<dyn Write + Send> = match (&config.output, opens_output) {
         (Some(path), true) => match std::fs::File::create(path) {
-            Ok(file) => Box::new(file),
+            Ok(file) => crate::fs::text_output(Box::new(file)),
             Err(e) => {
                 return Err((
                     Outcome::Usage,
@@ -178,7 +190,7 @@ fn prepare(
                 ))
             }
         },
-        _ => Box::new(io::stdout()),
+        _ => crate::fs::text_output(Box::new(io::stdout())),
     };
     // The configuration lives as long as the process; leaking it gives the walker threads
     // (jwalk's callbacks need 'static) plain references.

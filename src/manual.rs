@@ -110,6 +110,23 @@ const ENVIRONMENT: &[(&str, &str)] = &[
         "Read as git reads them, to find the global git excludes (core.excludesFile).",
     ),
     (
+        "APPDATA, LOCALAPPDATA",
+        "On Windows, where the config file and the global ignore file (APPDATA: ffind\\config, \
+         ffind\\ignore, fd\\ignore) and --cache's memo (LOCALAPPDATA: ffind) are, as fd finds \
+         them; unset, AppData\\Roaming and AppData\\Local in the home directory. \
+         XDG_CONFIG_HOME is not read there.",
+    ),
+    (
+        "TERM",
+        "On Windows, set: colors with --color=auto on a console that cannot switch on escape \
+         sequences itself (mintty and other terminals read them), as fd does.",
+    ),
+    (
+        "MSYSTEM",
+        "On Windows, set and not empty (MSYS2, Git Bash): results are shown with '/' between \
+         their components when --path-separator does not say, as fd does.",
+    ),
+    (
         "WSL_DISTRO_NAME",
         "Under WSL, --hyperlink's file:// URLs name the host as wsl$/DISTRO.",
     ),
@@ -137,13 +154,14 @@ const FILES: &[(&str, &str)] = &[
         "$XDG_CONFIG_HOME/ffind/config (~/.config/ffind/config)",
         "The config file of default options, one argument per line, read before the command \
          line (which wins); lines starting with '#' and blank lines are skipped. \
-         $FFIND_CONFIG_PATH names another; --no-config skips it.",
+         $FFIND_CONFIG_PATH names another; --no-config skips it. On Windows, \
+         %APPDATA%\\ffind\\config.",
     ),
     (
         "$XDG_CONFIG_HOME/ffind/ignore (~/.config/ffind/ignore)",
         "The global ignore file, in .gitignore format, applied to every search; fd's, \
          $XDG_CONFIG_HOME/fd/ignore, when ffind's does not exist. --no-global-ignore-file \
-         skips it.",
+         skips it. On Windows, %APPDATA%\\ffind\\ignore, else %APPDATA%\\fd\\ignore.",
     ),
     (
         ".gitignore, .git/info/exclude, core.excludesFile",

@@ -4,6 +4,8 @@
 //! braces; any other brace is literal too. Everything works on raw bytes, so names that are not
 //! UTF-8 come through intact.
 
+use crate::fs::is_separator;
+
 /// One piece of a template.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum Token {
@@ -110,7 +112,7 @@ impl Template {
         self.expand_into_with(path, &mut out, |value, out| {
             let guarded;
             let value = if out.is_empty() && reads_as_option(value) {
-                guarded = [b"./", value].concat();
+                guarded = [crate::fs::CURRENT_DIR, value].concat();
                 &guarded[..]
             } else {
                 value
@@ -139,9 +141,9 @@ pub fn reads_as_option(arg: &[u8]) -> bool {
     arg.first() == Some(&b'-')
 }
 
-/// `path` without trailing slashes ("/" stays "/").
+/// `path` without trailing separators ("/" stays "/").
 fn trim_slashes(path: &[u8]) -> &[u8] {
-    let end = path.len() - path.iter().rev().take_while(|&&b| b == b'/').count();
+    let end = path.len() - path.iter().rev().take_while(|&&b| is_separator(b)).count();
     if end == 0 && !path.is_empty() {
         &path[..1]
     } else {
@@ -155,7 +157,7 @@ pub fn basename(path: &[u8]) -> &[u8] {
     if path == b"/" {
         return path;
     }
-    match path.iter().rposition(|&b| b == b'/') {
+    match path.iter().rposition(|&b| is_separator(b)) {
         Some(i) => &path[i + 1..],
         None => path,
     }
@@ -164,7 +166,7 @@ pub fn basename(path: &[u8]) -> &[u8] {
 /// Everything before the last component: "." for a bare name, "/" for a child of "/".
 pub fn parent(path: &[u8]) -> &[u8] {
     let path = trim_slashes(path);
-    match path.iter().rposition(|&b| b == b'/') {
+    match path.iter().rposition(|&b| is_separator(b)) {
         Some(0) => b"/",
         Some(i) => trim_slashes(&path[..i]),
         None => b".",
@@ -181,15 +183,15 @@ pub fn without_extension(name: &[u8]) -> &[u8] {
     }
 }
 
-/// Appends `path` to `out` with `separator` for each `/` (`--path-separator`), each piece
-/// between them written by `piece` (which may escape it).
+/// Appends `path` to `out` with `separator` for each separator (`/`, and on Windows `\`) in
+/// it (`--path-separator`), each piece between them written by `piece` (which may escape it).
 pub fn push_separated(
     out: &mut Vec<u8>,
     path: &[u8],
     separator: &[u8],
     mut piece: impl FnMut(&mut Vec<u8>, &[u8]),
 ) {
-    for (i, p) in path.split(|&b| b == b'/').enumerate() {
+    for (i, p) in path.split(|&b| is_separator(b)).enumerate() {
         if i > 0 {
             out.extend_from_slice(separator);
         }
@@ -315,11 +317,12 @@ mod tests {
                 let t = Template::parse(&[&prefix[..], b"{}"].concat());
                 prop_assert_eq!(t.expand(&path), [before.as_bytes(), &path].concat());
                 // The name and its parent put back together give the path (without trailing
-                // slashes), whenever the path has a parent part.
+                // separators), whenever the path has a parent part. A separator is the
+                // system's: '/', and on Windows '\' too.
                 let split = Template::parse(b"{//}/{/}").expand(&path);
                 let trimmed = trim_slashes(&path);
-                if trimmed.iter().skip(1).any(|&b| b == b'/') && !trimmed.contains(&0) {
-                    let cut = trimmed.iter().rposition(|&b| b == b'/').unwrap();
+                if trimmed.iter().skip(1).any(|&b| is_separator(b)) && !trimmed.contains(&0) {
+                    let cut = trimmed.iter().rposition(|&b| is_separator(b)).unwrap();
                     let squeezed_parent = trim_slashes(&trimmed[..cut]);
                     if !squeezed_parent.is_empty() && squeezed_parent != b"/" {
                         prop_assert_eq!(

@@ -119,9 +119,13 @@ mod tests {
             &[8],
             &search(&["-e", "rs", "-H"], &["/home/me/my src"]),
         );
+        // The path quoted for the system's shell (fs::escape tests the quoting).
         assert_eq!(
             b[0].command,
-            "ffind --method queue --concurrency 8 -e rs -H . '/home/me/my src'"
+            format!(
+                "ffind --method queue --concurrency 8 -e rs -H . {}",
+                shell_quote(OsStr::new("/home/me/my src"))
+            )
         );
         let args: Vec<&str> = b[0].args.iter().map(|a| a.to_str().unwrap()).collect();
         assert_eq!(
@@ -149,14 +153,5 @@ mod tests {
             b[0].command,
             "ffind --method serial --concurrency 1 -- . -dir"
         );
-    }
-
-    #[test]
-    fn shell_quoting() {
-        assert_eq!(shell_quote(OsStr::new("plain/path-1.2")), "plain/path-1.2");
-        assert_eq!(shell_quote(OsStr::new("")), "''");
-        assert_eq!(shell_quote(OsStr::new("it's")), r"'it'\''s'");
-        assert_eq!(shell_quote(OsStr::new("*.rs")), "'*.rs'");
-        assert_eq!(shell_quote(OsStr::new("a|b")), "'a|b'");
     }
 }

@@ -18,8 +18,8 @@ pub struct Run {
     pub user: f64,
     /// Seconds of CPU time in the kernel.
     pub system: f64,
-    /// Peak resident memory in bytes.
-    pub max_rss: u64,
+    /// Peak resident memory in bytes; `None` where the system cannot tell.
+    pub max_rss: Option<u64>,
     /// The exit code; `None` when a signal ended the process.
     pub exit_code: Option<i32>,
 }
@@ -45,7 +45,8 @@ pub struct BenchmarkResult {
     pub max: f64,
     /// Every run's wall-clock time, in run order.
     pub times: Vec<f64>,
-    /// Every run's peak resident memory, in bytes.
+    /// Every run's peak resident memory, in bytes (0 where the system cannot tell, as
+    /// hyperfine writes it on Windows).
     pub memory_usage_byte: Vec<u64>,
     /// Every run's exit code (`null` for a signal).
     pub exit_codes: Vec<Option<i32>>,
@@ -79,7 +80,7 @@ impl BenchmarkResult {
             system: stats::mean(&systems),
             min: stats::min(&times),
             max: stats::max(&times),
-            memory_usage_byte: runs.iter().map(|r| r.max_rss).collect(),
+            memory_usage_byte: runs.iter().map(|r| r.max_rss.unwrap_or(0)).collect(),
             exit_codes: runs.iter().map(|r| r.exit_code).collect(),
             times,
             parameters: BTreeMap::new(),
@@ -183,7 +184,7 @@ pub mod tests {
                 wall,
                 user: wall / 4.0,
                 system: wall / 2.0,
-                max_rss: 4096,
+                max_rss: Some(4096),
                 exit_code: Some(0),
             })
             .collect();

@@ -69,33 +69,49 @@ mod tests {
         for_no_results(&super::super::parse(argv.map(OsString::from)).unwrap())
     }
 
+    /// `word` quoted for the system's shell, as the hints write it (fs::escape tests the
+    /// quoting: `'*.rs'` in a POSIX shell, `"*.rs"` on Windows).
+    fn q(word: &str) -> String {
+        let quoted = shell_quote(OsStr::new(word));
+        assert_ne!(quoted, word, "{word} needs quoting");
+        quoted
+    }
+
     #[test]
     fn a_glob_given_to_e_gets_the_extension() {
         assert_eq!(
-            hint(&["-e", "*.rs"]).as_deref(),
-            Some("ffind: hint: -e takes an extension, not a glob: -e rs (or -g '*.rs')")
+            hint(&["-e", "*.rs"]),
+            Some(format!(
+                "ffind: hint: -e takes an extension, not a glob: -e rs (or -g {})",
+                q("*.rs")
+            ))
         );
         assert_eq!(
-            hint(&["-e", "*.tar.gz"]).as_deref(),
-            Some("ffind: hint: -e takes an extension, not a glob: -e tar.gz (or -g '*.tar.gz')")
+            hint(&["-e", "*.tar.gz"]),
+            Some(format!(
+                "ffind: hint: -e takes an extension, not a glob: -e tar.gz (or -g {})",
+                q("*.tar.gz")
+            ))
         );
         assert_eq!(
-            hint(&["-e", "test_*"]).as_deref(),
-            Some(
-                "ffind: hint: -e takes an extension, not a glob: for names that match \
-                 'test_*', write -g 'test_*'"
-            )
+            hint(&["-e", "test_*"]),
+            Some(format!(
+                "ffind: hint: -e takes an extension, not a glob: for names that match {0}, \
+                 write -g {0}",
+                q("test_*")
+            ))
         );
     }
 
     #[test]
     fn a_plain_word_given_to_g_gets_wildcards() {
         assert_eq!(
-            hint(&["-g", "main"]).as_deref(),
-            Some(
-                "ffind: hint: a glob matches the whole name: -g '*main*' finds names that \
-                 contain main, and so does main without -g"
-            )
+            hint(&["-g", "main"]),
+            Some(format!(
+                "ffind: hint: a glob matches the whole name: -g {} finds names that contain \
+                 main, and so does main without -g",
+                q("*main*")
+            ))
         );
     }
 

@@ -1,61 +1,21 @@
 //! `-X`: the commands run with many results at once, with ffind's stdin, stdout and stderr.
 //!
 //! Paths gather until one more would pass `--batch-size` or the system's limit on the length
-//! of a command line (`sysconf(_SC_ARG_MAX)`, less the environment and a margin, counting each
-//! argument's bytes, its NUL and its pointer as the kernel does); then every `-X` command runs
-//! on the batch, in turn, and the next batch starts. Without results nothing runs (as in fd).
-//! A result whose argument could not be passed even alone (Linux takes no argument of 32 pages
-//! or more, `MAX_ARG_STRLEN`: a path of 128 KiB) is reported by itself and left out, so that
-//! it does not take the rest of its batch down with it (issue 18).
+//! of a command line ([`LineLimit`]: on Unix `sysconf(_SC_ARG_MAX)`, less the environment and
+//! a margin, counting each argument's bytes, its NUL and its pointer as the kernel does; on
+//! Windows 32,767 UTF-16 units, each argument counted as std quotes it, and cmd.exe's 8,191
+//! for a `.bat` or `.cmd` file); then every `-X` command runs on the batch, in turn, and the
+//! next batch starts. Without results nothing runs (as in fd). A result whose argument could
+//! not be passed even alone (Linux takes no argument of 32 pages or more, `MAX_ARG_STRLEN`: a
+//! path of 128 KiB) is reported by itself and left out, so that it does not take the rest of
+//! its batch down with it (issue 18).
 
 use std::ffi::OsString;
-use std::os::unix::ffi::OsStringExt;
 use std::process::Command;
 
-use nix::unistd::{sysconf, SysconfVar};
-
+use super::sys::LineLimit;
 use super::{CommandTemplate, ExecSpec, Runner};
 use crate::template::Template;
-
-/// Room left for what the kernel adds and for the environment changing under us.
-const ARG_MARGIN: usize = 4096;
-
-/// Where the kernel stops whatever the stack limit says (a quarter of its 8 MiB stack
-/// default, times three: `fs/exec.c`).
-const KERNEL_ARG_CAP: usize = 6 << 20;
-
-/// Used when sysconf cannot tell: POSIX's minimum is far lower, Linux's floor is 128 KiB.
-const FALLBACK_ARG_MAX: usize = 128 * 1024;
-
-/// Bytes one argument costs in the new program's memory: its text, its NUL, its pointer.
-fn arg_cost(len: usize) -> usize {
-    len + 1 + std::mem::size_of::<usize>()
-}
-
-/// The longest argument Linux passes, in bytes without its NUL: `MAX_ARG_STRLEN` is 32 pages,
-/// the NUL included (`include/uapi/linux/binfmts.h`).
-pub fn longest_argument() -> usize {
-    let page = sysconf(SysconfVar::PAGE_SIZE)
-        .ok()
-        .flatten()
-        .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or(4096);
-    32 * page - 1
-}
-
-/// The bytes a command line may take, what the environment takes already subtracted.
-pub fn argument_room() -> usize {
-    let arg_max = sysconf(SysconfVar::ARG_MAX)
-        .ok()
-        .flatten()
-        .and_then(|n| usize::try_from(n).ok())
-        .unwrap_or(FALLBACK_ARG_MAX)
-        .min(KERNEL_ARG_CAP);
-    let env: usize = std::env::vars_os()
-        .map(|(k, v)| arg_cost(k.len() + 1 + v.len()))
-        .sum();
-    arg_max.saturating_sub(env + ARG_MARGIN)
-}
 
 /// One `-X` command, split around its argument with placeholders (at most one: the command
 /// line says so), with the arguments gathered for the batch.
@@ -70,23 +30,27 @@ struct Line {
     each: &'static Template,
     /// What the batch's results expanded to, in order.
     args: Vec<OsString>,
-    /// Bytes the command line takes with them.
+    /// How long the command line may be, and what each argument costs in it.
+    limit: LineLimit,
+    /// What the command line costs with them.
     used: usize,
 }
 
 impl Line {
     fn new(command: &'static CommandTemplate) -> Line {
         let args = &command.args;
-        let fixed = |t: &Template| OsString::from_vec(t.expand(b""));
+        let fixed = |t: &Template| crate::fs::os_string(t.expand(b""));
         // One argument has placeholders (`CommandTemplate::parse` appends `{}` to a command
         // without any), never the program (`check_batch`).
         let at = args
             .iter()
             .position(Template::has_placeholder)
             .expect("every command has a placeholder");
+        let program = fixed(&args[0]);
         let mut line = Line {
             command,
-            program: fixed(&args[0]),
+            limit: LineLimit::for_program(&program),
+            program,
             before: args[1..at].iter().map(fixed).collect(),
             after: args[at + 1..].iter().map(fixed).collect(),
             each: &args[at],
@@ -97,13 +61,32 @@ impl Line {
         line
     }
 
-    /// The bytes of the fixed part.
+    /// What the fixed part costs.
     fn fixed_cost(&self) -> usize {
-        std::iter::once(&self.program)
-            .chain(&self.before)
-            .chain(&self.after)
-            .map(|a| arg_cost(a.len()))
-            .sum()
+        self.limit.program_cost(&self.program)
+            + self
+                .before
+                .iter()
+                .chain(&self.after)
+                .map(|a| self.limit.cost(a))
+                .sum::<usize>()
+    }
+
+    /// Whether `arg` could not be passed even alone.
+    fn never_fits(&self, arg: &OsString) -> bool {
+        arg.len() > self.limit.longest()
+            || self.fixed_cost() + self.limit.cost(arg) > self.limit.room()
+    }
+
+    /// Whether `arg` would make the line too long.
+    fn too_long_with(&self, arg: &OsString) -> bool {
+        self.used + self.limit.cost(arg) > self.limit.room()
+    }
+
+    /// Adds a result's argument.
+    fn push(&mut self, arg: OsString) {
+        self.used += self.limit.cost(&arg);
+        self.args.push(arg);
     }
 
     /// What a result adds to the line: its argument.
@@ -127,9 +110,6 @@ impl Line {
 /// The batch being gathered.
 pub struct Batcher {
     spec: &'static ExecSpec,
-    room: usize,
-    /// [`longest_argument`], looked up once.
-    longest: usize,
     lines: Vec<Line>,
 }
 
@@ -138,8 +118,6 @@ impl Batcher {
     pub fn new(spec: &'static ExecSpec) -> Batcher {
         Batcher {
             spec,
-            room: argument_room(),
-            longest: longest_argument(),
             lines: spec.commands.iter().map(Line::new).collect(),
         }
     }
@@ -153,9 +131,11 @@ impl Batcher {
     /// that would not fit in any command line is reported instead.
     pub fn add(&mut self, path: Vec<u8>, runner: &Runner) {
         let expanded: Vec<OsString> = self.lines.iter().map(|l| l.expand(&path)).collect();
-        let never_fits = self.lines.iter().zip(&expanded).any(|(line, arg)| {
-            arg.len() > self.longest || line.fixed_cost() + arg_cost(arg.len()) > self.room
-        });
+        let never_fits = self
+            .lines
+            .iter()
+            .zip(&expanded)
+            .any(|(line, arg)| line.never_fits(arg));
         if never_fits {
             runner.too_long(&path);
             return;
@@ -165,13 +145,12 @@ impl Batcher {
             .lines
             .iter()
             .zip(&expanded)
-            .any(|(line, arg)| line.used + arg_cost(arg.len()) > self.room);
+            .any(|(line, arg)| line.too_long_with(arg));
         if self.count() > 0 && (full || too_long) {
             self.run(runner);
         }
         for (line, arg) in self.lines.iter_mut().zip(expanded) {
-            line.used += arg_cost(arg.len());
-            line.args.push(arg);
+            line.push(arg);
         }
     }
 
@@ -228,8 +207,7 @@ mod tests {
         let mut line = Line::new(&spec(words).commands[0]);
         for p in paths {
             let arg = line.expand(p);
-            line.used += arg_cost(arg.len());
-            line.args.push(arg);
+            line.push(arg);
         }
         line
     }
@@ -246,6 +224,7 @@ mod tests {
         assert_eq!(l.command().get_args().collect::<Vec<_>>(), ["x", "a", "b"]);
     }
 
+    #[cfg(unix)]
     #[test]
     fn costs_count_text_nul_and_pointer() {
         let ptr = std::mem::size_of::<usize>();
@@ -253,7 +232,16 @@ mod tests {
         assert_eq!(l.used, 4 + 1 + ptr);
         let l = line(&["echo", "{}"], &[b"abc"]);
         assert_eq!(l.used, (4 + 1 + ptr) + (3 + 1 + ptr));
-        assert!(argument_room() > 64 * 1024);
-        assert!(longest_argument() >= 128 * 1024 - 1);
+        assert!(l.limit.room() > 64 * 1024);
+        assert!(l.limit.longest() >= 128 * 1024 - 1);
+    }
+
+    #[cfg(windows)]
+    #[test]
+    fn costs_count_the_quoted_command_line() {
+        // "echo" abc "a b"
+        let l = line(&["echo", "{}"], &[b"abc", b"a b"]);
+        assert_eq!(l.used, 6 + 4 + 6);
+        assert_eq!(l.limit.room(), 32_766);
     }
 }

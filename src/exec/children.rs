@@ -1,66 +1,47 @@
 //! The commands that are running, and what Ctrl-C does to them.
 //!
-//! Every child is started and reaped here, so that an interrupting signal (SIGINT, SIGTERM,
-//! SIGHUP) can reach all of them: the signal stops new commands from starting, is passed on to
-//! the running ones, and once they have ended ffind exits with 130 (SIGINT) or dies of the same
-//! signal. A second signal kills them (SIGKILL) and ffind ends at once.
+//! Every child is started and reaped here, so that an interrupt can reach all of them: it
+//! stops new commands from starting, is passed on to the running ones, and once they have
+//! ended ffind exits with 130 (Ctrl-C) or, on Unix, dies of the same signal. A second
+//! interrupt kills them and ffind ends at once. What differs between systems (how a child is
+//! reached, what interrupts) is in [`super::sys`]; this is the part they share.
 //!
-//! A command runs in a process group of its own ([`Group::Own`]), and the signal goes to the
-//! whole group: what the command started gets it too (`sh -c 'sleep 70'` is two processes; a
-//! signal to the shell alone left the sleep running, holding the output pipe that ffind read,
-//! issue 18). The exception is a command that shares ffind's terminal ([`Group::Ffinds`]): it
-//! stays in ffind's group, the terminal's foreground, where it may read the terminal and
-//! change its settings (in a group of its own it would be stopped by SIGTTIN or SIGTTOU) and
-//! where a Ctrl-C at the terminal reaches it and what it started; a signal sent to ffind alone
-//! is passed on to that command only. (After a Ctrl-C at a terminal such a command gets the
-//! signal twice, which programs take as one.)
+//! On Unix the interrupts are SIGINT, SIGTERM and SIGHUP. A command runs in a process group
+//! of its own ([`Group::Own`]), and the signal goes to the whole group: what the command
+//! started gets it too (`sh -c 'sleep 70'` is two processes; a signal to the shell alone left
+//! the sleep running, holding the output pipe that ffind read, issue 18). The exception is a
+//! command that shares ffind's terminal ([`Group::Ffinds`]): it stays in ffind's group, the
+//! terminal's foreground, where it may read the terminal and change its settings (in a group
+//! of its own it would be stopped by SIGTTIN or SIGTTOU) and where a Ctrl-C at the terminal
+//! reaches it and what it started; a signal sent to ffind alone is passed on to that command
+//! only. (After a Ctrl-C at a terminal such a command gets the signal twice, which programs
+//! take as one.)
 //!
-//! Job control: a Ctrl-Z at the terminal stops its foreground group, ffind's, and so not the
-//! commands in groups of their own. ffind passes SIGTSTP on to those groups, then stops itself
-//! (the default action it replaced); the SIGCONT that continues it (`fg`, `bg`, `kill -CONT`)
-//! is passed on to them too. A stopped job thus holds no command running behind it.
+//! Job control (Unix): a Ctrl-Z at the terminal stops its foreground group, ffind's, and so
+//! not the commands in groups of their own. ffind passes SIGTSTP on to those groups, then
+//! stops itself (the default action it replaced); the SIGCONT that continues it (`fg`, `bg`,
+//! `kill -CONT`) is passed on to them too. A stopped job thus holds no command running behind
+//! it.
 //!
-//! A child's pid leaves the list as it is reaped, under the list's lock, after `waitid` with
-//! `WNOWAIT` has seen it exit: a signal never reaches a reused pid (nor a reused group: a
-//! group's id is its first process's pid), and a child has been reaped by the time ffind exits
-//! after the first signal. What a command left running after it ended is not ffind's.
+//! On Windows the interrupts are the console's Ctrl-C, Ctrl-Break and closing, which the
+//! console itself sends to every process attached to it, the commands included; a second one
+//! terminates the commands (see `sys/windows.rs`). There are no process groups: both
+//! [`Group`]s are the same there.
+//!
+//! A child leaves the list as it is reaped, under the list's lock, after the system has said
+//! it exited (`waitid` with `WNOWAIT`; its handle signalled on Windows): an interrupt never
+//! reaches a reused pid (nor a reused group: a group's id is its first process's pid), and a
+//! child has been reaped by the time ffind exits after the first interrupt. What a command
+//! left running after it ended is not ffind's.
 
 use std::io;
-use std::os::unix::process::CommandExt;
 use std::process::{Child, Command, ExitStatus};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::Duration;
 
-use nix::errno::Errno;
-use nix::sys::signal::{kill, killpg, Signal};
-use nix::unistd::Pid;
-use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGTERM, SIGTSTP};
-use signal_hook::iterator::Signals;
+use super::sys::{self, Interrupt, Interrupts, Process};
 
-use crate::exit::Outcome;
-
-/// `waitid` for the child `pid` with `flags`, again when a signal interrupts it: whether the
-/// child has exited (with `WNOHANG`, false while it runs). POSIX's call, made directly: nix
-/// offers it on Linux and FreeBSD only, and macOS has it too.
-fn exited(pid: u32, flags: libc::c_int) -> Result<bool, Errno> {
-    // SAFETY: `siginfo_t` is plain integers, for which zero is a valid value; zeroed, since
-    // with `WNOHANG` and nothing to report a system may leave it as it was.
-    let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
-    loop {
-        // SAFETY: waitid writes one `siginfo_t` into the one we own.
-        let ret = unsafe { libc::waitid(libc::P_PID, pid as libc::id_t, &mut info, flags) };
-        if ret == 0 {
-            // SAFETY: filled by waitid (or still zero: no child to report, `si_pid` 0).
-            return Ok(unsafe { info.si_pid() } != 0);
-        }
-        match Errno::last() {
-            Errno::EINTR => continue,
-            e => return Err(e),
-        }
-    }
-}
-
-/// The running children and the signal that interrupted ffind, if one did.
+/// The running children and the interrupt that came, if one did.
 #[derive(Debug, Default)]
 pub struct Children {
     state: Mutex<State>,
@@ -77,53 +58,22 @@ pub enum Group {
     Ffinds,
 }
 
-/// How long ffind waits, after a second signal has killed every command, for them to be
+/// How long ffind waits, after a second interrupt has killed every command, for them to be
 /// reaped before it exits anyway (a process stuck in the kernel cannot die at once).
 const AFTER_KILL: Duration = Duration::from_millis(500);
 
-/// A command that has not been reaped.
-#[derive(Debug, Clone, Copy)]
-struct Running {
-    pid: u32,
-    group: Group,
-}
-
-impl Running {
-    /// Sends `sig` to the command, and to its whole group when it has one of its own; that
-    /// group is continued too, as a shell's `kill` does to a stopped job, since a command
-    /// stopped there (by SIGTTIN, reading the terminal from outside its foreground) would
-    /// not end before.
-    fn send(self, sig: i32) {
-        let Ok(sig) = Signal::try_from(sig) else {
-            return;
-        };
-        let pid = Pid::from_raw(self.pid as i32);
-        match self.group {
-            Group::Own => {
-                let _ = killpg(pid, sig);
-                if sig != Signal::SIGKILL {
-                    let _ = killpg(pid, Signal::SIGCONT);
-                }
-            }
-            Group::Ffinds => {
-                let _ = kill(pid, sig);
-            }
-        }
-    }
-}
-
 #[derive(Debug, Default)]
 struct State {
-    running: Vec<Running>,
-    /// Children being started: not listed yet, but the signal must wait for them too.
+    running: Vec<Process>,
+    /// Children being started: not listed yet, but the interrupt must wait for them too.
     starting: usize,
-    signal: Option<i32>,
+    interrupt: Option<Interrupt>,
     /// ffind was stopped (SIGTSTP) and not continued yet: a command that starts now stops too.
     stopped: bool,
 }
 
 impl Children {
-    /// No children yet, no signal watched.
+    /// No children yet, no interrupt watched.
     pub fn new() -> Children {
         Children::default()
     }
@@ -132,21 +82,19 @@ impl Children {
         self.state.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// Whether an interrupting signal came: no new command starts.
+    /// Whether an interrupt came: no new command starts.
     pub fn interrupted(&self) -> bool {
-        self.lock().signal.is_some()
+        self.lock().interrupt.is_some()
     }
 
     /// Starts `cmd` in `group`, unless ffind is being interrupted (`Ok(None)`). A child that
-    /// starts just as the signal comes gets the signal too.
+    /// starts just as the interrupt comes gets it too.
     pub fn spawn(&self, cmd: &mut Command, group: Group) -> io::Result<Option<Child>> {
-        if group == Group::Own {
-            // setpgid in the child before exec: the group exists once spawn returns.
-            cmd.process_group(0);
-        }
+        let own_group = group == Group::Own;
+        sys::prepare(cmd, own_group);
         {
             let mut state = self.lock();
-            if state.signal.is_some() {
+            if state.interrupt.is_some() {
                 return Ok(None);
             }
             state.starting += 1;
@@ -156,15 +104,12 @@ impl Children {
         state.starting -= 1;
         self.ended.notify_all();
         let child = spawned?;
-        let running = Running {
-            pid: child.id(),
-            group,
-        };
-        state.running.push(running);
-        if let Some(sig) = state.signal {
-            running.send(sig);
-        } else if state.stopped && group == Group::Own {
-            let _ = killpg(Pid::from_raw(running.pid as i32), Signal::SIGTSTP);
+        let process = Process::new(&child, own_group);
+        state.running.push(process);
+        if let Some(why) = state.interrupt {
+            process.interrupt_late(why);
+        } else if state.stopped {
+            process.job_control(true);
         }
         Ok(Some(child))
     }
@@ -172,39 +117,47 @@ impl Children {
     /// Whether `child` (started by [`Children::spawn`], not yet reaped) has ended; it is left
     /// for [`Children::wait`] to reap.
     pub fn has_ended(&self, child: &Child) -> bool {
-        let flags = libc::WEXITED | libc::WNOHANG | libc::WNOWAIT;
-        exited(child.id(), flags).unwrap_or(true)
+        sys::has_exited(child)
     }
 
     /// Waits for a child started by [`Children::spawn`] and reaps it.
     pub fn wait(&self, child: &mut Child) -> io::Result<ExitStatus> {
-        // Wait for the exit without reaping: until the pid leaves the list, it cannot be reused.
-        let _ = exited(child.id(), libc::WEXITED | libc::WNOWAIT);
-        // Reaped (at once: it has exited) and unlisted together, so that a signal never goes
-        // to a pid that is no longer ours, and ffind never exits leaving a zombie behind.
+        // Wait for the exit without reaping: until the child leaves the list, its pid (or
+        // handle) cannot be reused.
+        sys::wait_exit(child);
+        // Reaped (at once: it has exited) and unlisted together, so that an interrupt never
+        // goes to a process that is no longer ours, and ffind never exits leaving a zombie
+        // behind.
         let mut state = self.lock();
         let status = child.wait();
-        state.running.retain(|r| r.pid != child.id());
+        state.running.retain(|p| p.id() != child.id());
         self.ended.notify_all();
         status
     }
 
-    /// Marks ffind interrupted by `sig` and passes it on to every running child.
-    fn interrupt(&self, sig: i32) {
+    /// Marks ffind interrupted by `why` and passes it on to every running child.
+    fn interrupt(&self, why: Interrupt) {
         let mut state = self.lock();
-        state.signal.get_or_insert(sig);
-        for running in &state.running {
-            running.send(sig);
+        state.interrupt.get_or_insert(why);
+        for process in &state.running {
+            process.interrupt(why);
+        }
+    }
+
+    /// Kills every running child (a second interrupt).
+    fn kill(&self) {
+        for process in &self.lock().running {
+            process.kill();
         }
     }
 
     /// Passes a stop (SIGTSTP) or a continue (SIGCONT) on to the commands in groups of their
     /// own (see the module's doc); those in ffind's group got it from the terminal with ffind.
-    fn pass_on_job_control(&self, sig: Signal) {
+    fn pass_on_job_control(&self, stop: bool) {
         let mut state = self.lock();
-        state.stopped = sig == Signal::SIGTSTP;
-        for running in state.running.iter().filter(|r| r.group == Group::Own) {
-            let _ = killpg(Pid::from_raw(running.pid as i32), sig);
+        state.stopped = stop;
+        for process in &state.running {
+            process.job_control(stop);
         }
     }
 
@@ -218,52 +171,38 @@ impl Children {
         state.running.is_empty() && state.starting == 0
     }
 
-    /// Watches SIGINT, SIGTERM and SIGHUP on a thread of its own, SIGTSTP and SIGCONT on
-    /// another (see the module's doc).
-    pub fn watch_signals(&'static self) -> io::Result<()> {
-        let mut jobs = Signals::new([SIGTSTP, SIGCONT])?;
-        std::thread::Builder::new()
-            .name("ffind-jobs".into())
-            .spawn(move || {
-                for sig in jobs.forever() {
-                    if sig == SIGTSTP {
-                        self.pass_on_job_control(Signal::SIGTSTP);
-                        // Stops the whole process here, until a SIGCONT.
-                        let _ = signal_hook::low_level::emulate_default_handler(SIGTSTP);
-                    } else {
-                        self.pass_on_job_control(Signal::SIGCONT);
-                    }
-                }
-            })?;
-        let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP])?;
+    /// Watches the interrupts on a thread of its own, and job control (Unix) on another (see
+    /// the module's doc).
+    pub fn watch_interrupts(&'static self) -> io::Result<()> {
+        sys::watch_job_control(move |stop| self.pass_on_job_control(stop))?;
+        let mut interrupts = Interrupts::watch()?;
         std::thread::Builder::new()
             .name("ffind-signals".into())
             .spawn(move || {
-                let Some(sig) = signals.forever().next() else {
+                let Some(why) = interrupts.next() else {
                     return;
                 };
-                self.interrupt(sig);
+                self.interrupt(why);
                 while !self.wait_all(Duration::from_millis(50)) {
-                    if signals.pending().next().is_some() {
-                        // The second: every command and its group die, and ffind goes.
-                        self.interrupt(libc::SIGKILL);
+                    if interrupts.another() {
+                        // The second: every command (and its group) dies, and ffind goes.
+                        self.kill();
                         self.wait_all(AFTER_KILL);
                         break;
                     }
                 }
-                if sig == SIGINT {
-                    std::process::exit(Outcome::Interrupted.code().into());
-                }
-                let _ = signal_hook::low_level::emulate_default_handler(sig);
-                std::process::exit(128 + sig);
+                sys::exit_interrupted(why);
             })?;
         Ok(())
     }
 }
 
+#[cfg(unix)]
 #[cfg(test)]
 mod tests {
     use super::*;
+    use nix::sys::signal::{kill, Signal};
+    use nix::unistd::Pid;
 
     #[test]
     fn an_interrupt_reaches_running_children_and_stops_new_ones() {

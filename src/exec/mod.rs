@@ -11,24 +11,33 @@
 //! path was given, no "/" after directories; and where a placeholder's value would begin an
 //! argument with '-' (`{/}` of `-rf`, or any part of a path that begins so), "./" goes in
 //! front, so that no command can take a file name for an option
-//! ([`Template::expand_argument`]).
+//! ([`Template::expand_argument`]). On Windows the paths are as printed there, with `\` after
+//! the "./" that fd writes on every system (`./src\main.rs`), and the command is started by
+//! std directly, as fd starts it: its program found as std finds it (`.exe` added to a bare
+//! name, no `PATHEXT`), a `.bat` or `.cmd` named with its extension run through cmd.exe with
+//! std's own quoting.
+//!
+//! What differs between systems (process groups and signals, or console events and process
+//! handles; reading pipes; the command line's limit) is in [`sys`], chosen by `cfg`.
 
 pub mod batch;
 pub mod children;
 pub mod per_result;
+mod sys;
+mod usage;
+
+pub use self::sys::wait_with_usage;
 
 use std::ffi::OsString;
 use std::io::{self, IsTerminal, Write};
-use std::os::fd::AsFd;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
 use anyhow::{bail, Result};
-use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 
 use crate::fs::escape::escaped;
+use crate::fs::SEPARATOR;
 use crate::report::describe;
 use crate::template::Template;
 
@@ -50,7 +59,7 @@ impl CommandTemplate {
     pub fn parse(words: &[OsString], separator: Option<&[u8]>) -> CommandTemplate {
         let mut args: Vec<Template> = words
             .iter()
-            .map(|w| Template::parse(w.as_bytes()))
+            .map(|w| Template::parse(w.as_encoded_bytes()))
             .collect();
         if !args.iter().any(Template::has_placeholder) {
             args.push(Template::parse(b"{}"));
@@ -63,7 +72,7 @@ impl CommandTemplate {
 
     /// One argument, `t`, expanded for `path`.
     fn expand(&self, t: &Template, path: &[u8]) -> OsString {
-        OsString::from_vec(t.expand_argument(path, self.separator.as_deref()))
+        crate::fs::os_string(t.expand_argument(path, self.separator.as_deref()))
     }
 
     /// Whether the program itself is fixed (no placeholder in it): then a program that cannot
@@ -164,7 +173,8 @@ impl ExecSpec {
     }
 
     /// The process group of a command that gets ffind's stdin, stdout and stderr (`-j1` and
-    /// `-X`; with more jobs, commands get /dev/null and pipes, and a group of their own).
+    /// `-X`; with more jobs, commands get /dev/null and pipes, and a group of their own). On
+    /// Windows, which has no process groups, the answer changes nothing.
     pub fn group_sharing_stdio(&self) -> Group {
         if self.terminal {
             Group::Ffinds
@@ -177,7 +187,7 @@ impl ExecSpec {
 /// Starts running commands for `spec`, with Ctrl-C watched (see [`children`]).
 pub fn start(spec: &'static ExecSpec) -> io::Result<&'static Runner> {
     let children: &'static Children = Box::leak(Box::new(Children::new()));
-    children.watch_signals()?;
+    children.watch_interrupts()?;
     Ok(Runner::start(spec, children))
 }
 
@@ -198,7 +208,7 @@ pub struct Runner {
 
 impl Runner {
     /// Starts the runner (the `-x` job threads, or the `-X` batcher). `children` watches the
-    /// interrupting signals.
+    /// interrupts.
     pub fn start(spec: &'static ExecSpec, children: &'static Children) -> &'static Runner {
         let runner: &'static Runner = Box::leak(Box::new(Runner {
             spec,
@@ -224,7 +234,7 @@ impl Runner {
     }
 
     /// Runs what is left (the last batch), waits for every command, and says whether all of
-    /// them succeeded. Does not return when a signal interrupted the run.
+    /// them succeeded. Does not return when an interrupt (Ctrl-C) came.
     pub fn finish(&self) -> bool {
         if let Some(pool) = self.pool.get() {
             pool.finish();
@@ -234,7 +244,7 @@ impl Runner {
             b.run(self);
         }
         if self.children.interrupted() {
-            // The signal's thread ends the process once the children have ended.
+            // The interrupts' thread ends the process once the children have ended.
             loop {
                 std::thread::park();
             }
@@ -269,7 +279,7 @@ impl Runner {
         if status.is_ok_and(|s| s.success()) {
             return true;
         }
-        if stdout_gone() {
+        if sys::stdout_gone() {
             self.stopped.store(true, Ordering::Relaxed);
         } else {
             self.fail();
@@ -295,14 +305,15 @@ impl Runner {
             describe(err)
         };
         // Escaped as every path in a message is: with `-x {}` the program is a file name.
-        let program = escaped(cmd.get_program().as_bytes());
+        let program = escaped(cmd.get_program().as_encoded_bytes());
         let line = format!("ffind: {program}: {what}\n");
         let _lock = self.output.lock().unwrap_or_else(|e| e.into_inner());
         let _ = io::stderr().lock().write_all(line.as_bytes());
     }
 
     /// Reports a result that cannot be passed to a command: its path (or what a placeholder
-    /// made of it) is longer than the system takes (`E2BIG`). The other results go on.
+    /// made of it) is longer than the system takes (`E2BIG`; on Windows, a command line past
+    /// 32,767 units). The other results go on.
     fn too_long(&self, path: &[u8]) {
         self.fail();
         let line = format!(
@@ -338,16 +349,6 @@ impl Runner {
     }
 }
 
-/// Whether stdout is a pipe whose reader has gone (the kernel flags its end with POLLERR).
-fn stdout_gone() -> bool {
-    let stdout = io::stdout();
-    let mut fds = [PollFd::new(stdout.as_fd(), PollFlags::empty())];
-    poll(&mut fds, PollTimeout::ZERO).is_ok()
-        && fds[0]
-            .revents()
-            .is_some_and(|r| r.contains(PollFlags::POLLERR))
-}
-
 /// What the printer writes to under exec: NUL-terminated paths in, commands out.
 struct ExecSink {
     runner: &'static Runner,
@@ -355,12 +356,12 @@ struct ExecSink {
     partial: Vec<u8>,
 }
 
-/// The path a command gets for a printed record: without the "/" the printer puts after
-/// directories. (The "./" before a name that would read as an option is put by
+/// The path a command gets for a printed record: without the separator the printer puts
+/// after directories. (The "./" before a name that would read as an option is put by
 /// [`Template::expand_argument`], for the values of every placeholder.)
 pub fn command_path(record: &[u8]) -> Vec<u8> {
     match record {
-        [rest @ .., b'/'] if !rest.is_empty() => rest.to_vec(),
+        [rest @ .., last] if *last == SEPARATOR && !rest.is_empty() => rest.to_vec(),
         _ => record.to_vec(),
     }
 }
@@ -414,19 +415,31 @@ mod tests {
         assert_eq!(argv(&c.for_path(b"x.txt")), ["mv", "x.txt", "x.bak", "{}"]);
     }
 
+    /// `text` with the system's separator for each "/" (the printer's records use it), but
+    /// for a leading "./", which is "./" on every system (`crate::fs::CURRENT_DIR`, as fd
+    /// writes `./sub\d.rs` on Windows).
+    fn native(text: &str) -> String {
+        let (current, rest) = match text.strip_prefix("./") {
+            Some(rest) => ("./", rest),
+            None => ("", text),
+        };
+        current.to_owned() + &rest.replace('/', &char::from(SEPARATOR).to_string())
+    }
+
     #[test]
     fn records_become_safe_arguments() {
-        assert_eq!(command_path(b"dir/"), b"dir");
-        assert_eq!(command_path(b"/"), b"/");
-        assert_eq!(command_path(b"a\nb"), b"a\nb");
+        let path = |r: &str| command_path(native(r).as_bytes());
+        assert_eq!(path("dir/"), native("dir").as_bytes());
+        assert_eq!(path("/"), native("/").as_bytes());
+        assert_eq!(path("a\nb"), b"a\nb");
         let c = CommandTemplate::parse(&words(&["echo", "{}", "{/}"]), None);
         for (record, want) in [
-            (&b"-rf"[..], ["echo", "./-rf", "./-rf"]),
-            (b"-d/", ["echo", "./-d", "./-d"]),
-            (b"./-x", ["echo", "./-x", "./-x"]),
-            (b"d/-x", ["echo", "d/-x", "./-x"]),
+            ("-rf", ["echo", "./-rf", "./-rf"]),
+            ("-d/", ["echo", "./-d", "./-d"]),
+            ("./-x", ["echo", "./-x", "./-x"]),
+            ("d/-x", ["echo", "d/-x", "./-x"]),
         ] {
-            assert_eq!(argv(&c.for_path(&command_path(record))), want);
+            assert_eq!(argv(&c.for_path(&path(record))), want.map(native));
         }
     }
 

@@ -11,17 +11,16 @@
 //! command itself has ended: a process it left running keeps the pipes open, and ffind does not
 //! wait for that (fd does: `-x sh -c 'sleep 60 &'` holds it a minute per result).
 
-use std::io::{self, Read};
-use std::os::fd::AsFd;
+use std::io;
 use std::process::{Child, Stdio};
 use std::sync::Mutex;
 use std::thread::JoinHandle;
 use std::time::{Duration, Instant};
 
 use crossbeam_channel::{bounded, Receiver, Sender};
-use nix::poll::{poll, PollFd, PollFlags, PollTimeout};
 
 use super::children::{Children, Group};
+use super::sys::{self, Pipes};
 use super::Runner;
 
 /// Paths waiting for a job, per job thread.
@@ -117,7 +116,7 @@ fn run_one(runner: &Runner, path: &[u8]) {
         let mut child = match runner.children.spawn(&mut cmd, group) {
             Ok(Some(child)) => child,
             Ok(None) => return,
-            Err(e) if e.kind() == io::ErrorKind::ArgumentListTooLong => {
+            Err(e) if sys::is_too_long(&e) => {
                 runner.too_long(path);
                 break;
             }
@@ -160,50 +159,22 @@ fn read_both(
     stdout: &mut Vec<u8>,
     stderr: &mut Vec<u8>,
 ) -> io::Result<()> {
-    let (Some(mut out), Some(mut err)) = (child.stdout.take(), child.stderr.take()) else {
+    let (Some(out), Some(err)) = (child.stdout.take(), child.stderr.take()) else {
         return Ok(());
     };
-    let mut out_open = true;
-    let mut err_open = true;
-    let mut buf = vec![0u8; 64 * 1024];
+    let mut pipes = Pipes::new(out, err)?;
     let mut looked = Instant::now();
     // Set once the child has ended: read until then, at most.
     let mut until: Option<Instant> = None;
-    while out_open || err_open {
-        let mut fds = Vec::with_capacity(2);
-        if out_open {
-            fds.push(PollFd::new(out.as_fd(), PollFlags::POLLIN));
-        }
-        if err_open {
-            fds.push(PollFd::new(err.as_fd(), PollFlags::POLLIN));
-        }
+    while pipes.open() {
         let wait = until.map_or(LOOK_EVERY, |t| t.saturating_duration_since(Instant::now()));
-        let timeout = PollTimeout::try_from(wait).unwrap_or(PollTimeout::MAX);
-        let ready = match poll(&mut fds, timeout) {
-            Err(nix::errno::Errno::EINTR) => continue,
-            Err(e) => return Err(e.into()),
-            Ok(n) => n,
-        };
-        let ready_fds: Vec<bool> = fds
-            .iter()
-            .map(|f| f.revents().is_some_and(|r| !r.is_empty()))
-            .collect();
-        let mut i = 0;
-        if out_open {
-            if ready_fds[i] {
-                out_open = read_some(&mut out, &mut buf, stdout)?;
-            }
-            i += 1;
-        }
-        if err_open && ready_fds[i] {
-            err_open = read_some(&mut err, &mut buf, stderr)?;
-        }
+        let ready = pipes.read(wait, stdout, stderr)?;
         match until {
             // What was there once the time was up has been read.
             Some(t) if Instant::now() >= t => break,
             Some(_) => {}
             // Looked at when the pipes are quiet, and between reads of a steady stream.
-            None if ready == 0 || looked.elapsed() >= LOOK_EVERY => {
+            None if !ready || looked.elapsed() >= LOOK_EVERY => {
                 looked = Instant::now();
                 if children.has_ended(child) {
                     let after = if children.interrupted() {
@@ -218,19 +189,4 @@ fn read_both(
         }
     }
     Ok(())
-}
-
-/// One read into `into`; false at the end of the stream.
-fn read_some(from: &mut impl Read, buf: &mut [u8], into: &mut Vec<u8>) -> io::Result<bool> {
-    loop {
-        match from.read(buf) {
-            Ok(0) => return Ok(false),
-            Ok(n) => {
-                into.extend_from_slice(&buf[..n]);
-                return Ok(true);
-            }
-            Err(e) if e.kind() == io::ErrorKind::Interrupted => continue,
-            Err(e) => return Err(e),
-        }
-    }
 }

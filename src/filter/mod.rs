@@ -20,7 +20,7 @@ use regex::bytes::{Regex, RegexBuilder};
 use regex_syntax::ast;
 use regex_syntax::hir::{Hir, HirKind, Literal, Look};
 
-use crate::fs::{Kind, Stat};
+use crate::fs::{is_separator, Kind, Stat, CURRENT_DIR, SEPARATOR};
 use owner::OwnerFilter;
 use size::SizeFilter;
 use time::TimeFilter;
@@ -36,6 +36,11 @@ pub trait Meta {
     /// For a directory: whether it holds an entry called `name` (`--ignore-contain`); a
     /// symlink counts when it leads somewhere, as fd's `Path::exists` sees it.
     fn contains(&mut self, name: &CStr) -> bool;
+    /// Whether the system marks it hidden (Windows' hidden attribute, which the directory
+    /// read gives); never on Unix, where only a leading `.` hides a name.
+    fn marked_hidden(&mut self) -> bool {
+        false
+    }
 }
 
 /// One entry as the filters see it.
@@ -155,6 +160,10 @@ pub struct Filters {
     pub patterns: Vec<Pattern>,
     /// With `-p`: the absolute directory that relative paths are joined to before matching.
     pub full_path_base: Option<Vec<u8>>,
+    /// With `-p -g` where the system's separator is not '/' (Windows' '\'): the path is
+    /// matched with '/' for it, the separator globs are written with (either is accepted in
+    /// the glob, see [`pattern_regex`]).
+    pub full_path_slashed: bool,
     /// `-e`: one case-insensitive regex over the name's end.
     pub extensions: Option<Regex>,
     /// `-t`.
@@ -184,8 +193,22 @@ impl Filters {
             let matched = match &self.full_path_base {
                 None => self.patterns.iter().all(|p| p.is_match(e.name)),
                 Some(base) => {
-                    let full = absolute(base, e.path);
-                    self.patterns.iter().all(|p| p.is_match(&full))
+                    let mut full = absolute(base, e.path);
+                    if self.full_path_slashed {
+                        slash(&mut full);
+                        self.patterns.iter().all(|p| p.is_match(&full))
+                    } else if SEPARATOR != b'/' {
+                        // A regular expression on Windows' `\` paths (as fd matches them),
+                        // or on the same path written with `/`: `-p src/main` finds
+                        // `src\main.rs` too.
+                        let mut slashed = full.clone();
+                        slash(&mut slashed);
+                        self.patterns
+                            .iter()
+                            .all(|p| p.is_match(&full) || p.is_match(&slashed))
+                    } else {
+                        self.patterns.iter().all(|p| p.is_match(&full))
+                    }
                 }
             };
             if !matched {
@@ -224,19 +247,37 @@ impl Filters {
     }
 }
 
-/// `base/path`, without a leading "./" on `path`; `path` as it is when already absolute.
+/// `base/path`, without a leading "./" on `path`; `path` as it is when already absolute. On
+/// Windows as std joins them (and fd, whose `--full-path` matches `cwd.join(path)`): a path
+/// from the root (`\src`) takes the base's drive, one with a drive (`D:src`) is kept whole.
 fn absolute(base: &[u8], path: &[u8]) -> Vec<u8> {
+    let relative = path.strip_prefix(CURRENT_DIR).unwrap_or(path);
+    let relative = relative.strip_prefix(b"./").unwrap_or(relative);
+    if SEPARATOR != b'/' {
+        let relative = match relative {
+            [b'.', sep, rest @ ..] if is_separator(*sep) => rest,
+            _ => relative,
+        };
+        let joined = crate::fs::os_path(base).join(crate::fs::os_path(relative));
+        return joined.into_os_string().into_encoded_bytes();
+    }
     if path.starts_with(b"/") {
         return path.to_vec();
     }
-    let path = path.strip_prefix(b"./").unwrap_or(path);
-    let mut full = Vec::with_capacity(base.len() + 1 + path.len());
+    let mut full = Vec::with_capacity(base.len() + 1 + relative.len());
     full.extend_from_slice(base);
-    if !base.ends_with(b"/") {
-        full.push(b'/');
+    if !base.last().is_some_and(|&b| is_separator(b)) {
+        full.push(SEPARATOR);
     }
-    full.extend_from_slice(path);
+    full.extend_from_slice(relative);
     full
+}
+
+/// The system's separators in `path` written as '/'.
+fn slash(path: &mut [u8]) {
+    for b in path.iter_mut().filter(|b| is_separator(**b)) {
+        *b = b'/';
+    }
 }
 
 /// How the search pattern is written.
@@ -259,12 +300,21 @@ pub fn pattern_regex(pattern: &str, syntax: Syntax, full_path: bool) -> Result<S
         Syntax::Regex => pattern.to_owned(),
         Syntax::Fixed => regex::escape(pattern),
         Syntax::Exact => format!("^{}$", regex::escape(pattern)),
-        Syntax::Glob => globset::GlobBuilder::new(pattern)
-            .literal_separator(full_path)
-            .build()
-            .map_err(|e| anyhow::anyhow!("invalid glob '{pattern}': {}", e.kind()))?
-            .regex()
-            .to_owned(),
+        Syntax::Glob => {
+            // Where the system's separator is not '/', it is one in a glob on a full path too
+            // (globset reads '\' as a plain character on Windows, where it does not escape).
+            let slashed = if full_path && SEPARATOR != b'/' {
+                pattern.replace(SEPARATOR as char, "/")
+            } else {
+                pattern.to_owned()
+            };
+            globset::GlobBuilder::new(&slashed)
+                .literal_separator(full_path)
+                .build()
+                .map_err(|e| anyhow::anyhow!("invalid glob '{pattern}': {}", e.kind()))?
+                .regex()
+                .to_owned()
+        }
     })
 }
 
@@ -502,8 +552,22 @@ mod tests {
 
     #[test]
     fn absolute_joins_relative_paths() {
-        assert_eq!(absolute(b"/home/u", b"./a/b"), b"/home/u/a/b");
+        // Joined with the system's separator; the path's own separators stay.
+        let sep = char::from(SEPARATOR);
+        assert_eq!(
+            absolute(b"/home/u", b"./a/b"),
+            format!("/home/u{sep}a/b").as_bytes()
+        );
         assert_eq!(absolute(b"/", b"a"), b"/a");
         assert_eq!(absolute(b"/home/u", b"/etc"), b"/etc");
+        if SEPARATOR == b'\\' {
+            // Windows: ".\" is the current directory too; a path from the root keeps the
+            // base's drive, a path with a drive is its own.
+            assert_eq!(absolute(br"C:\Users\u", br".\src\a"), br"C:\Users\u\src\a");
+            assert_eq!(absolute(br"C:\Users\u", br"\etc\x"), br"C:\etc\x");
+            assert_eq!(absolute(br"C:\Users\u", br"D:\x"), br"D:\x");
+            assert_eq!(absolute(br"C:\Users\u", b"D:x"), b"D:x");
+            assert_eq!(absolute(br"C:\", b"./a"), br"C:\a");
+        }
     }
 }

@@ -3,7 +3,6 @@
 //! threads and taken back when another directory needs it. The descriptor cache of the walk
 //! (`walk/descriptors.rs`) decides which; this file only owns the descriptors.
 
-use std::os::fd::RawFd;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
@@ -30,10 +29,18 @@ pub fn raise_fd_limit() -> usize {
 /// hard limit says (often unlimited), and starts processes at 256.
 #[cfg(target_vendor = "apple")]
 const PER_PROCESS_MOST: Option<libc::rlim_t> = Some(10_240);
-#[cfg(not(target_vendor = "apple"))]
+#[cfg(all(unix, not(target_vendor = "apple")))]
 const PER_PROCESS_MOST: Option<libc::rlim_t> = None;
 
+/// [`raise_fd_limit`] on Windows, which has no such limit: a process may hold millions of
+/// handles. The walk keeps as many directories open as it would under a generous Unix limit.
+#[cfg(windows)]
+fn raise_soft_limit() -> usize {
+    1 << 16
+}
+
 /// [`raise_fd_limit`]'s system calls.
+#[cfg(unix)]
 fn raise_soft_limit() -> usize {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
@@ -75,6 +82,11 @@ fn raise_soft_limit() -> usize {
 /// doubling waits for an RCU grace period (milliseconds, more on a loaded machine): a walk
 /// that will keep hundreds of directories open grows it once, before its threads start, where
 /// a lone thread pays no such wait.
+#[cfg(windows)]
+pub fn grow_fd_table(_n: usize) {}
+
+/// See above: Unix's table of descriptors.
+#[cfg(unix)]
 pub fn grow_fd_table(n: usize) {
     let Some(highest) = n.checked_sub(1) else {
         return;
@@ -99,7 +111,7 @@ pub fn grow_fd_table(n: usize) {
 /// access checked, nothing read).
 #[cfg(any(target_os = "linux", target_os = "android"))]
 const ANCHOR_FLAGS: libc::c_int = libc::O_PATH | libc::O_CLOEXEC;
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
+#[cfg(all(unix, not(any(target_os = "linux", target_os = "android"))))]
 const ANCHOR_FLAGS: libc::c_int = libc::O_RDONLY | libc::O_DIRECTORY | libc::O_CLOEXEC;
 
 /// Sets the number of descriptors walks may keep open (what the limit leaves beside the
@@ -183,9 +195,7 @@ impl DirSlot {
                 .compare_exchange_weak(s, s + PIN, Ordering::Acquire, Ordering::Acquire)
             {
                 Ok(_) => {
-                    let lent = Dir {
-                        fd: (s & FD_BITS) as RawFd,
-                    };
+                    let lent = Dir::from_slot_bits((s & FD_BITS) as u32);
                     return Some(self.in_use(lent, true));
                 }
                 Err(now) => s = now,
@@ -209,7 +219,7 @@ impl DirSlot {
 
     /// Puts `dir` in the empty slot; gives it back when the slot holds one already.
     pub fn install(&self, dir: Dir) -> Result<(), Dir> {
-        if self.put(dir.fd, 0) {
+        if self.put(dir.slot_bits(), 0) {
             std::mem::forget(dir);
             Ok(())
         } else {
@@ -218,8 +228,8 @@ impl DirSlot {
     }
 
     /// Puts descriptor `fd` in the empty slot with `pins` pins.
-    fn put(&self, fd: RawFd, pins: u64) -> bool {
-        let state = u64::from(fd as u32) | pins;
+    fn put(&self, fd: u32, pins: u64) -> bool {
+        let state = u64::from(fd) | pins;
         self.state
             .compare_exchange(NO_FD, state, Ordering::AcqRel, Ordering::Acquire)
             .is_ok()
@@ -239,11 +249,7 @@ impl DirSlot {
                 .state
                 .compare_exchange_weak(s, NO_FD, Ordering::AcqRel, Ordering::Acquire)
             {
-                Ok(_) => {
-                    return Evicted::Taken(Dir {
-                        fd: (s & FD_BITS) as RawFd,
-                    })
-                }
+                Ok(_) => return Evicted::Taken(Dir::from_slot_bits((s & FD_BITS) as u32)),
                 Err(now) => s = now,
             }
         }
@@ -253,9 +259,7 @@ impl DirSlot {
     pub fn take(&mut self) -> Option<Dir> {
         let s = std::mem::replace(self.state.get_mut(), NO_FD);
         debug_assert!(s < PIN, "a pinned descriptor outlives its slot's owners");
-        (s & FD_BITS != NO_FD).then(|| Dir {
-            fd: (s & FD_BITS) as RawFd,
-        })
+        (s & FD_BITS != NO_FD).then(|| Dir::from_slot_bits((s & FD_BITS) as u32))
     }
 }
 
@@ -286,7 +290,7 @@ impl DirInUse<'_> {
     /// Gives the descriptor to the slot (pinned by this until dropped), if the slot is empty.
     /// True when the slot has it.
     pub fn share(&self) -> bool {
-        if !self.pinned.get() && self.slot.put(self.dir.fd, PIN) {
+        if !self.pinned.get() && self.slot.put(self.dir.slot_bits(), PIN) {
             self.pinned.set(true);
         }
         self.pinned.get()
@@ -316,16 +320,18 @@ impl Drop for DirInUse<'_> {
 mod tests {
     use super::*;
 
+    const ROOT: &[u8] = if cfg!(windows) { b"C:\\" } else { b"/" };
+
     #[test]
     fn a_pinned_descriptor_is_not_evicted() {
         let slot = DirSlot::empty();
         assert!(slot.pin().is_none());
         assert!(matches!(slot.evict(), Evicted::Empty));
-        let root = Dir::open_path(b"/").unwrap();
+        let root = Dir::open_path(ROOT).unwrap();
         let ino = root.stat().unwrap().ino;
         slot.install(root).unwrap();
         assert!(
-            slot.install(Dir::open_path(b"/").unwrap()).is_err(),
+            slot.install(Dir::open_path(ROOT).unwrap()).is_err(),
             "held already"
         );
         let pinned = slot.pin().unwrap();
@@ -342,7 +348,7 @@ mod tests {
         assert!(!slot.is_held());
         // A directory of one's own, given to the slot partway, pinned until done with.
         let mut slot = DirSlot::empty();
-        let own = slot.own(Dir::open_path(b"/").unwrap());
+        let own = slot.own(Dir::open_path(ROOT).unwrap());
         assert!(!own.is_shared() && !slot.is_held());
         assert!(own.share());
         assert!(matches!(slot.evict(), Evicted::Pinned));

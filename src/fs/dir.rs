@@ -191,6 +191,16 @@ impl Dir {
         fd
     }
 
+    /// The descriptor as the 32 bits a `DirSlot` keeps.
+    pub(super) fn slot_bits(&self) -> u32 {
+        self.fd as u32
+    }
+
+    /// The directory a `DirSlot` kept as [`Dir::slot_bits`].
+    pub(super) fn from_slot_bits(bits: u32) -> Dir {
+        Dir { fd: bits as RawFd }
+    }
+
     /// `fstat` of this directory.
     pub fn stat(&self) -> io::Result<Stat> {
         self.fstat().map(|st| Stat::from_raw(&st))
@@ -280,7 +290,7 @@ fn is_empty(child: Dir) -> io::Result<bool> {
             buf: bytes,
             dot_only: false,
         })
-        .any(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
+        .any(|e| !is_dot_or_dotdot(e.name.to_bytes()))
         {
             return Ok(false);
         }

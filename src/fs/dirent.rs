@@ -15,6 +15,7 @@ pub(super) fn is_dot_or_dotdot(name: &[u8]) -> bool {
     name == b"." || name == b".."
 }
 
+#[cfg(unix)]
 pub(super) fn bytemuck_u8(buf: &mut [u64]) -> &mut [u8] {
     // SAFETY: u8 has no alignment or validity requirements; same allocation, 8x the length.
     unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u8>(), buf.len() * 8) }
@@ -50,8 +51,38 @@ pub(super) struct DirentIter<'a> {
     pub(super) dot_only: bool,
 }
 
+/// One entry of a listing.
+#[derive(Debug, Clone, Copy)]
+pub struct Listed<'a> {
+    /// Its name.
+    pub name: &'a CStr,
+    /// What it is (from `d_type`).
+    pub kind: Kind,
+    /// Its inode number (its file id on Windows).
+    pub ino: u64,
+    /// Hidden by the system's own mark, beside a name that starts with `.`: Windows' hidden
+    /// attribute. Never on Unix.
+    pub hidden: bool,
+}
+
+/// The bit of a record's `d_type` that says the entry carries the hidden attribute (set by
+/// the Windows reader; `d_type` values stay below it).
+#[cfg_attr(not(windows), allow(dead_code))]
+pub(super) const HIDDEN_MARK: u8 = 0x80;
+
+/// A record's `d_type` without the hidden mark, and whether it had it. Only the Windows
+/// reader marks entries: elsewhere nothing is asked of the byte.
+#[inline]
+fn hidden_mark(d_type: u8) -> (u8, bool) {
+    if cfg!(windows) {
+        (d_type & !HIDDEN_MARK, d_type & HIDDEN_MARK != 0)
+    } else {
+        (d_type, false)
+    }
+}
+
 impl<'a> Iterator for DirentIter<'a> {
-    type Item = (&'a CStr, Kind, u64);
+    type Item = Listed<'a>;
 
     fn next(&mut self) -> Option<Self::Item> {
         loop {
@@ -73,7 +104,13 @@ impl<'a> Iterator for DirentIter<'a> {
             // SAFETY: `nul_at` gives the first NUL, so `name[..=len]` ends with its only one
             // (checking again would scan every name a second time).
             let name = unsafe { CStr::from_bytes_with_nul_unchecked(&name[..=len]) };
-            return Some((name, Kind::from_dtype(rec[18]), ino));
+            let (d_type, hidden) = hidden_mark(rec[18]);
+            return Some(Listed {
+                name,
+                kind: Kind::from_dtype(d_type),
+                ino,
+                hidden,
+            });
         }
     }
 }

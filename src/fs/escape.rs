@@ -80,6 +80,7 @@ pub fn escaped_lines(text: &str) -> String {
 
 /// Quotes a word for a POSIX shell, leaving plain words bare (for commands shown to be read and
 /// rerun by hand: bench's, the config file's). A name that is not UTF-8 is shown lossily.
+#[cfg(unix)]
 pub fn shell_quote(word: &std::ffi::OsStr) -> String {
     let word = word.to_string_lossy();
     let plain = |c: char| c.is_ascii_alphanumeric() || "_-+=.,/:@%".contains(c);
@@ -87,6 +88,21 @@ pub fn shell_quote(word: &std::ffi::OsStr) -> String {
         word.into_owned()
     } else {
         format!("'{}'", word.replace('\'', r"'\''"))
+    }
+}
+
+/// Quotes a word for Windows' command line (cmd.exe, PowerShell, and hyperfine, which runs
+/// commands through cmd.exe there), leaving plain words bare: in double quotes, an inner
+/// double quote written `\"` as programs' argument parsers read it. Backslashes stay as they
+/// are (`C:\bin\ffind.exe` is a plain word).
+#[cfg(windows)]
+pub fn shell_quote(word: &std::ffi::OsStr) -> String {
+    let word = word.to_string_lossy();
+    let plain = |c: char| c.is_ascii_alphanumeric() || "_-+=.,/:@\\".contains(c);
+    if !word.is_empty() && word.chars().all(plain) {
+        word.into_owned()
+    } else {
+        format!("\"{}\"", word.replace('"', "\\\""))
     }
 }
 
@@ -101,6 +117,36 @@ mod tests {
         assert_eq!(escaped("c1\u{9b}x".as_bytes()), "c1\\x9Bx");
         assert_eq!(escaped("bidi\u{202e}abc".as_bytes()), "bidi\\u{202E}abc");
         assert_eq!(escaped(b"tab\tx"), "tab\tx");
+    }
+
+    #[test]
+    #[cfg(unix)]
+    fn words_are_quoted_for_a_posix_shell() {
+        use std::ffi::OsStr;
+        assert_eq!(shell_quote(OsStr::new("plain/path-1.2")), "plain/path-1.2");
+        assert_eq!(shell_quote(OsStr::new("")), "''");
+        assert_eq!(shell_quote(OsStr::new("it's")), r"'it'\''s'");
+        assert_eq!(shell_quote(OsStr::new("*.rs")), "'*.rs'");
+        assert_eq!(shell_quote(OsStr::new("a|b")), "'a|b'");
+        assert_eq!(
+            shell_quote(OsStr::new("/home/me/my src")),
+            "'/home/me/my src'"
+        );
+    }
+
+    #[test]
+    #[cfg(windows)]
+    fn words_are_double_quoted_for_cmd_and_powershell() {
+        use std::ffi::OsStr;
+        assert_eq!(shell_quote(OsStr::new("plain/path-1.2")), "plain/path-1.2");
+        assert_eq!(
+            shell_quote(OsStr::new(r"C:\bin\ffind.exe")),
+            r"C:\bin\ffind.exe"
+        );
+        assert_eq!(shell_quote(OsStr::new("")), r#""""#);
+        assert_eq!(shell_quote(OsStr::new("it's here")), r#""it's here""#);
+        assert_eq!(shell_quote(OsStr::new("*.rs")), r#""*.rs""#);
+        assert_eq!(shell_quote(OsStr::new(r#"say "hi""#)), r#""say \"hi\"""#);
     }
 
     #[test]

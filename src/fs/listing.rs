@@ -5,14 +5,12 @@
 //! BSDs, and on Linux built with `--features portable`, they are copied from the C library's
 //! `readdir` (`readdir.rs`), which says the end itself.
 
-use std::ffi::CStr;
 use std::io;
 
 use super::dir::Dir;
 #[cfg(all(target_os = "linux", not(feature = "portable")))]
 use super::dirent::getdents_raw;
-use super::dirent::{is_dot_or_dotdot, DirentIter};
-use super::kind::Kind;
+use super::dirent::{is_dot_or_dotdot, DirentIter, Listed};
 
 /// Bytes read at a time (by `getdents64` call, or copied from `readdir`): 64 KiB, as the floor
 /// does; it holds ~2,000 typical entries, so most directories take one chunk.
@@ -24,8 +22,12 @@ pub const FDS_PER_READ: usize = 1;
 
 /// Descriptors a directory being read takes: its own, and the duplicate its stream reads
 /// (held until the directory ends).
-#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+#[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
 pub const FDS_PER_READ: usize = 2;
+
+/// Handles a directory being read takes: its own (Windows reads the handle itself).
+#[cfg(windows)]
+pub const FDS_PER_READ: usize = 1;
 
 /// A reusable buffer holding one directory's `linux_dirent64` records.
 #[derive(Debug, Default)]
@@ -37,7 +39,7 @@ pub struct Listing {
     /// so): no call is needed to hear the 0 that would follow.
     ended: bool,
     /// The stream of the directory being read, and the descriptor it duplicates.
-    #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+    #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
     stream: Option<super::readdir::Reading>,
 }
 
@@ -62,9 +64,21 @@ impl Listing {
         Ok(n)
     }
 
+    /// One batch of records read from the directory's handle (`windows.rs`) after what the
+    /// buffer holds; returns the bytes added.
+    #[cfg(windows)]
+    fn fill(&mut self, dir: &Dir) -> io::Result<usize> {
+        if self.ended {
+            return Ok(0);
+        }
+        let start = self.buf.len();
+        self.ended = super::windows::fill(&mut self.buf, dir, CHUNK)?;
+        Ok((self.buf.len() - start) * 8)
+    }
+
     /// Up to [`CHUNK`] bytes of records copied from `readdir` after what the buffer holds;
     /// returns the bytes added.
-    #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+    #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
     fn fill(&mut self, dir: &Dir) -> io::Result<usize> {
         if self.ended {
             return Ok(0);
@@ -103,7 +117,7 @@ impl Listing {
     pub fn begin(&mut self) {
         self.buf.clear();
         self.ended = false;
-        #[cfg(any(not(target_os = "linux"), feature = "portable"))]
+        #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
         {
             self.stream = None;
         }
@@ -124,23 +138,23 @@ impl Listing {
         Ok(self.fill(dir)? > 0)
     }
 
-    /// The entries read, without `.` and `..`: (name, kind from d_type, inode).
-    pub fn entries(&self) -> impl Iterator<Item = (&CStr, Kind, u64)> + '_ {
+    /// The entries read, without `.` and `..`.
+    pub fn entries(&self) -> impl Iterator<Item = Listed<'_>> + '_ {
         DirentIter {
             buf: self.bytes(),
             dot_only: false,
         }
-        .filter(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
+        .filter(|e| !is_dot_or_dotdot(e.name.to_bytes()))
     }
 
     /// The entries whose names start with `.` (ignore files, `.git`), without `.` and `..`:
     /// found by one byte per entry, no name measured for the others.
-    pub fn dot_entries(&self) -> impl Iterator<Item = (&CStr, Kind, u64)> + '_ {
+    pub fn dot_entries(&self) -> impl Iterator<Item = Listed<'_>> + '_ {
         DirentIter {
             buf: self.bytes(),
             dot_only: true,
         }
-        .filter(|(name, _, _)| !is_dot_or_dotdot(name.to_bytes()))
+        .filter(|e| !is_dot_or_dotdot(e.name.to_bytes()))
     }
 
     /// Bytes the buffer holds now (the walk shrinks oversized buffers after a huge directory).
@@ -193,8 +207,8 @@ fn ends_directory(chunk: &[u8], offered: usize) -> bool {
 #[cfg(test)]
 mod tests {
     use super::super::dirent::nul_at;
+    use super::super::kind::Kind;
     use super::*;
-    use std::os::unix::ffi::OsStrExt;
 
     /// One `linux_dirent64` record, padded as the kernel pads it, with garbage after the NUL.
     fn record(name: &[u8], next_pos: i64) -> Vec<u8> {
@@ -203,7 +217,7 @@ mod tests {
         r[0..8].copy_from_slice(&7u64.to_ne_bytes());
         r[8..16].copy_from_slice(&next_pos.to_ne_bytes());
         r[16..18].copy_from_slice(&(reclen as u16).to_ne_bytes());
-        r[18] = libc::DT_REG;
+        r[18] = Kind::File.dtype();
         r[19..19 + name.len()].copy_from_slice(name);
         r[19 + name.len()] = 0;
         r
@@ -238,7 +252,7 @@ mod tests {
                 buf: &rec,
                 dot_only: false,
             };
-            let found: Vec<_> = iter.map(|(n, _, _)| n.to_bytes().to_vec()).collect();
+            let found: Vec<_> = iter.map(|e| e.name.to_bytes().to_vec()).collect();
             assert_eq!(found, vec![name.clone()], "length {len}");
             for cut in 0..len {
                 let mut s = name.clone();
@@ -262,7 +276,7 @@ mod tests {
             buf: &chunk,
             dot_only: true,
         }
-        .map(|(n, _, _)| n.to_bytes().to_vec())
+        .map(|e| e.name.to_bytes().to_vec())
         .collect();
         assert_eq!(dots, [&b"."[..], b"..", b".gitignore", b".git"]);
     }
@@ -273,7 +287,7 @@ mod tests {
         for i in 0..50 {
             std::fs::write(tmp.path().join(format!("f{i}")), "").unwrap();
         }
-        let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        let dir = Dir::open_path(tmp.path().as_os_str().as_encoded_bytes()).unwrap();
         let mut listing = Listing::default();
         listing.begin();
         assert!(listing.read_next(&dir).unwrap());
@@ -284,8 +298,8 @@ mod tests {
         assert_eq!(n, 50, "every entry once, ended by marker or by a 0");
         // A new directory starts afresh, whatever the last one ended with.
         let empty = tempfile::tempdir().unwrap();
-        let empty = Dir::open_path(empty.path().as_os_str().as_bytes()).unwrap();
-        let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        let empty = Dir::open_path(empty.path().as_os_str().as_encoded_bytes()).unwrap();
+        let dir = Dir::open_path(tmp.path().as_os_str().as_encoded_bytes()).unwrap();
         assert!(listing.read_start(&dir).unwrap());
         assert_eq!(listing.entries().count(), 50);
         listing.begin();
@@ -303,7 +317,7 @@ mod tests {
             .unwrap();
         }
         std::fs::create_dir(tmp.path().join("sub")).unwrap();
-        let dir = Dir::open_path(tmp.path().as_os_str().as_bytes()).unwrap();
+        let dir = Dir::open_path(tmp.path().as_os_str().as_encoded_bytes()).unwrap();
         let mut listing = Listing::default();
         assert!(
             !listing.read_start(&dir).unwrap(),
@@ -311,10 +325,10 @@ mod tests {
         );
         let mut entries: Vec<_> = listing
             .entries()
-            .map(|(n, k, _)| (n.to_owned(), k))
+            .map(|e| (e.name.to_owned(), e.kind))
             .collect();
         while listing.read_next(&dir).unwrap() {
-            entries.extend(listing.entries().map(|(n, k, _)| (n.to_owned(), k)));
+            entries.extend(listing.entries().map(|e| (e.name.to_owned(), e.kind)));
         }
         assert_eq!(entries.len(), 5001);
         let mut names: Vec<_> = entries.iter().map(|e| e.0.clone()).collect();
@@ -326,7 +340,7 @@ mod tests {
 
         let small = tempfile::tempdir().unwrap();
         std::fs::write(small.path().join("only"), "").unwrap();
-        let dir = Dir::open_path(small.path().as_os_str().as_bytes()).unwrap();
+        let dir = Dir::open_path(small.path().as_os_str().as_encoded_bytes()).unwrap();
         assert!(listing.read_start(&dir).unwrap(), "ends within one chunk");
         assert_eq!(listing.entries().count(), 1);
         assert!(dir.exists_at("only"));

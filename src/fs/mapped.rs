@@ -4,10 +4,12 @@
 
 use std::fs::File;
 use std::io;
+#[cfg(unix)]
 use std::os::fd::AsRawFd;
 
 /// Takes `file`'s exclusive lock (`flock`), waiting for it: held until the file is closed.
 /// How searches that append to one memo file take turns.
+#[cfg(unix)]
 pub fn lock_exclusive(file: &File) -> io::Result<()> {
     loop {
         // SAFETY: flock on a descriptor we hold; no memory is passed.
@@ -22,6 +24,7 @@ pub fn lock_exclusive(file: &File) -> io::Result<()> {
 }
 
 /// A whole file mapped read-only and private; unmapped on drop.
+#[cfg(unix)]
 #[derive(Debug)]
 pub struct Mapped {
     addr: *mut libc::c_void,
@@ -30,10 +33,13 @@ pub struct Mapped {
 
 // SAFETY: the mapping is read-only and private (MAP_PRIVATE | PROT_READ): nothing writes
 // through it, so sharing the bytes between threads is as safe as sharing a `&[u8]`.
+#[cfg(unix)]
 unsafe impl Send for Mapped {}
 // SAFETY: as above.
+#[cfg(unix)]
 unsafe impl Sync for Mapped {}
 
+#[cfg(unix)]
 impl Mapped {
     /// Maps `file` whole. An empty file gives an empty mapping (no `mmap` call).
     ///
@@ -43,7 +49,7 @@ impl Mapped {
     /// own, 0700 (see `memo::place`).
     pub fn new(file: &File) -> io::Result<Mapped> {
         let len = usize::try_from(file.metadata()?.len())
-            .map_err(|_| io::Error::from_raw_os_error(libc::EFBIG))?;
+            .map_err(|_| io::Error::from(io::ErrorKind::FileTooLarge))?;
         if len == 0 {
             return Ok(Mapped {
                 addr: std::ptr::null_mut(),
@@ -78,6 +84,7 @@ impl Mapped {
     }
 }
 
+#[cfg(unix)]
 impl Drop for Mapped {
     fn drop(&mut self) {
         if self.len > 0 {
@@ -86,6 +93,60 @@ impl Drop for Mapped {
                 libc::munmap(self.addr, self.len);
             }
         }
+    }
+}
+
+/// Takes `file`'s exclusive lock (`LockFileEx` over the whole file), waiting for it: held
+/// until the file is closed.
+#[cfg(windows)]
+pub fn lock_exclusive(file: &File) -> io::Result<()> {
+    use std::os::windows::io::AsRawHandle;
+    use windows_sys::Win32::Storage::FileSystem::{LockFileEx, LOCKFILE_EXCLUSIVE_LOCK};
+    use windows_sys::Win32::System::IO::OVERLAPPED;
+    // SAFETY: a zeroed OVERLAPPED (offset 0) is what a lock from the start wants.
+    let mut at: OVERLAPPED = unsafe { std::mem::zeroed() };
+    // SAFETY: a handle we hold and an OVERLAPPED that outlives the (synchronous) call.
+    let ok = unsafe {
+        LockFileEx(
+            file.as_raw_handle(),
+            LOCKFILE_EXCLUSIVE_LOCK,
+            0,
+            u32::MAX,
+            u32::MAX,
+            &mut at,
+        )
+    };
+    if ok == 0 {
+        Err(io::Error::last_os_error())
+    } else {
+        Ok(())
+    }
+}
+
+/// A whole file's bytes. On Windows they are read rather than mapped: a mapped file cannot be
+/// replaced while mapped there (the memo writes a new file and renames it over), and the memo
+/// is off on Windows anyway (`memo::place`), so only its management commands read one.
+#[cfg(windows)]
+#[derive(Debug)]
+pub struct Mapped {
+    bytes: Vec<u8>,
+}
+
+#[cfg(windows)]
+impl Mapped {
+    /// Reads `file` whole, from its start.
+    pub fn new(file: &File) -> io::Result<Mapped> {
+        use std::io::{Read, Seek};
+        let mut file = file;
+        file.seek(io::SeekFrom::Start(0))?;
+        let mut bytes = Vec::new();
+        file.read_to_end(&mut bytes)?;
+        Ok(Mapped { bytes })
+    }
+
+    /// The file's bytes.
+    pub fn bytes(&self) -> &[u8] {
+        &self.bytes
     }
 }
 

@@ -8,7 +8,9 @@
 //!   limit) (`dir.rs`).
 //! - [`Listing`]: a directory's entries into a reused buffer, names borrowed (`listing.rs`): by
 //!   raw `getdents64` on Linux; by the C library's `readdir` on macOS and the BSDs, and on Linux
-//!   built with `--features portable` (`readdir.rs`, on `stream.rs`).
+//!   built with `--features portable` (`readdir.rs`, on `stream.rs`); by
+//!   `GetFileInformationByHandleEx` on Windows (`windows.rs`, which also holds Windows' `Dir`:
+//!   a handle, with everything below it opened relative to it by `NtCreateFile`).
 //! - [`Kind`] and [`Stat`]: what an entry is, and its metadata (`kind.rs`).
 //! - The descriptor budget and [`DirSlot`], a descriptor shared by the threads that open
 //!   subdirectories relative to it (`budget.rs`).
@@ -20,6 +22,8 @@
 //! - [`mount_type`]: a file system's type as the mount table names it (`mounts.rs`).
 //! - What the system says of the process: its threads' block reads, its groups, a device's
 //!   numbers (`system.rs`).
+//! - [`os_str`], [`os_path`], [`os_string`]: path bytes as the system's strings (WTF-8 on
+//!   Windows); [`Fault`]: a system error by what it means (`native.rs`).
 //! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
 //!   bytes on a terminal and in messages; [`xdg`]: where configuration files live.
 //!
@@ -30,6 +34,7 @@
 //! is chosen here by `cfg`, so that no floor above names a system.
 
 mod budget;
+#[cfg(unix)]
 mod dir;
 mod dirent;
 pub mod escape;
@@ -38,12 +43,18 @@ mod kind;
 mod listing;
 mod mapped;
 mod mounts;
+mod native;
 pub mod path;
-#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+#[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
 mod readdir;
-#[cfg(any(not(target_os = "linux"), feature = "portable"))]
+#[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
 mod stream;
 mod system;
+#[cfg(windows)]
+mod windows;
+/// Windows' `Dir` and its reads stand where `dir.rs` does on Unix.
+#[cfg(windows)]
+use windows as dir;
 pub mod xdg;
 
 pub use budget::{
@@ -53,9 +64,32 @@ pub use budget::{
 pub use dir::{
     fs_magic, is_gone, is_slow_filesystem, raw_stat_path, read_small_file, stat_path, Dir,
 };
+pub use dirent::Listed;
 pub use identity::reader_identity;
 pub use kind::{FullStat, Kind, Stat};
 pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::{lock_exclusive, Mapped};
 pub use mounts::mount_type;
-pub use system::{address_space_limit, blocks_read, device_numbers};
+pub use native::{
+    ino_of_ignore_entry, ino_of_walkdir_entry, marked_hidden, os_path, os_string, Fault,
+    MARKS_HIDDEN,
+};
+pub use system::{address_space_limit, blocks_read, device_numbers, one_allocator_arena};
+
+// What the system is and lacks, its users, its console, and the memo's private files: asked
+// by the floors above instead of naming a system (`host.rs`, `users.rs`, `console.rs`,
+// `private.rs`).
+mod console;
+mod host;
+pub mod private;
+mod users;
+pub use console::{die_of, enable_ansi_colors, text_output, Endings};
+pub use host::{
+    default_separator, device_of, is_null_device, is_separator, CURRENT_DIR, HAS_MEMO, HAS_MPI,
+    SEPARATOR, SYSTEM,
+};
+pub use users::{effective_uid, group_id, group_name, link_host, user_id, user_name, HAS_OWNERS};
+
+// Opening a file to write without waiting on a FIFO (`open.rs`).
+mod open;
+pub use open::open_without_waiting;

@@ -94,7 +94,7 @@ mod tests {
             buf: bytemuck_u8(&mut buf),
             dot_only: false,
         }
-        .map(|(n, k, i)| (n.to_bytes().to_vec(), k, i))
+        .map(|e| (e.name.to_bytes().to_vec(), e.kind, e.ino))
         .collect();
         assert_eq!(
             read,
@@ -118,7 +118,7 @@ mod tests {
             buf: bytemuck_u8(&mut buf),
             dot_only: false,
         }
-        .map(|(n, _, _)| n.to_owned())
+        .map(|e| e.name.to_owned())
         .filter(|n| n.to_bytes() != b"." && n.to_bytes() != b"..")
         .collect();
         assert_eq!(names, [c"only".to_owned()]);

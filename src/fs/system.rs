@@ -7,6 +7,7 @@
 /// thread's own on Linux, FreeBSD and OpenBSD (`RUSAGE_THREAD`); the whole process's on macOS
 /// and NetBSD, which count no thread's alone (a slow read while any thread waited on the disk
 /// then counts as blocked).
+#[cfg(unix)]
 pub fn blocks_read() -> i64 {
     #[cfg(any(
         target_os = "linux",
@@ -37,6 +38,7 @@ pub fn blocks_read() -> i64 {
 
 /// The soft limit of the process's address space (`ulimit -v`, `RLIMIT_AS`) in bytes; `None`
 /// when there is none (or it cannot be read).
+#[cfg(unix)]
 pub fn address_space_limit() -> Option<u64> {
     let mut lim = libc::rlimit {
         rlim_cur: 0,
@@ -56,6 +58,7 @@ pub fn address_space_limit() -> Option<u64> {
 
 /// The process's supplementary groups (`getgroups`), empty when they cannot be read (who
 /// reads, for the memo, where `/proc` does not say it: [`super::reader_identity`]).
+#[cfg(unix)]
 #[cfg_attr(target_os = "linux", allow(dead_code))]
 pub fn groups() -> Vec<u32> {
     // SAFETY: with a size of 0, getgroups only counts the groups and writes nothing.
@@ -73,14 +76,53 @@ pub fn groups() -> Vec<u32> {
 
 /// The major and minor numbers of a device id (`st_rdev`), as this system packs them.
 #[allow(clippy::unnecessary_cast)]
+#[cfg(unix)]
 pub fn device_numbers(rdev: u64) -> (u64, u64) {
     let dev = rdev as libc::dev_t;
     (libc::major(dev) as u64, libc::minor(dev) as u64)
 }
 
+/// Makes the allocator keep to one arena (glibc reserves 64 MiB of address space for each
+/// arena it adds for a new thread, which an address-space limit cannot afford); nothing where
+/// the allocator is another.
+pub fn one_allocator_arena() {
+    #[cfg(all(unix, target_env = "gnu"))]
+    // SAFETY: mallopt sets an allocator parameter, under the allocator's own lock.
+    unsafe {
+        libc::mallopt(libc::M_ARENA_MAX, 1);
+    }
+}
+
+/// The calling thread's block reads: Windows counts none a thread can ask for cheaply, so
+/// `auto` never sees a walk wait on the disk there and keeps to the cores.
+#[cfg(windows)]
+pub fn blocks_read() -> i64 {
+    0
+}
+
+/// The process's address-space limit: Windows sets none a process can read (a job's memory
+/// limit is not one of address space).
+#[cfg(windows)]
+pub fn address_space_limit() -> Option<u64> {
+    None
+}
+
+/// A device id's major and minor numbers: Windows has no device files.
+#[cfg(windows)]
+pub fn device_numbers(_rdev: u64) -> (u64, u64) {
+    (0, 0)
+}
+
+// Device numbers as each system packs them, and Unix's groups.
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    #[cfg(windows)]
+    fn no_device_numbers_on_windows() {
+        assert_eq!(device_numbers(0x103), (0, 0));
+    }
 
     #[test]
     #[cfg(any(target_os = "linux", target_os = "macos"))]
@@ -99,6 +141,7 @@ mod tests {
     }
 
     #[test]
+    #[cfg(unix)]
     fn groups_are_the_process_s() {
         let ours = groups();
         #[cfg(not(target_vendor = "apple"))]

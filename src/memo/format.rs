@@ -53,22 +53,6 @@ pub struct Stamp {
 }
 
 impl Stamp {
-    /// The stamp of a directory's metadata.
-    pub fn of(md: &std::fs::Metadata) -> Stamp {
-        use std::os::unix::fs::MetadataExt;
-        Stamp {
-            dev: md.dev(),
-            ino: md.ino(),
-            mtime: (md.mtime(), nsec(md.mtime_nsec())),
-            ctime: (md.ctime(), nsec(md.ctime_nsec())),
-            size: md.size(),
-            mode: md.mode(),
-            nlink: u32::try_from(md.nlink()).unwrap_or(u32::MAX),
-            uid: md.uid(),
-            gid: md.gid(),
-        }
-    }
-
     /// The stamp of a directory's `fstat`.
     pub fn of_raw(st: &FullStat) -> Stamp {
         let FullStat { stat, .. } = st;
@@ -95,18 +79,9 @@ fn nsec(ns: i64) -> u32 {
     u32::try_from(ns).unwrap_or(0)
 }
 
-/// The one-byte code of a kind in a record.
+/// The one-byte code of a kind in a record: its `d_type`.
 fn kind_code(kind: Kind) -> u8 {
-    match kind {
-        Kind::File => libc::DT_REG,
-        Kind::Dir => libc::DT_DIR,
-        Kind::Symlink => libc::DT_LNK,
-        Kind::Fifo => libc::DT_FIFO,
-        Kind::Socket => libc::DT_SOCK,
-        Kind::BlockDevice => libc::DT_BLK,
-        Kind::CharDevice => libc::DT_CHR,
-        Kind::Unknown => libc::DT_UNKNOWN,
-    }
+    kind.dtype()
 }
 
 /// A 64-bit FNV-1a hash of a record's path, for the index.

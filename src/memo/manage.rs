@@ -7,7 +7,6 @@
 
 use std::fs;
 use std::io::{self, Write};
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
 use super::format::{self, Header, Record, Stamp};
@@ -41,7 +40,7 @@ pub fn run(task: &Task, dir: &Path) -> Outcome {
                     Err(e) => {
                         crate::report::say!(
                             "ffind: {}: {}",
-                            escaped(path.as_os_str().as_bytes()),
+                            escaped(path.as_os_str().as_encoded_bytes()),
                             crate::report::describe(&e)
                         );
                         all = all.and(Ok(false));
@@ -110,7 +109,7 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
 /// it is in.
 fn clear_path(dir: &Path, path: &Path, out: &mut impl Write) -> io::Result<bool> {
     let canonical = fs::canonicalize(path)?;
-    let shown = escaped(canonical.as_os_str().as_bytes());
+    let shown = escaped(canonical.as_os_str().as_encoded_bytes());
     let forgot = match place::nearest(dir, &canonical) {
         None => None,
         Some((file, _, below)) if below.is_empty() => match fs::remove_file(&file) {
@@ -136,8 +135,8 @@ fn clear(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
         Ok(entries) => {
             for entry in entries.flatten() {
                 let name = entry.file_name();
-                let ours =
-                    name.as_bytes().ends_with(b".ffc") || name.as_bytes().starts_with(b".tmp-");
+                let ours = name.as_encoded_bytes().ends_with(b".ffc")
+                    || name.as_encoded_bytes().starts_with(b".tmp-");
                 if ours && fs::remove_file(entry.path()).is_ok() {
                     removed += 1;
                 }
@@ -185,7 +184,8 @@ fn forget_below(file: &Path, below: &[u8]) -> io::Result<bool> {
 
 /// The stamp of the directory `dir`.
 fn stamp(dir: &Path) -> io::Result<Stamp> {
-    Ok(Stamp::of(&fs::symlink_metadata(dir)?))
+    let st = crate::fs::raw_stat_path(dir.as_os_str().as_encoded_bytes(), false)?;
+    Ok(Stamp::of_raw(&st))
 }
 
 /// Tests the file system of `path`: its type, then in a new directory there, whether
@@ -195,12 +195,12 @@ fn check(path: &Path, out: &mut impl Write) -> io::Result<bool> {
     if let Err(e) = fs::metadata(path) {
         crate::report::say!(
             "ffind: {}: {}",
-            escaped(path.as_os_str().as_bytes()),
+            escaped(path.as_os_str().as_encoded_bytes()),
             crate::report::describe(&e)
         );
         return Ok(false);
     }
-    let magic = crate::fs::fs_magic(path.as_os_str().as_bytes());
+    let magic = crate::fs::fs_magic(path.as_os_str().as_encoded_bytes());
     let untrusted = format!(
         "a type ffind does not trust (see {}): searched without the memo",
         super::docs("CACHE.md")

@@ -263,8 +263,7 @@ impl Session {
             .iter()
             .enumerate()
             .filter_map(|(i, root)| {
-                use std::os::unix::ffi::OsStrExt;
-                let path = std::ffi::OsStr::from_bytes(root.open_path());
+                let path = crate::fs::os_path(root.open_path());
                 Some((std::fs::canonicalize(path).ok()?, i))
             })
             .collect();
@@ -287,9 +286,9 @@ impl Session {
         canonical: &std::path::Path,
         report: &Reporter,
     ) -> Option<(usize, Vec<u8>)> {
-        use std::os::unix::ffi::OsStrExt;
-        let md = std::fs::metadata(canonical).ok()?;
-        let dev = std::os::unix::fs::MetadataExt::dev(&md);
+        let dev = crate::fs::stat_path(canonical.as_os_str().as_encoded_bytes(), true)
+            .ok()?
+            .dev;
         if !self.trusts(dev, root.open_path()) {
             return None;
         }
@@ -297,14 +296,19 @@ impl Session {
             .map(|(_, base, below)| (base, below))
             .or_else(|| {
                 canonical.ancestors().find_map(|base| {
-                    let bytes = base.as_os_str().as_bytes();
+                    let bytes = base.as_os_str().as_encoded_bytes();
                     self.trees
                         .iter()
                         .any(|t| t.canonical == bytes)
                         .then(|| (bytes.to_vec(), place::below(canonical, base)))
                 })
             })
-            .unwrap_or_else(|| (canonical.as_os_str().as_bytes().to_vec(), Vec::new()));
+            .unwrap_or_else(|| {
+                (
+                    canonical.as_os_str().as_encoded_bytes().to_vec(),
+                    Vec::new(),
+                )
+            });
         if let Some(i) = self.trees.iter().position(|t| t.canonical == base) {
             return Some((i, below));
         }

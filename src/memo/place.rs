@@ -6,12 +6,11 @@
 
 use std::fs::{self, File};
 use std::io::{self, Write};
-use std::os::unix::ffi::OsStrExt;
-use std::os::unix::fs::{DirBuilderExt, MetadataExt, OpenOptionsExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::time::{Duration, SystemTime};
 
 use super::format;
+use crate::fs::{private, Stat};
 
 /// The ending of memo files' names.
 const SUFFIX: &str = ".ffc";
@@ -26,14 +25,11 @@ pub fn open_dir(dir: &Path) -> Result<(), String> {
     let shown = dir.display();
     if let Some(parent) = dir.parent() {
         if !parent.as_os_str().is_empty() {
-            fs::DirBuilder::new()
-                .recursive(true)
-                .mode(0o700)
-                .create(parent)
+            private::create_dir(parent, true)
                 .map_err(|e| format!("{shown}: {}", crate::report::describe(&e)))?;
         }
     }
-    match fs::DirBuilder::new().mode(0o700).create(dir) {
+    match private::create_dir(dir, false) {
         Ok(()) => {}
         Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
         Err(e) => return Err(format!("{shown}: {}", crate::report::describe(&e))),
@@ -41,9 +37,9 @@ pub fn open_dir(dir: &Path) -> Result<(), String> {
     let md = fs::symlink_metadata(dir)
         .map_err(|e| format!("{shown}: {}", crate::report::describe(&e)))?;
     check_dir(&md).map_err(|why| format!("{shown}: {why}"))?;
-    if md.mode() & 0o077 != 0 {
+    if private::permissions(&md) & 0o077 != 0 {
         // Ours, and only others' reading to take away: the memo is never shared.
-        fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+        private::make_private(dir)
             .map_err(|e| format!("{shown}: {}", crate::report::describe(&e)))?;
     }
     Ok(())
@@ -55,13 +51,14 @@ pub fn open_dir(dir: &Path) -> Result<(), String> {
 pub fn home_is_ours(home: &Path) -> Result<(), String> {
     let md = fs::metadata(home)
         .map_err(|e| format!("{}: {}", home.display(), crate::report::describe(&e)))?;
-    let euid = nix::unistd::geteuid().as_raw();
-    if md.uid() != euid {
+    let euid = crate::fs::effective_uid();
+    let uid = Stat::from_metadata(&md).uid;
+    if uid != euid {
         return Err(format!(
             "the home directory {} is not this user's (it is uid {}'s, ffind runs as uid {euid}): \
              nothing is made there (give --cache-dir or $FFIND_CACHE_DIR)",
             home.display(),
-            md.uid()
+            uid
         ));
     }
     Ok(())
@@ -75,10 +72,10 @@ fn check_dir(md: &fs::Metadata) -> Result<(), &'static str> {
     if !md.is_dir() {
         return Err("is not a directory");
     }
-    if md.uid() != nix::unistd::geteuid().as_raw() {
+    if Stat::from_metadata(md).uid != crate::fs::effective_uid() {
         return Err("belongs to another user; refused");
     }
-    if md.mode() & 0o022 != 0 {
+    if private::permissions(md) & 0o022 != 0 {
         return Err(
             "others may write to it; refused (the memo needs a private directory: the default, \
              or one only this user may write to)",
@@ -98,11 +95,11 @@ pub fn file_of(dir: &Path, root: &[u8]) -> PathBuf {
 /// Any file there counts, even one to be refused: reading it says why.
 pub fn nearest(dir: &Path, canonical: &Path) -> Option<(PathBuf, Vec<u8>, Vec<u8>)> {
     canonical.ancestors().find_map(|base| {
-        let file = file_of(dir, base.as_os_str().as_bytes());
+        let file = file_of(dir, base.as_os_str().as_encoded_bytes());
         fs::symlink_metadata(&file).is_ok().then(|| {
             (
                 file,
-                base.as_os_str().as_bytes().to_vec(),
+                base.as_os_str().as_encoded_bytes().to_vec(),
                 below(canonical, base),
             )
         })
@@ -112,26 +109,24 @@ pub fn nearest(dir: &Path, canonical: &Path) -> Option<(PathBuf, Vec<u8>, Vec<u8
 /// `path` below its ancestor `base`, as a record's path: no leading `/`, empty for `base`
 /// itself (and for a `path` not below `base`).
 pub fn below(path: &Path, base: &Path) -> Vec<u8> {
-    path.strip_prefix(base)
-        .map_or_else(|_| Vec::new(), |p| p.as_os_str().as_bytes().to_vec())
+    path.strip_prefix(base).map_or_else(
+        |_| Vec::new(),
+        |p| p.as_os_str().as_encoded_bytes().to_vec(),
+    )
 }
 
 /// Opens a memo file to read: not through a link, and only a regular file of ours that no
 /// one else may read or write. `Ok(None)` when there is none.
 pub fn open_file(path: &Path) -> io::Result<Option<File>> {
-    let file = match fs::OpenOptions::new()
-        .read(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)
-    {
+    let file = match private::open_no_follow(fs::OpenOptions::new().read(true), path, true) {
         Ok(f) => f,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
     let md = file.metadata()?;
     if !md.is_file()
-        || md.uid() != nix::unistd::geteuid().as_raw()
-        || md.permissions().mode() & 0o077 != 0
+        || Stat::from_metadata(&md).uid != crate::fs::effective_uid()
+        || private::permissions(&md) & 0o077 != 0
     {
         return Err(io::Error::new(
             io::ErrorKind::InvalidData,
@@ -147,13 +142,11 @@ pub fn open_file(path: &Path) -> io::Result<Option<File>> {
 /// as this search read it. `Ok(false)` when it is not (another search wrote it meanwhile):
 /// the caller writes the file whole instead.
 pub fn append(path: &Path, read: &File, expected: usize, segment: &[u8]) -> io::Result<bool> {
-    let mut file = fs::OpenOptions::new()
-        .append(true)
-        .custom_flags(libc::O_NOFOLLOW | libc::O_NONBLOCK)
-        .open(path)?;
+    let mut file = private::open_no_follow(fs::OpenOptions::new().append(true), path, true)?;
     crate::fs::lock_exclusive(&file)?;
     let (now, then) = (file.metadata()?, read.metadata()?);
-    if (now.dev(), now.ino()) != (then.dev(), then.ino()) || now.len() != expected as u64 {
+    let (now_st, then_st) = (Stat::from_metadata(&now), Stat::from_metadata(&then));
+    if (now_st.dev, now_st.ino) != (then_st.dev, then_st.ino) || now.len() != expected as u64 {
         return Ok(false);
     }
     file.write_all(segment)?;
@@ -174,15 +167,10 @@ pub fn replace(path: &Path, root: &[u8], credentials: u64, records: &[&[u8]]) ->
         std::process::id(),
         stamp.as_nanos(),
         path.file_name()
-            .map_or(&b""[..], |n| n.as_bytes())
+            .map_or(&b""[..], |n| n.as_encoded_bytes())
             .escape_ascii()
     ));
-    let file = fs::OpenOptions::new()
-        .write(true)
-        .create_new(true)
-        .mode(0o600)
-        .custom_flags(libc::O_NOFOLLOW)
-        .open(&temp)?;
+    let file = private::create_new(&temp)?;
     let written = (|| {
         let mut out = io::BufWriter::with_capacity(1 << 20, &file);
         format::write_file(&mut out, root, credentials, records)?;
@@ -210,7 +198,7 @@ pub fn held(dir: &Path) -> io::Result<Vec<Held>> {
     for entry in fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name();
-        if !name.as_bytes().ends_with(SUFFIX.as_bytes()) {
+        if !name.as_encoded_bytes().ends_with(SUFFIX.as_bytes()) {
             continue;
         }
         let Ok(md) = entry.metadata() else { continue };
@@ -232,7 +220,7 @@ pub fn prune(dir: &Path, limit: u64) {
     if let Ok(entries) = fs::read_dir(dir) {
         let now = SystemTime::now();
         for entry in entries.flatten() {
-            if !entry.file_name().as_bytes().starts_with(b".tmp-") {
+            if !entry.file_name().as_encoded_bytes().starts_with(b".tmp-") {
                 continue;
             }
             let old = entry
@@ -262,15 +250,18 @@ mod tests {
 
     #[test]
     fn the_directory_is_made_private_and_links_are_refused() {
+        if !crate::fs::HAS_MEMO {
+            return;
+        }
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("a/b/ffind");
         open_dir(&dir).unwrap();
         let md = fs::symlink_metadata(&dir).unwrap();
-        assert_eq!(md.mode() & 0o777, 0o700);
+        assert_eq!(private::permissions(&md) & 0o777, 0o700);
         let link = tmp.path().join("link");
-        std::os::unix::fs::symlink(&dir, &link).unwrap();
+        private::symlink_dir(&dir, &link).unwrap();
         assert!(open_dir(&link).unwrap_err().contains("symbolic link"));
-        fs::set_permissions(&dir, fs::Permissions::from_mode(0o777)).unwrap();
+        private::share_with_everyone(&dir).unwrap();
         assert!(open_dir(&dir).unwrap_err().contains("others may write"));
     }
 

@@ -132,9 +132,8 @@ fn paint(style: Option<&lscolors::Style>) -> Paint {
 
 /// Whether a symbolic link's target exists.
 fn points_somewhere(path: &[u8]) -> bool {
-    use std::os::unix::ffi::OsStrExt;
     let path = if path.is_empty() { &b"."[..] } else { path };
-    std::path::Path::new(std::ffi::OsStr::from_bytes(path)).exists()
+    crate::fs::os_path(path).exists()
 }
 
 /// Appends `text` painted in `style` (nothing added for the default style).

@@ -81,11 +81,19 @@ impl Details {
             return;
         };
         push_mode(out, st.mode);
-        let user = owners.user(st.uid).unwrap_or_else(|| st.uid.to_string());
-        let group = owners.group(st.gid).unwrap_or_else(|| st.gid.to_string());
+        // Where files have no owners (Windows), "-" stands in their columns.
+        let (user, group) = if crate::fs::HAS_OWNERS {
+            let user = owners.user(st.uid).unwrap_or_else(|| st.uid.to_string());
+            let group = owners.group(st.gid).unwrap_or_else(|| st.gid.to_string());
+            (user, group)
+        } else {
+            ("-".to_owned(), "-".to_owned())
+        };
         let size = match st.kind() {
             Kind::BlockDevice | Kind::CharDevice => {
-                let (major, minor) = device_numbers(device_id(path));
+                // Asked by path here rather than kept in every `Stat`: devices are rare, and
+                // the walk moves `Stat`s around for every entry.
+                let (major, minor) = device_numbers(crate::fs::device_of(path));
                 format!("{major}, {minor}")
             }
             _ => human_size(st.size),
@@ -228,14 +236,6 @@ fn push_mode(out: &mut Vec<u8>, mode: u32) {
     }
 }
 
-/// The device a block or character device file stands for. Asked by path here rather than
-/// kept in every `Stat`: devices are rare, and the walk moves `Stat`s around for every entry.
-fn device_id(path: &[u8]) -> u64 {
-    use std::os::unix::ffi::OsStrExt;
-    use std::os::unix::fs::MetadataExt;
-    std::fs::metadata(std::ffi::OsStr::from_bytes(path)).map_or(0, |md| md.rdev())
-}
-
 /// A size as `ls -h` shows it: bytes below 1024, else 1024-based units rounded up, with one
 /// decimal below 10 ("1.5M", "4.0K", "12G").
 pub fn human_size(size: u64) -> String {
@@ -265,18 +265,16 @@ pub fn human_size(size: u64) -> String {
 /// The metadata of `path` itself, not following a link (`lstat`): what `-l` shows under `-L`,
 /// and what `--json` describes a link by when it cannot be followed.
 pub fn own_stat(path: &[u8]) -> Option<Stat> {
-    use std::os::unix::ffi::OsStrExt;
-    std::fs::symlink_metadata(std::ffi::OsStr::from_bytes(path))
+    std::fs::symlink_metadata(crate::fs::os_path(path))
         .ok()
         .map(|md| Stat::from_metadata(&md))
 }
 
 /// Where the symbolic link `path` points, for " -> target".
 pub fn link_target(path: &[u8]) -> Option<Vec<u8>> {
-    use std::os::unix::ffi::{OsStrExt, OsStringExt};
-    std::fs::read_link(std::ffi::OsStr::from_bytes(path))
+    std::fs::read_link(crate::fs::os_path(path))
         .ok()
-        .map(|t| t.into_os_string().into_vec())
+        .map(|t| t.into_os_string().into_encoded_bytes())
 }
 
 #[cfg(test)]
@@ -351,11 +349,5 @@ mod tests {
         );
         // What does not read as written stays as it is.
         assert_eq!(realigned(b"-rw-r--r-- x"), "-rw-r--r-- x");
-    }
-
-    #[test]
-    fn device_numbers_split() {
-        assert_eq!(device_numbers(0x103), (1, 3));
-        assert_eq!(device_numbers(0x801), (8, 1));
     }
 }

@@ -226,7 +226,9 @@ impl Hold {
 
 /// The last component of a path.
 fn name_of(path: &[u8]) -> &[u8] {
-    path.rsplit(|&b| b == b'/').next().unwrap_or(path)
+    path.rsplit(|&b| crate::fs::is_separator(b))
+        .next()
+        .unwrap_or(path)
 }
 
 #[cfg(test)]

@@ -1,6 +1,7 @@
 //! Ctrl-C with colors on leaves the terminal as it was (issue 23): as fd does, ffind catches
-//! the signals that end it at a terminal (SIGINT, SIGTERM, SIGHUP, SIGQUIT) when its results
-//! carry escape sequences (colors, hyperlinks), and ends its output cleanly first.
+//! the signals that end it at a terminal (SIGINT, SIGTERM, SIGHUP, SIGQUIT; Ctrl-C and
+//! Ctrl-Break on Windows: [`crate::fs::Endings`]) when its results carry escape sequences
+//! (colors, hyperlinks), and ends its output cleanly first.
 //!
 //! Without this, the signal ends ffind wherever its writes are: a batch cut anywhere, in the
 //! middle of a name or of an escape sequence ("\e[1;34m/home/u/src/li"), and the prompt and
@@ -21,9 +22,6 @@ use std::io;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
-use signal_hook::consts::{SIGHUP, SIGINT, SIGQUIT, SIGTERM};
-use signal_hook::iterator::Signals;
-
 use crate::output::printer::Printer;
 
 /// How long the write in progress may take to end before ffind dies without the reset.
@@ -35,17 +33,16 @@ static CAUGHT: AtomicBool = AtomicBool::new(false);
 /// Catches the signals that end ffind, so that `reset` (the style's) is the last thing
 /// `printer` writes before ffind dies of them.
 pub fn end_cleanly(printer: &'static Printer, reset: Vec<u8>) -> io::Result<()> {
-    let mut signals = Signals::new([SIGINT, SIGTERM, SIGHUP, SIGQUIT])?;
+    let mut endings = crate::fs::Endings::catch()?;
     std::thread::Builder::new()
         .name("ffind-signals".into())
         .spawn(move || {
-            let Some(sig) = signals.forever().next() else {
+            let Some(sig) = endings.wait() else {
                 return;
             };
             CAUGHT.store(true, Ordering::SeqCst);
-            printer.write_last(&reset, PATIENCE, &mut || signals.pending().next().is_some());
-            let _ = signal_hook::low_level::emulate_default_handler(sig);
-            std::process::exit(128 + sig);
+            printer.write_last(&reset, PATIENCE, &mut || endings.another());
+            crate::fs::die_of(sig);
         })?;
     Ok(())
 }

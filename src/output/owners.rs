@@ -4,8 +4,6 @@
 use std::collections::HashMap;
 use std::sync::Mutex;
 
-use nix::unistd::{Gid, Group, Uid, User};
-
 /// Names found so far.
 #[derive(Debug, Default)]
 pub struct Owners {
@@ -19,12 +17,7 @@ impl Owners {
         let mut users = self.users.lock().unwrap_or_else(|e| e.into_inner());
         users
             .entry(uid)
-            .or_insert_with(|| {
-                User::from_uid(Uid::from_raw(uid))
-                    .ok()
-                    .flatten()
-                    .map(|u| u.name)
-            })
+            .or_insert_with(|| crate::fs::user_name(uid))
             .clone()
     }
 
@@ -33,12 +26,7 @@ impl Owners {
         let mut groups = self.groups.lock().unwrap_or_else(|e| e.into_inner());
         groups
             .entry(gid)
-            .or_insert_with(|| {
-                Group::from_gid(Gid::from_raw(gid))
-                    .ok()
-                    .flatten()
-                    .map(|g| g.name)
-            })
+            .or_insert_with(|| crate::fs::group_name(gid))
             .clone()
     }
 }

@@ -325,7 +325,7 @@ impl Printer {
                 Some(style) => push_styled(batch, style, path, guard, kind, meta),
                 None => {
                     if guard {
-                        batch.buf.extend_from_slice(b"./");
+                        batch.buf.extend_from_slice(crate::fs::CURRENT_DIR);
                     }
                     push_plain(&mut batch.buf, path, kind);
                 }
@@ -563,13 +563,14 @@ impl Printer {
     }
 }
 
-/// A record as the plain listing writes it: the path's raw bytes, and "/" after a directory.
+/// A record as the plain listing writes it: the path's raw bytes, and the separator after a
+/// directory ("/", Windows' "\").
 #[inline]
 fn push_plain(buf: &mut Vec<u8>, path: &[u8], kind: Kind) {
     buf.reserve(path.len() + 2);
     buf.extend_from_slice(path);
     if kind == Kind::Dir {
-        buf.push(b'/');
+        buf.push(crate::fs::SEPARATOR);
     }
 }
 
@@ -588,7 +589,7 @@ fn push_styled(
     if guard {
         let mut guarded = std::mem::take(&mut batch.scratch);
         guarded.clear();
-        guarded.extend_from_slice(b"./");
+        guarded.extend_from_slice(crate::fs::CURRENT_DIR);
         guarded.extend_from_slice(path);
         style.write(&mut batch.buf, &guarded, kind, meta);
         batch.scratch = guarded;
@@ -622,6 +623,12 @@ mod tests {
 
     fn file() -> Kind {
         Kind::File
+    }
+
+    /// A directory's name as printed: with the system's separator after it (`\` on Windows,
+    /// as fd writes it).
+    fn dir(name: &str) -> String {
+        format!("{name}{}", char::from(crate::fs::SEPARATOR))
     }
 
     #[derive(Clone, Default)]
@@ -671,7 +678,8 @@ mod tests {
         assert!(!p.push(&mut b, b"c", file(), &mut NoMeta));
         assert!(!p.push(&mut b, b"d", file(), &mut NoMeta));
         p.flush(&mut b);
-        assert_eq!(&*sink.0.lock().unwrap(), b"a\0b/\0c\0");
+        let want = format!("a\0{}\0c\0", dir("b"));
+        assert_eq!(&*sink.0.lock().unwrap(), want.as_bytes());
         assert_eq!(p.why(), Stopped::Limit);
     }
 
@@ -692,7 +700,8 @@ mod tests {
         p.flush(&mut b2);
         assert!(sink.0.lock().unwrap().is_empty(), "nothing before finish");
         p.finish();
-        assert_eq!(&*sink.0.lock().unwrap(), b"a/\na-b\n");
+        let want = format!("{}\na-b\n", dir("a"));
+        assert_eq!(&*sink.0.lock().unwrap(), want.as_bytes());
         assert!(p.matched());
     }
 
@@ -706,7 +715,9 @@ mod tests {
         p.push(&mut b, b"-d", Kind::Dir, &mut NoMeta);
         p.push(&mut b, b"sub/-x", file(), &mut NoMeta);
         p.flush(&mut b);
-        assert_eq!(&*sink.0.lock().unwrap(), b"./-rf\n./-d/\nsub/-x\n");
+        // "./" on every system, as fd writes it.
+        let want = format!("./-rf\n{}\nsub/-x\n", dir("./-d"));
+        assert_eq!(&*sink.0.lock().unwrap(), want.as_bytes());
         let sink = Sink::default();
         let p = Printer::new(Box::new(sink.clone()), b'\n', false, None, false);
         p.push(&mut b, b"-rf", file(), &mut NoMeta);
@@ -717,7 +728,7 @@ mod tests {
     struct Full;
     impl Write for Full {
         fn write(&mut self, _: &[u8]) -> io::Result<usize> {
-            Err(io::Error::from_raw_os_error(libc::ENOSPC))
+            Err(crate::fs::Fault::NoSpace.error())
         }
         fn flush(&mut self) -> io::Result<()> {
             Ok(())
@@ -732,6 +743,6 @@ mod tests {
         p.flush(&mut b);
         assert!(p.stopped());
         assert_eq!(p.why(), Stopped::WriteError);
-        assert_eq!(p.take_error().unwrap().raw_os_error(), Some(libc::ENOSPC));
+        assert!(crate::fs::Fault::NoSpace.is(&p.take_error().unwrap()));
     }
 }

@@ -58,7 +58,7 @@ impl Keys {
     /// Notes a record: its path (the key), and `buf[start..]`, the record as formatted.
     #[inline]
     pub fn note(&mut self, path: &[u8], buf: &[u8], start: usize) {
-        let depth = path.iter().filter(|&&b| b == b'/').count() as u32;
+        let depth = path.iter().filter(|&&b| crate::fs::is_separator(b)).count() as u32;
         self.note_at(path, buf, start, depth);
     }
 
@@ -406,9 +406,7 @@ pub fn compare_paths(a: &[u8], b: &[u8]) -> Ordering {
 /// as in [`compare_paths`] but for search paths: a leading "/", "." or ".." component comes
 /// before every name ("./x" before "-y/x"), and "a//b" or "a/./b" count as "a/b".
 pub fn fd_order(a: &[u8], b: &[u8]) -> Ordering {
-    use std::os::unix::ffi::OsStrExt;
-    let path = |p| std::path::Path::new(std::ffi::OsStr::from_bytes(p));
-    path(a).cmp(path(b))
+    crate::fs::os_path(a).cmp(&crate::fs::os_path(b))
 }
 
 /// Where two byte strings first differ (None when one is a prefix of the other), eight bytes
@@ -428,9 +426,9 @@ fn mismatch(a: &[u8], b: &[u8]) -> Option<usize> {
     (i..n).find(|&j| a[j] != b[j])
 }
 
-/// A byte's place in path order: "/" first.
+/// A byte's place in path order: a separator ("/", and Windows' "\") first.
 fn rank(byte: u8) -> u16 {
-    if byte == b'/' {
+    if crate::fs::is_separator(byte) {
         0
     } else {
         u16::from(byte) + 1

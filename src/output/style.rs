@@ -5,7 +5,7 @@
 
 use crate::filter::Meta;
 use crate::fs::escape::push_escaped;
-use crate::fs::Kind;
+use crate::fs::{is_separator, Kind, SEPARATOR};
 use crate::output::colors::{painted, Colors};
 use crate::output::details::{link_target, Details};
 use crate::output::hyperlink::Hyperlink;
@@ -113,7 +113,10 @@ impl Style {
             }
             return;
         };
-        let split = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+        let split = path
+            .iter()
+            .rposition(|&b| is_separator(b))
+            .map_or(0, |i| i + 1);
         let (dir, name) = path.split_at(split);
         if !dir.is_empty() {
             painted(out, colors.directory(), |out| self.text(out, dir));
@@ -132,7 +135,10 @@ impl Style {
         let Some(colors) = &self.colors else {
             return self.text(out, path);
         };
-        let split = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+        let split = path
+            .iter()
+            .rposition(|&b| is_separator(b))
+            .map_or(0, |i| i + 1);
         let paint = colors.for_entry(path, &path[split..], kind, meta);
         painted(out, paint, |out| self.text(out, path));
     }
@@ -140,7 +146,7 @@ impl Style {
     fn separator(&self, out: &mut Vec<u8>) {
         match &self.separator {
             Some(sep) => out.extend_from_slice(sep),
-            None => out.push(b'/'),
+            None => out.push(SEPARATOR),
         }
     }
 

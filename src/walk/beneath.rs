@@ -16,13 +16,12 @@
 use std::collections::HashMap;
 use std::ffi::CStr;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 
 use crate::config::Root;
-use crate::fs::{Dir, Kind, Listing};
+use crate::fs::{is_separator, Dir, Fault, Kind, Listing};
 use crate::walk::contract::Walk;
 use crate::walk::visit::display_path;
 
@@ -135,13 +134,14 @@ impl Beneath {
 
     fn check(&mut self, entry_path: &Path, kind: Kind, ino: Option<u64>) -> io::Result<bool> {
         // The crate built the path on the root's: what follows it is the path below the root.
-        let full = entry_path.as_os_str().as_bytes();
-        let root = self.shared.root_path.as_os_str().as_bytes();
+        let full = entry_path.as_os_str().as_encoded_bytes();
+        let root = self.shared.root_path.as_os_str().as_encoded_bytes();
         let rel = match full.strip_prefix(root) {
-            Some(rest) => rest.strip_prefix(b"/").unwrap_or(rest),
+            Some([sep, rest @ ..]) if is_separator(*sep) => rest,
+            Some(rest) => rest,
             None => full,
         };
-        let (dir, name) = match rel.iter().rposition(|&b| b == b'/') {
+        let (dir, name) = match rel.iter().rposition(|&b| is_separator(b)) {
             Some(i) => (&rel[..i], &rel[i + 1..]),
             None => (&b""[..], rel),
         };
@@ -209,12 +209,14 @@ impl Shared {
             }
             Err(e) if is_not_beneath(&e) => Ok(false),
             // A directory that may be listed but not searched (r--): its listing says.
-            Err(e) if e.raw_os_error() == Some(libc::EACCES) => {
+            Err(e) if Fault::Denied.is(&e) => {
                 let dir = self.root.open_beneath(dir)?;
                 let mut listing = Listing::default();
                 listing.read_all(&dir)?;
-                let found = listing.entries().any(|(n, k, i)| {
-                    n == name && (k == kind || k == Kind::Unknown) && ino.is_none_or(|ino| ino == i)
+                let found = listing.entries().any(|e| {
+                    e.name == name
+                        && (e.kind == kind || e.kind == Kind::Unknown)
+                        && ino.is_none_or(|ino| ino == e.ino)
                 });
                 Ok(found)
             }
@@ -304,7 +306,7 @@ impl Shared {
             Some(
                 listing
                     .entries()
-                    .map(|(n, k, i)| (n.to_bytes().to_vec(), (i, k)))
+                    .map(|e| (e.name.to_bytes().to_vec(), (e.ino, e.kind)))
                     .collect(),
             )
         } else {
@@ -338,10 +340,14 @@ struct Held {
 /// Errors that mean the path is no longer (or never was) a directory beneath the root: a link
 /// on the way (`ELOOP`), removed, replaced by a file.
 fn is_not_beneath(e: &io::Error) -> bool {
-    matches!(
-        e.raw_os_error(),
-        Some(libc::ELOOP | libc::ENOENT | libc::ENOTDIR | libc::EXDEV)
-    )
+    [
+        Fault::Loop,
+        Fault::NotFound,
+        Fault::NotADirectory,
+        Fault::CrossDevice,
+    ]
+    .iter()
+    .any(|f| f.is(e))
 }
 
 /// The checker for a search root of a walker-crate method: `None` under `-L` (links are
@@ -362,8 +368,8 @@ pub fn for_root(
     });
     match opened {
         Ok(dir) => {
-            let path = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
-            Ok(Some(Beneath::new(path, Arc::new(dir))))
+            let path = crate::fs::os_path(root.open_path());
+            Ok(Some(Beneath::new(&path, Arc::new(dir))))
         }
         Err(e) => {
             walk.report.path_error(root.open_path(), &e);
@@ -375,7 +381,6 @@ pub fn for_root(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::os::unix::fs::MetadataExt;
     use std::path::PathBuf;
 
     /// A search root holding `wide/` with `n` files, and a checker for it keeping `keep`.
@@ -386,7 +391,7 @@ mod tests {
         for i in 0..n {
             std::fs::write(root.join(format!("wide/f{i}")), "").unwrap();
         }
-        let dir = Dir::open_path(root.as_os_str().as_bytes()).unwrap();
+        let dir = Dir::open_path(root.as_os_str().as_encoded_bytes()).unwrap();
         let beneath = Beneath::keeping(&root, Arc::new(dir), keep);
         (tmp, root, beneath)
     }
@@ -424,7 +429,9 @@ mod tests {
     fn an_entry_must_be_listed_with_its_kind_and_inode() {
         let (_tmp, root, mut b) = tree(2, 16);
         let f0 = root.join("wide/f0");
-        let ino = std::fs::metadata(&f0).unwrap().ino();
+        let ino = crate::fs::stat_path(f0.as_os_str().as_encoded_bytes(), false)
+            .unwrap()
+            .ino;
         assert!(b.holds(&f0, Kind::File, Some(ino)).unwrap());
         assert!(!b.holds(&f0, Kind::File, Some(ino + 1)).unwrap());
         assert!(!b.holds(&f0, Kind::Dir, None).unwrap());
@@ -432,7 +439,9 @@ mod tests {
         assert!(b.holds(&root.join("wide"), Kind::Dir, None).unwrap());
     }
 
+    // Links cannot be made on Windows without a privilege (nor under Wine at all).
     #[test]
+    #[cfg(unix)]
     fn an_entry_read_through_a_link_is_not_beneath() {
         for keep in [0, 16] {
             let (tmp, root, mut b) = tree(2, keep);

@@ -341,7 +341,11 @@ impl CachedDir {
                 let said = node.replaced.swap(true, Ordering::Relaxed);
                 let mut shown = &path[..node.child_base.min(path.len())];
                 if shown.len() > 1 {
-                    shown = shown.strip_suffix(b"/").unwrap_or(shown);
+                    if let [rest @ .., last] = shown {
+                        if crate::fs::is_separator(*last) {
+                            shown = rest;
+                        }
+                    }
                 }
                 let path = shown.to_vec();
                 return Err(io::Error::other(Replaced { path, said }));
@@ -467,7 +471,7 @@ fn c_name<'b>(
     buf.clear();
     buf.extend_from_slice(&path[parent.child_base..node.child_base - 1]);
     buf.push(0);
-    CStr::from_bytes_with_nul(buf).map_err(|_| io::Error::from_raw_os_error(libc::EINVAL))
+    CStr::from_bytes_with_nul(buf).map_err(|_| crate::fs::Fault::Invalid.error())
 }
 
 /// Looks up the chain from `node`, the parent of a directory let go of: how many steps up
@@ -603,6 +607,8 @@ fn evict_one() -> bool {
     }
 }
 
+// Links swapped in, and descriptors counted against a budget as Unix counts them.
+#[cfg(unix)]
 #[cfg(test)]
 mod tests {
     use super::*;

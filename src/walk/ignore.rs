@@ -6,8 +6,6 @@
 //! and read by its entries.
 
 use std::collections::HashMap;
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, RwLock};
 
@@ -44,7 +42,7 @@ pub fn walk(walk: &Walk<'_>) {
         let Ok(beneath) = beneath::for_root(walk, root) else {
             continue;
         };
-        let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
+        let root_path = crate::fs::os_path(root.open_path()).into_owned();
         let states = RwLock::new(HashMap::from([(root_path.clone(), entered)]));
         let links = Mutex::new(Vec::new());
         // The root, then (under -L) the links to directories it met, walked together, and so
@@ -143,7 +141,9 @@ impl Visitor<'_, '_> {
             return WalkState::Skip;
         };
         display_path(&mut self.path, self.root, entry_path);
-        let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
+        let name = entry_path
+            .file_name()
+            .map_or(&[][..], |n| n.as_encoded_bytes());
         let mut meta = MetaPath {
             path: entry_path,
             follow: walk.config.follow,
@@ -204,7 +204,7 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 let kind = entry
                     .file_type()
                     .map_or(Kind::Unknown, Kind::from_file_type);
-                self.handle(entry.path(), kind, entry.ino())
+                self.handle(entry.path(), kind, crate::fs::ino_of_ignore_entry(&entry))
             }
             Err(err) => {
                 let (path, io) = unpack(&err);

@@ -5,9 +5,6 @@
 //! descended are marked, with the per-directory state carried in jwalk's `ReadDirState`. The
 //! calling thread only prints what was marked.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
-use std::path::Path;
 use std::sync::Arc;
 
 use ::jwalk::{Parallelism, WalkDirGeneric};
@@ -53,7 +50,7 @@ pub fn walk(walk: &Walk<'static>) {
         };
         // Without -L, what jwalk lists by path is checked to be beneath the root.
         let anchor = (!config.follow).then_some(root_dir);
-        let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
+        let root_path = crate::fs::os_path(root.open_path()).into_owned();
         let w = *walk;
         let root_for_cb = root.clone();
         let root_path_cb = root_path.clone();
@@ -72,7 +69,7 @@ pub fn walk(walk: &Walk<'static>) {
                     return;
                 };
                 let stat = if w.config.follow {
-                    stat_path(dir_path.as_os_str().as_bytes(), true).ok()
+                    stat_path(dir_path.as_os_str().as_encoded_bytes(), true).ok()
                 } else {
                     None
                 };
@@ -86,7 +83,7 @@ pub fn walk(walk: &Walk<'static>) {
                         Ok(e) => (
                             e.path(),
                             Kind::from_file_type(e.file_type),
-                            e.file_name.as_bytes().to_vec(),
+                            e.file_name.as_encoded_bytes().to_vec(),
                         ),
                         Err(err) => match err.path() {
                             Some(p)
@@ -98,15 +95,16 @@ pub fn walk(walk: &Walk<'static>) {
                                 } else {
                                     Kind::Symlink
                                 };
-                                let name =
-                                    p.file_name().map_or(Vec::new(), |n| n.as_bytes().to_vec());
+                                let name = p
+                                    .file_name()
+                                    .map_or(Vec::new(), |n| n.as_encoded_bytes().to_vec());
                                 (p.to_path_buf(), kind, name)
                             }
                             // Reported by the iterator, unless the rules skip it anyway
                             // (a hidden link to itself: never asked for, never said).
                             Some(p) => {
                                 display_path(&mut buf, &root_for_cb, p);
-                                let name = p.file_name().map_or(&[][..], |n| n.as_bytes());
+                                let name = p.file_name().map_or(&[][..], |n| n.as_encoded_bytes());
                                 let mut meta = MetaPath {
                                     path: p,
                                     follow: false,

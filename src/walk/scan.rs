@@ -12,7 +12,7 @@ use crate::config::Root;
 use crate::filter::ignore::{read_reported, say_of_file, IgnoreFiles, Unread, IGNORE_FILE_LIMIT};
 use crate::filter::Meta;
 use crate::fs::path::{base_len, join_into};
-use crate::fs::{Dir, DirInUse, Kind, Listing, Stat};
+use crate::fs::{Dir, DirInUse, Fault, Kind, Listed, Listing, Stat};
 use crate::memo::{Hit, Look};
 use crate::output::printer::Batch;
 use crate::output::sort::fd_order;
@@ -27,6 +27,8 @@ struct MetaAt<'a, 'd> {
     name: &'a CStr,
     follow: bool,
     stat: Option<Option<Stat>>,
+    /// The listing marked it hidden (Windows' hidden attribute).
+    hidden: bool,
 }
 
 impl Meta for MetaAt<'_, '_> {
@@ -62,6 +64,10 @@ impl Meta for MetaAt<'_, '_> {
             return false;
         };
         CStr::from_bytes_with_nul(&rel).is_ok_and(|rel| dir.stat_at(rel, true).is_ok())
+    }
+
+    fn marked_hidden(&mut self) -> bool {
+        self.hidden
     }
 }
 
@@ -236,12 +242,11 @@ impl IgnoreFiles for ListedFiles<'_> {
     }
 
     fn path(&self) -> std::path::PathBuf {
-        use std::os::unix::ffi::OsStrExt;
         // The display path names the directory from the working directory (ffind never
         // changes it); the root "." may be shown as nothing.
         match self.dir_path {
             b"" => ".".into(),
-            p => std::ffi::OsStr::from_bytes(p).into(),
+            p => crate::fs::os_path(p).into_owned(),
         }
     }
 
@@ -340,7 +345,7 @@ impl Scanner {
         let opened = match &parent {
             Some(p) => match CStr::from_bytes_with_nul(&job_path[name_start..]) {
                 Ok(name) => p.open_child(&job_path, name, via_link, &mut self.reopened),
-                Err(_) => Err(std::io::Error::from_raw_os_error(libc::EINVAL)),
+                Err(_) => Err(Fault::Invalid.error()),
             },
             // A search root (which may be a link), by the path it was given: the directory
             // found there when the search was set up, or none.
@@ -420,20 +425,12 @@ impl Scanner {
                 }
             }
             if let Some(fresh) = &mut fresh {
-                for (name, kind, _) in self.listing.entries() {
-                    fresh.push(name, kind);
+                for e in self.listing.entries() {
+                    fresh.push(e.name, e.kind);
                 }
             }
-            for (name, kind, _) in self.listing.entries() {
-                if !visit_entry(
-                    walk,
-                    &here,
-                    name,
-                    kind,
-                    &mut self.path,
-                    &mut self.batch,
-                    push,
-                ) {
+            for e in self.listing.entries() {
+                if !visit_entry(walk, &here, e, &mut self.path, &mut self.batch, push) {
                     // Stopped: the listing is not whole.
                     fresh = None;
                     break 'chunks;
@@ -530,7 +527,13 @@ impl Scanner {
             child_base: base_len(dir_path),
         };
         for (name, kind) in hit.entries() {
-            if !visit_entry(walk, &here, name, kind, path, batch, push) {
+            let listed = Listed {
+                name,
+                kind,
+                ino: 0,
+                hidden: false,
+            };
+            if !visit_entry(walk, &here, listed, path, batch, push) {
                 break;
             }
         }
@@ -565,7 +568,7 @@ pub fn add_own_rules(
         return;
     }
     let present = match listing {
-        Some(listing) => ignore_files_in(listing.dot_entries().map(|(n, k, _)| (n, k))),
+        Some(listing) => ignore_files_in(listing.dot_entries().map(|e| (e.name, e.kind))),
         None => IGNORE_NAMES
             .iter()
             .filter(|n| dir.exists_at(n))
@@ -637,12 +640,17 @@ struct Here<'a, 'd> {
 fn visit_entry(
     walk: &Walk<'_>,
     here: &Here<'_, '_>,
-    name: &CStr,
-    listed: Kind,
+    listed: Listed<'_>,
     path: &mut Vec<u8>,
     batch: &mut Batch,
     push: &mut dyn FnMut(DirJob),
 ) -> bool {
+    let Listed {
+        name,
+        kind: listed,
+        hidden,
+        ..
+    } = listed;
     let config = walk.config;
     let name_bytes = name.to_bytes();
     path.truncate(here.child_base);
@@ -660,7 +668,7 @@ fn visit_entry(
                 stat = Some(Some(st));
             }
             // Gone since it was listed: nothing to print.
-            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => return true,
+            Err(e) if Fault::NotFound.is(&e) => return true,
             Err(e) => {
                 walk.report.path_error(path, &e);
                 return true;
@@ -680,7 +688,7 @@ fn visit_entry(
                 via_link = true;
             }
             // A dangling link stays a link, as in fd and find -L.
-            Err(e) if e.raw_os_error() == Some(libc::ENOENT) => {}
+            Err(e) if Fault::NotFound.is(&e) => {}
             // A link to itself (ELOOP) and the like: not listed, and said unless the rules
             // skip it anyway, as every method does.
             Err(e) => {
@@ -689,6 +697,7 @@ fn visit_entry(
                     name,
                     follow: true,
                     stat: Some(None),
+                    hidden,
                 };
                 walk.unfollowable(here.state, path, name_bytes, &mut meta, &e);
                 return true;
@@ -700,6 +709,7 @@ fn visit_entry(
         name,
         follow: config.follow,
         stat,
+        hidden,
     };
     let (print, descend) = match walk.judge(here.state, path, name_bytes, kind, &mut meta) {
         Action::Skip => return true,
@@ -734,7 +744,7 @@ fn visit_entry(
 /// What an entry of a directory that can no longer be opened gives (it was removed since
 /// the memo's stat): as if the entry were gone.
 fn gone() -> std::io::Error {
-    std::io::Error::from_raw_os_error(libc::ENOENT)
+    Fault::NotFound.error()
 }
 
 /// `dir`, a search root opened by its path, if it is the root the search met there first
@@ -763,9 +773,11 @@ pub fn said_replaced(walk: &Walk<'_>, e: &std::io::Error) {
 /// there: gone ([`crate::fs::is_gone`]: removed, or its /proc process went away), replaced by
 /// a file (ENOTDIR) or, when links are not followed, by a link (ELOOP from O_NOFOLLOW).
 fn is_vanished(path: &[u8], e: &std::io::Error, via_link: bool) -> bool {
-    match e.raw_os_error() {
-        Some(libc::ENOTDIR) => true,
-        Some(libc::ELOOP) => !via_link,
-        _ => crate::fs::is_gone(path, e),
+    if Fault::NotADirectory.is(e) {
+        true
+    } else if Fault::Loop.is(e) {
+        !via_link
+    } else {
+        crate::fs::is_gone(path, e)
     }
 }

@@ -172,11 +172,7 @@ pub fn affordable_by_address_space() -> usize {
     let Some(limit) = crate::fs::address_space_limit() else {
         return usize::MAX;
     };
-    #[cfg(target_env = "gnu")]
-    // SAFETY: mallopt sets an allocator parameter, under the allocator's own lock.
-    unsafe {
-        libc::mallopt(libc::M_ARENA_MAX, 1);
-    }
+    crate::fs::one_allocator_arena();
     usize::try_from(limit / 4 / BYTES_PER_WORKER)
         .unwrap_or(usize::MAX)
         .max(1)

@@ -6,7 +6,6 @@
 //! methods through [`Walk::enter_by_path`], [`MetaPath`] and [`display_path`].
 
 use std::ffi::CStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 use std::sync::Arc;
 
@@ -85,8 +84,8 @@ impl Walk<'_> {
     /// own ignore files read and, under `-L`, the root first in the ancestor chain.
     pub fn root_entered_by_path(&self, root: &Root) -> Option<DirState> {
         let (state, st) = self.checked_root(root)?;
-        let path = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
-        Some(self.enter_by_path(state, root, path, Some(&st)))
+        let path = crate::fs::os_path(root.open_path());
+        Some(self.enter_by_path(state, root, &path, Some(&st)))
     }
 
     /// [`Walk::root_state`] and the root's own (followed) `stat`.
@@ -108,8 +107,9 @@ impl Walk<'_> {
             return None;
         }
         // As fd: a search root holding one of --ignore-contain's names is skipped whole.
+        let root_path = crate::fs::os_path(root.open_path());
         let mut meta = MetaPath {
-            path: Path::new(std::ffi::OsStr::from_bytes(root.open_path())),
+            path: &root_path,
             follow: true,
             stat: None,
         };
@@ -127,7 +127,7 @@ impl Walk<'_> {
                 let ancestors: Vec<&Path> = root.absolute.ancestors().skip(1).collect();
                 for dir in ancestors.into_iter().rev() {
                     let rel = root.absolute.strip_prefix(dir).unwrap_or(&root.absolute);
-                    let mut prefix = rel.as_os_str().as_bytes().to_vec();
+                    let mut prefix = rel.as_os_str().as_encoded_bytes().to_vec();
                     prefix.push(b'/');
                     node = opts.for_dir(
                         node.as_ref(),
@@ -136,7 +136,7 @@ impl Walk<'_> {
                         prefix,
                         &mut FilesByPath {
                             dir,
-                            shown: dir.as_os_str().as_bytes(),
+                            shown: dir.as_os_str().as_encoded_bytes(),
                             report: self.report,
                             above_root: true,
                         },
@@ -200,7 +200,15 @@ impl Walk<'_> {
     ) -> Action {
         let config = self.config;
         let is_dir = kind == Kind::Dir;
-        let hidden = !config.hidden && name.first() == Some(&b'.');
+        let dotted = name.first() == Some(&b'.');
+        let hidden = !config.hidden && dotted;
+        // Hidden by the system's mark (Windows' attribute): never shown without --hidden,
+        // whatever an ignore file's `!pattern` says (fd #2096 shows such a file). A dotfile
+        // keeps a dotfile's rule (a negation that names it shows it, as in fd), marked or not:
+        // Wine marks every dotfile so, which Windows does not.
+        if !config.hidden && !dotted && crate::fs::MARKS_HIDDEN && meta.marked_hidden() {
+            return Action::Skip;
+        }
         match &config.ignore {
             Some(opts) => {
                 let node = parent.ignore.as_deref();
@@ -221,10 +229,8 @@ impl Walk<'_> {
             None => {}
         }
         if let Some(excludes) = &config.excludes {
-            let below_root = Path::new(std::ffi::OsStr::from_bytes(
-                &path[parent.root_base.min(path.len())..],
-            ));
-            if excludes.matched(below_root, is_dir).is_ignore() {
+            let below_root = crate::fs::os_path(&path[parent.root_base.min(path.len())..]);
+            if excludes.matched(&below_root, is_dir).is_ignore() {
                 return Action::Skip;
             }
         }
@@ -317,7 +323,7 @@ impl Walk<'_> {
                 );
                 let mut state = DirState { ignore, ..state };
                 if base != display.len() {
-                    display.push(b'/');
+                    display.push(crate::fs::SEPARATOR);
                 }
                 state.screen_paths(&display);
                 state
@@ -359,9 +365,10 @@ impl Walk<'_> {
         if !self.config.follow || *kind != Kind::Symlink {
             return Some(false);
         }
-        match std::fs::metadata(meta.path) {
-            Ok(md) => {
-                let st = Stat::from_metadata(&md);
+        // By the system's own stat (std's metadata has no file id on Windows, which the loop
+        // check needs).
+        match stat_path(meta.path.as_os_str().as_encoded_bytes(), true) {
+            Ok(st) => {
                 *kind = st.kind();
                 meta.stat = Some(Some(st));
                 Some(true)
@@ -420,18 +427,13 @@ pub struct MetaPath<'a> {
 impl Meta for MetaPath<'_> {
     fn stat(&mut self) -> Option<Stat> {
         let (path, follow) = (self.path, self.follow);
-        *self.stat.get_or_insert_with(|| {
-            let md = if follow {
-                std::fs::metadata(path)
-            } else {
-                std::fs::symlink_metadata(path)
-            };
-            md.ok().map(|m| Stat::from_metadata(&m))
-        })
+        *self
+            .stat
+            .get_or_insert_with(|| stat_path(path.as_os_str().as_encoded_bytes(), follow).ok())
     }
 
     fn executable(&mut self) -> bool {
-        let mut c = self.path.as_os_str().as_bytes().to_vec();
+        let mut c = self.path.as_os_str().as_encoded_bytes().to_vec();
         c.push(0);
         CStr::from_bytes_with_nul(&c)
             .ok()
@@ -448,7 +450,11 @@ impl Meta for MetaPath<'_> {
     }
 
     fn contains(&mut self, name: &CStr) -> bool {
-        std::fs::metadata(self.path.join(std::ffi::OsStr::from_bytes(name.to_bytes()))).is_ok()
+        std::fs::metadata(self.path.join(crate::fs::os_path(name.to_bytes()))).is_ok()
+    }
+
+    fn marked_hidden(&mut self) -> bool {
+        crate::fs::marked_hidden(self.path)
     }
 }
 
@@ -459,13 +465,13 @@ pub const LOOP_MESSAGE: &str =
 /// For the walker-crate methods: an entry's display path, from the path the crate built on
 /// the root's open path (so "./x" under an empty display root prints as "x").
 pub fn display_path(buf: &mut Vec<u8>, root: &Root, entry_path: &Path) {
-    let open = Path::new(std::ffi::OsStr::from_bytes(root.open_path()));
-    let rel = entry_path.strip_prefix(open).unwrap_or(entry_path);
+    let open = crate::fs::os_path(root.open_path());
+    let rel = entry_path.strip_prefix(&open).unwrap_or(entry_path);
     if rel.as_os_str().is_empty() {
         buf.clear();
         buf.extend_from_slice(&root.display);
     } else {
-        join_into(buf, &root.display, rel.as_os_str().as_bytes());
+        join_into(buf, &root.display, rel.as_os_str().as_encoded_bytes());
     }
 }
 

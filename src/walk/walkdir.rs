@@ -8,15 +8,13 @@
 //! descended becomes a walk of its own, started after the current one, so that loops, links to
 //! unreadable directories and the rest follow ffind's rules (visit.rs) rather than the crate's.
 
-use std::ffi::OsStr;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 
-use ::walkdir::{DirEntryExt, WalkDir};
+use ::walkdir::WalkDir;
 
 use crate::config::Root;
 use crate::filter::Meta;
-use crate::fs::Kind;
+use crate::fs::{Fault, Kind};
 use crate::output::printer::Batch;
 use crate::walk::beneath::{self, Beneath};
 use crate::walk::contract::Walk;
@@ -40,7 +38,7 @@ pub fn walk(walk: &Walk<'_>) {
         let Ok(mut beneath) = beneath::for_root(walk, root) else {
             continue;
         };
-        let root_path = Path::new(OsStr::from_bytes(root.open_path())).to_path_buf();
+        let root_path = crate::fs::os_path(root.open_path()).into_owned();
         // The root, then the links to directories met under -L, each walked on its own.
         let mut pending = vec![(root_path, entered)];
         while let Some((start, state)) = pending.pop() {
@@ -112,7 +110,14 @@ impl One<'_, '_> {
             // walkdir opened it for reading iff it is a directory above its max depth.
             let pushed = e.file_type().is_dir() && base + depth < config.max_depth;
             if let Some(beneath) = self.beneath.as_deref_mut() {
-                if !beneath.holds_or_say(walk, root, entry_path, kind, Some(e.ino()), &mut path) {
+                if !beneath.holds_or_say(
+                    walk,
+                    root,
+                    entry_path,
+                    kind,
+                    crate::fs::ino_of_walkdir_entry(&e),
+                    &mut path,
+                ) {
                     if pushed {
                         it.skip_current_dir();
                     }
@@ -130,7 +135,9 @@ impl One<'_, '_> {
                 follow: config.follow,
                 stat: None,
             };
-            let name = entry_path.file_name().map_or(&[][..], |n| n.as_bytes());
+            let name = entry_path
+                .file_name()
+                .map_or(&[][..], |n| n.as_encoded_bytes());
             let Some(via_link) = walk.follow_by_path(parent, &path, name, &mut kind, &mut meta)
             else {
                 continue;
@@ -171,7 +178,7 @@ impl One<'_, '_> {
 pub fn report_io(walk: &Walk<'_>, path: &[u8], err: Option<&std::io::Error>) {
     match err {
         Some(e) if e.kind() == std::io::ErrorKind::NotFound || crate::fs::is_gone(path, e) => {}
-        Some(e) if e.raw_os_error() == Some(libc::ENOTDIR) => {}
+        Some(e) if Fault::NotADirectory.is(e) => {}
         Some(e) => walk.report.path_error(path, e),
         None => walk.report.message(path, "cannot be read"),
     }

@@ -9,7 +9,6 @@ mod svg;
 
 use std::fs;
 use std::io;
-use std::os::unix::fs::OpenOptionsExt;
 use std::path::Path;
 
 use anyhow::{Context, Result};
@@ -63,15 +62,9 @@ impl Format {
 /// Checks, before anything is timed, that the export file `path` can be written: a typo or a
 /// read-only directory fails at once rather than after minutes of runs. An existing file is
 /// opened for writing without being changed; a missing one is created and removed again.
-/// `O_NONBLOCK`: a FIFO without a reader fails (`ENXIO`) instead of waiting.
+/// A FIFO without a reader fails instead of waiting ([`crate::fs::open_without_waiting`]).
 pub fn check_writable(path: &Path) -> io::Result<()> {
-    let open = |create: bool| {
-        fs::OpenOptions::new()
-            .write(true)
-            .create_new(create)
-            .custom_flags(libc::O_NONBLOCK)
-            .open(path)
-    };
+    let open = |create: bool| crate::fs::open_without_waiting(path, create);
     match open(false) {
         Ok(_) => Ok(()),
         Err(e) if e.kind() == io::ErrorKind::NotFound => {

@@ -2,9 +2,13 @@
 //! else `$XDG_CONFIG_HOME/git/ignore`.
 //!
 //! The files are git's and read in git's order, the last setting winning: the system's
-//! (`$GIT_CONFIG_SYSTEM`, else `/etc/gitconfig`; none under `GIT_CONFIG_NOSYSTEM`), then the
-//! user's (`$GIT_CONFIG_GLOBAL` alone when it is set, else `$XDG_CONFIG_HOME/git/config` and
-//! `~/.gitconfig`). Each is read by git's grammar (`syntax.rs`: sections, quoted values and their escapes,
+//! (`$GIT_CONFIG_SYSTEM`, else `/etc/gitconfig`, none on Windows:
+//! [`git_system_config`](crate::fs::xdg::git_system_config); none under
+//! `GIT_CONFIG_NOSYSTEM`), then the user's (`$GIT_CONFIG_GLOBAL` alone when it is set, else
+//! `$XDG_CONFIG_HOME/git/config` and `~/.gitconfig`). `~` is the home directory as git finds
+//! it ([`git_home`](crate::fs::xdg::git_home): on Windows `%HOME%` before `%USERPROFILE%`), and
+//! without `$XDG_CONFIG_HOME` the default excludes file is `~/.config/git/ignore` there too.
+//! Each is read by git's grammar (`syntax.rs`: sections, quoted values and their escapes,
 //! `\` line continuations, `#` and `;` comments), and `[include] path = ...` and
 //! `[includeIf "COND"] path = ...` are followed where they stand, as git does: a relative
 //! path from the including file's directory, `~/` from the home directory, a missing file
@@ -16,7 +20,8 @@
 //! path (the nearest `.git` at or above it), and, when a condition was met there, again for
 //! each repository the walk meets ([`excludes_path_for`], from `filter/ignore.rs`), so a
 //! nested repository or a worktree on another branch gets its own file. `gitdir:` matches the
-//! git directory's real path (links resolved; git also tries the path as reached).
+//! git directory's real path (links resolved; git also tries the path as reached), written
+//! with `/` as git for Windows writes it there (`C:/src/.git`), and so is `~` expanded.
 //! `hasconfig:` (which needs the repository's own configuration) never matches.
 //!
 //! Every file is read as every ignore file is ([`read_small_file`]: a regular file only,
@@ -25,10 +30,10 @@
 //! one (git's readers of these files are not ffind's to report on).
 
 use std::ffi::OsString;
-use std::os::unix::ffi::{OsStrExt, OsStringExt};
 use std::path::{Path, PathBuf};
 
-use crate::fs::read_small_file;
+use crate::fs::path::without_verbatim;
+use crate::fs::{is_separator, read_small_file};
 use syntax::{parse, Entry};
 
 mod syntax;
@@ -81,22 +86,26 @@ struct Env {
     config_dir: Option<PathBuf>,
     /// `$GIT_CONFIG_GLOBAL`, set (even empty).
     global: Option<OsString>,
-    /// `$GIT_CONFIG_SYSTEM` (set) or `/etc/gitconfig`; `None` under `GIT_CONFIG_NOSYSTEM`.
+    /// `$GIT_CONFIG_SYSTEM` (set) or `/etc/gitconfig` (none on Windows); `None` under
+    /// `GIT_CONFIG_NOSYSTEM`.
     system: Option<PathBuf>,
 }
 
 impl Env {
     fn from_process() -> Env {
-        let home = std::env::home_dir();
+        let home = crate::fs::xdg::git_home();
         let nosystem = std::env::var_os("GIT_CONFIG_NOSYSTEM").is_some_and(|v| is_true(&v));
         Env {
             config_dir: crate::fs::xdg::config_home_in(home.clone()).map(|c| c.join("git")),
             home,
             global: std::env::var_os("GIT_CONFIG_GLOBAL"),
-            system: (!nosystem).then(|| {
+            system: if nosystem {
+                None
+            } else {
                 std::env::var_os("GIT_CONFIG_SYSTEM")
-                    .map_or_else(|| "/etc/gitconfig".into(), PathBuf::from)
-            }),
+                    .map(PathBuf::from)
+                    .or_else(crate::fs::xdg::git_system_config)
+            },
         }
     }
 
@@ -129,7 +138,7 @@ impl Env {
         }
         let path = match reader.value {
             Some(v) if v.is_empty() => None,
-            Some(v) => Some(PathBuf::from(OsString::from_vec(v))),
+            Some(v) => Some(PathBuf::from(crate::fs::os_string(v))),
             None => self.config_dir.as_ref().map(|c| c.join("ignore")),
         };
         Excludes {
@@ -143,11 +152,12 @@ impl Env {
         self.excludes(Start::Path(start)).path
     }
 
-    /// `~` or `~/...` from the home directory; anything else as it is.
+    /// `~` or `~/...` from the home directory (written with `/`, as git for Windows expands
+    /// it); anything else as it is.
     fn expand(&self, path: &[u8]) -> Vec<u8> {
         match (path.strip_prefix(b"~"), &self.home) {
             (Some(rest), Some(home)) if rest.is_empty() || rest.starts_with(b"/") => {
-                [home.as_os_str().as_bytes(), rest].concat()
+                [&slashed(home.as_os_str().as_encoded_bytes())[..], rest].concat()
             }
             _ => path.to_vec(),
         }
@@ -189,8 +199,11 @@ struct Reader<'a> {
 impl Reader<'_> {
     /// Reads one configuration file, following its includes; `depth` is its own.
     fn read(&mut self, path: &Path, depth: usize) -> Result<(), TooDeep> {
-        let Ok(data) = read_small_file(path.as_os_str().as_bytes(), CONFIG_FILE_LIMIT, false)
-        else {
+        let Ok(data) = read_small_file(
+            path.as_os_str().as_encoded_bytes(),
+            CONFIG_FILE_LIMIT,
+            false,
+        ) else {
             return Ok(());
         };
         let mut result = Ok(());
@@ -216,7 +229,7 @@ impl Reader<'_> {
         if path.is_empty() {
             return Ok(());
         }
-        let path = PathBuf::from(OsString::from_vec(self.env.expand(path)));
+        let path = PathBuf::from(crate::fs::os_string(self.env.expand(path)));
         let path = if path.is_absolute() {
             path
         } else {
@@ -249,16 +262,16 @@ impl Reader<'_> {
                 let pattern = match pattern.strip_prefix(b"./") {
                     // From the including file's directory (its real path), taken literally.
                     Some(rest) => {
-                        let Ok(real) = std::fs::canonicalize(from) else {
+                        let Some(real) = real_path(from) else {
                             return false;
                         };
-                        let dir = real.parent().unwrap_or(Path::new("/"));
-                        let mut p = escape_glob(dir.as_os_str().as_bytes());
+                        let cut = real.iter().rposition(|&b| b == b'/').unwrap_or(0);
+                        let mut p = escape_glob(&real[..cut]);
                         p.push(b'/');
                         p.extend_from_slice(rest);
                         p
                     }
-                    None if pattern.starts_with(b"/") => pattern,
+                    None if is_absolute_pattern(&pattern) => pattern,
                     None => [&b"**/"[..], &pattern].concat(),
                 };
                 wildmatch(&pattern, &git_dir, icase)
@@ -304,8 +317,11 @@ fn find_repo(start: &Path) -> Repo {
     let git_dir = if dot_git.is_dir() {
         dot_git
     } else {
-        let Ok(link) = read_small_file(dot_git.as_os_str().as_bytes(), CONFIG_FILE_LIMIT, false)
-        else {
+        let Ok(link) = read_small_file(
+            dot_git.as_os_str().as_encoded_bytes(),
+            CONFIG_FILE_LIMIT,
+            false,
+        ) else {
             return none;
         };
         let link = String::from_utf8_lossy(&link);
@@ -329,7 +345,7 @@ fn repo_at(git_dir: &Path) -> Repo {
         };
     };
     let head = read_small_file(
-        git_dir.join("HEAD").as_os_str().as_bytes(),
+        git_dir.join("HEAD").as_os_str().as_encoded_bytes(),
         CONFIG_FILE_LIMIT,
         false,
     )
@@ -338,9 +354,38 @@ fn repo_at(git_dir: &Path) -> Repo {
         .strip_prefix(b"ref: refs/heads/")
         .map(|b| b.trim_ascii_end().to_vec());
     Repo {
-        git_dir: Some(git_dir.into_os_string().into_vec()),
+        git_dir: Some(slashed(&without_verbatim(
+            git_dir.into_os_string().into_encoded_bytes(),
+        ))),
         branch,
     }
+}
+
+/// `path` resolved as git's `strbuf_realpath` gives it: links followed, with `/` (and on
+/// Windows a drive letter, never `\\?\`).
+fn real_path(path: &Path) -> Option<Vec<u8>> {
+    let real = std::fs::canonicalize(path).ok()?;
+    Some(slashed(&without_verbatim(
+        real.into_os_string().into_encoded_bytes(),
+    )))
+}
+
+/// Whether git takes an `includeIf "gitdir:"` pattern for an absolute path (its
+/// `is_absolute_path`): it starts with a separator, or, on Windows, with a drive (`C:/src/`).
+fn is_absolute_pattern(pattern: &[u8]) -> bool {
+    pattern.first().is_some_and(|&b| is_separator(b))
+        || matches!(
+            crate::fs::os_path(pattern).components().next(),
+            Some(std::path::Component::Prefix(_))
+        )
+}
+
+/// A path with the system's separator written as git writes it, '/' (Windows' '\'; globset
+/// matches paths so too).
+fn slashed(path: &[u8]) -> Vec<u8> {
+    path.iter()
+        .map(|&b| if b == crate::fs::SEPARATOR { b'/' } else { b })
+        .collect()
 }
 
 /// `pattern` with glob's special bytes escaped.
@@ -371,10 +416,7 @@ fn wildmatch(pattern: &[u8], text: &[u8], icase: bool) -> bool {
         .backslash_escape(true)
         .case_insensitive(icase)
         .build()
-        .is_ok_and(|g| {
-            g.compile_matcher()
-                .is_match(Path::new(std::ffi::OsStr::from_bytes(text)))
-        })
+        .is_ok_and(|g| g.compile_matcher().is_match(crate::fs::os_path(text)))
 }
 
 #[cfg(test)]
@@ -432,7 +474,7 @@ mod tests {
                 .output()
                 .ok()?;
             let value = out.stdout.strip_suffix(b"\n")?;
-            Some(PathBuf::from(OsString::from_vec(value.to_vec())))
+            Some(PathBuf::from(crate::fs::os_string(value.to_vec())))
         }
 
         /// ffind's answer in `dir`, and git's, which must agree where git names a file.
@@ -446,6 +488,15 @@ mod tests {
                 Some(w) => assert_eq!(ours.as_deref(), Some(w)),
                 None => assert_eq!(ours, Some(self.home().join(".config/git/ignore"))),
             }
+        }
+
+        /// `path` as a user writes it in git's configuration: with `/` on Windows too, where
+        /// a `\` would start an escape (a bad one in a value, a dropped one in a section's
+        /// name).
+        fn git_path(path: &Path) -> String {
+            path.display()
+                .to_string()
+                .replace(std::path::MAIN_SEPARATOR, "/")
         }
 
         fn git_init(&self, rel: &str, branch: &str) -> PathBuf {
@@ -478,7 +529,7 @@ mod tests {
         let three = h.write("home/inc/three", "[core]\n  excludesFile = ~/ex\n");
         h.write(
             "home/inc/two",
-            &format!("[include]\npath = {}\n", three.display()),
+            &format!("[include]\npath = {}\n", Home::git_path(&three)),
         );
         h.check(cwd, Some(&home.join("ex")));
         // A later setting wins over an include before it; an include after it wins again.
@@ -549,13 +600,13 @@ mod tests {
         ex("icase");
         ex("main");
         ex("rel");
-        let upper = root.join("WORK").display().to_string();
+        let upper = Home::git_path(&root.join("WORK"));
         h.write(
             "home/.gitconfig",
             &format!(
                 "[includeIf \"gitdir:{}/\"]\npath = work.inc\n\
                  [includeIf \"gitdir/i:{upper}/PROJ/.GIT\"]\npath = icase.inc\n",
-                root.join("work").display()
+                Home::git_path(&root.join("work"))
             ),
         );
         h.check(&work, Some(Path::new("/icase")));
@@ -576,6 +627,22 @@ mod tests {
         h.check(&other, Some(Path::new("/rel")));
         // Outside every repository no condition holds.
         h.check(Path::new("/"), None);
+    }
+
+    #[test]
+    fn gitdir_patterns_absolute_as_git_reads_them() {
+        assert!(is_absolute_pattern(b"/src/"));
+        assert!(!is_absolute_pattern(b"src/") && !is_absolute_pattern(b"**/src"));
+        // A drive is absolute where the system has drives (git for Windows: `C:/src/`).
+        let drives = crate::fs::SEPARATOR == b'\\';
+        assert_eq!(is_absolute_pattern(b"C:/src/"), drives);
+        // `~` is the home directory with `/`, as git for Windows writes it.
+        let env = Env {
+            home: Some(Path::new("home").join("u")),
+            ..Env::default()
+        };
+        assert_eq!(env.expand(b"~/x"), b"home/u/x");
+        assert_eq!(env.expand(b"~user/x"), b"~user/x");
     }
 
     #[test]

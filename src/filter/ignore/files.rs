@@ -7,13 +7,12 @@
 
 use std::collections::BTreeSet;
 use std::io;
-use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 
 use crate::filter::rules::Rules;
 use crate::fs::path::join_into;
-use crate::fs::read_small_file;
+use crate::fs::{read_small_file, Fault};
 use crate::report::{describe, Reporter};
 
 /// The largest ignore file read: 16 MiB. Real ones are a few KiB (the Linux tree's largest is
@@ -49,17 +48,20 @@ pub enum Unread {
 /// own files are; `Ok(None)` when it holds no rules. A pipe is read (`--ignore-file <(...)`)
 /// when `accept_pipe`.
 pub fn matcher_from_file(path: &Path, accept_pipe: bool) -> io::Result<Option<Rules>> {
-    let bytes = read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, accept_pipe)?;
+    let bytes = read_small_file(
+        path.as_os_str().as_encoded_bytes(),
+        IGNORE_FILE_LIMIT,
+        accept_pipe,
+    )?;
     Ok(Rules::parse(&[&bytes]))
 }
 
 /// Whether a failed read means the file is simply not there (or is a directory): never worth
 /// a message.
 fn is_absent(e: &io::Error) -> bool {
-    matches!(
-        e.raw_os_error(),
-        Some(libc::ENOENT | libc::ENOTDIR | libc::EISDIR)
-    )
+    [Fault::NotFound, Fault::NotADirectory, Fault::IsADirectory]
+        .iter()
+        .any(|f| f.is(e))
 }
 
 /// What is said about an ignore file that is there but was not read.
@@ -122,7 +124,7 @@ pub fn say_of_file(report: &Reporter, dir_shown: &[u8], rel: &str, what: &str) {
 /// How messages show the file `rel` of the directory shown as `dir_shown`: below it, or, for
 /// an absolute path (a `gitdir:` link's), as it is.
 fn shown_path(dir_shown: &[u8], rel: &str) -> Vec<u8> {
-    if rel.starts_with('/') {
+    if Path::new(rel).is_absolute() {
         return rel.as_bytes().to_vec();
     }
     let mut path = Vec::new();
@@ -150,7 +152,7 @@ pub(super) fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>
         Ok(c) => {
             let c = String::from_utf8(c).ok()?;
             let c = c.trim();
-            if c.starts_with('/') {
+            if Path::new(c).is_absolute() {
                 c.to_owned()
             } else {
                 format!("{gitdir}/{c}")
@@ -167,7 +169,7 @@ fn listed(dir: &Path, name: &str) -> bool {
         && std::fs::read_dir(dir).is_ok_and(|entries| {
             entries
                 .filter_map(Result::ok)
-                .any(|e| e.file_name().as_bytes() == name.as_bytes())
+                .any(|e| e.file_name().as_encoded_bytes() == name.as_bytes())
         })
 }
 
@@ -212,18 +214,22 @@ impl IgnoreFiles for FilesByPath<'_> {
 
     fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
         let path = self.dir.join(rel);
-        let result = match read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false) {
+        let result = match read_small_file(
+            path.as_os_str().as_encoded_bytes(),
+            IGNORE_FILE_LIMIT,
+            false,
+        ) {
             // Unlike a listing, a path cannot tell whether the file is there at all: in a
             // directory we may list but not search (r--), its listing says, as it does for the
             // own-reader methods; in one we may not list either, nothing can be said of it
             // (the walk reports the directory itself). What lies further (a `gitdir:` link's
             // files) is judged by the entry of this directory it goes through.
             Err(e)
-                if !is_absent(&e) && !rel.starts_with('/') && {
+                if !is_absent(&e) && !Path::new(rel).is_absolute() && {
                     // (A name too long for any directory is no question of permissions: the
                     // file is said, as the own-reader methods say it.)
                     let first = rel.split('/').next().unwrap_or(rel);
-                    let unsearchable = |e: &io::Error| e.raw_os_error() != Some(libc::ENAMETOOLONG);
+                    let unsearchable = |e: &io::Error| !Fault::NameTooLong.is(e);
                     self.dir
                         .join(first)
                         .symlink_metadata()

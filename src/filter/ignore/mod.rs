@@ -22,15 +22,14 @@
 //! `files.rs`.
 
 use std::collections::HashMap;
-use std::os::unix::ffi::OsStrExt;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use crate::filter::rules::screen::Screen;
 use crate::filter::rules::{Decision, Rules};
-use crate::fs::read_small_file;
 #[cfg(doc)]
 use crate::fs::Dir;
+use crate::fs::{read_small_file, SEPARATOR};
 use crate::report::Reporter;
 use files::{gitdir_of, read_linked_exclude};
 pub use files::{
@@ -131,7 +130,11 @@ impl PerRepoExcludes {
         } else {
             // Read without a word: what is wrong with it was said when its exclude file was
             // looked for.
-            let link = read_small_file(dot_git.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false);
+            let link = read_small_file(
+                dot_git.as_os_str().as_encoded_bytes(),
+                IGNORE_FILE_LIMIT,
+                false,
+            );
             dot_git.with_file_name(gitdir_of(&link.ok()?)?)
         };
         let git_dir = std::path::absolute(git_dir).ok()?;
@@ -142,7 +145,12 @@ impl PerRepoExcludes {
         }
         let bytes = match path.to_str() {
             Some(p) => files.read(p).ok(),
-            None => read_small_file(path.as_os_str().as_bytes(), IGNORE_FILE_LIMIT, false).ok(),
+            None => read_small_file(
+                path.as_os_str().as_encoded_bytes(),
+                IGNORE_FILE_LIMIT,
+                false,
+            )
+            .ok(),
         };
         let rules = bytes.and_then(|b| Rules::parse(&[&b])).map(Arc::new);
         compiled.insert(path, rules.clone());
@@ -174,6 +182,23 @@ fn rel_to<'a>(
     path: &'a [u8],
     scratch: &'a mut Vec<u8>,
 ) -> &'a [u8] {
+    // Rules speak of paths with '/': where the system joins names with another separator
+    // (Windows' '\'), the path is given to them with '/' (a constant test, gone on Unix).
+    if SEPARATOR != b'/' {
+        let (before, rest) = if prefix.is_empty() {
+            (&b""[..], &path[base_len.min(path.len())..])
+        } else {
+            (prefix, &path[root_base_len.min(path.len())..])
+        };
+        if before.contains(&SEPARATOR) || rest.contains(&SEPARATOR) {
+            scratch.clear();
+            scratch.extend(before.iter().chain(rest).map(|&b| match b {
+                SEPARATOR => b'/',
+                b => b,
+            }));
+            return scratch;
+        }
+    }
     if prefix.is_empty() {
         &path[base_len.min(path.len())..]
     } else {
@@ -250,7 +275,7 @@ impl IgnoreOptions {
     /// Reports the global ignore files that could not be read (once, when the walk starts).
     pub fn report_unread(&self, report: &Reporter) {
         for (path, why) in &self.unread {
-            report.message(path.as_os_str().as_bytes(), why);
+            report.message(path.as_os_str().as_encoded_bytes(), why);
         }
     }
 
@@ -370,7 +395,10 @@ impl IgnoreOptions {
         root_base_len: usize,
         is_dir: bool,
     ) -> Verdict {
-        let name_start = path.iter().rposition(|&b| b == b'/').map_or(0, |i| i + 1);
+        let name_start = path
+            .iter()
+            .rposition(|&b| crate::fs::is_separator(b))
+            .map_or(0, |i| i + 1);
         let paths = node.is_some_and(|n| n.paths_may_match(&path[..name_start]));
         self.matched_name(
             node,
@@ -648,6 +676,41 @@ mod tests {
         let parent = o.for_dir(None, 0, 0, b"src/".to_vec(), &mut above).unwrap();
         assert_eq!(o.matched(Some(&parent), b"gen", 0, true), Verdict::Ignore);
         assert_eq!(o.matched(Some(&parent), b"other", 0, true), Verdict::None);
+    }
+
+    #[test]
+    fn paths_joined_with_the_systems_separator_match_as_with_slashes() {
+        // The walk joins names with the system's separator (`\` on Windows); rules speak
+        // of paths with `/`.
+        let native = |p: &str| {
+            p.replace('/', &char::from(SEPARATOR).to_string())
+                .into_bytes()
+        };
+        let o = opts();
+        let mut top = Fake([(".git", ""), (".gitignore", "/sub/x.txt\nsub/deep/\n")].into());
+        let root = o.for_dir(None, 0, 0, vec![], &mut top).unwrap();
+        let mut sub = Fake([(".gitignore", "/gen/*.rs\n")].into());
+        let sub = o.for_dir(Some(&root), 4, 0, vec![], &mut sub).unwrap();
+        assert!(sub.paths_may_match(&native("sub/")));
+        assert!(sub.paths_may_match(&native("sub/gen/")));
+        assert!(!sub.paths_may_match(&native("sub/other/")));
+        for (path, is_dir, want) in [
+            ("sub/x.txt", false, Verdict::Ignore),
+            ("sub/deep", true, Verdict::Ignore),
+            ("sub/gen/a.rs", false, Verdict::Ignore),
+            ("sub/gen/a.c", false, Verdict::None),
+            ("sub/other/gen/a.rs", false, Verdict::None),
+        ] {
+            assert_eq!(
+                o.matched(Some(&sub), &native(path), 0, is_dir),
+                want,
+                "{path}"
+            );
+        }
+        // Above the search root, the way down (`prefix`) too.
+        let mut above = Fake([(".git", ""), (".gitignore", "/src/gen/\n")].into());
+        let parent = o.for_dir(None, 0, 0, native("src/"), &mut above).unwrap();
+        assert_eq!(o.matched(Some(&parent), b"gen", 0, true), Verdict::Ignore);
     }
 
     #[test]

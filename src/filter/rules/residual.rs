@@ -82,9 +82,8 @@ impl ResidualBuilder {
 
 impl Residual {
     pub(super) fn matched(&self, rel: &[u8], is_dir: bool) -> i32 {
-        use std::os::unix::ffi::OsStrExt;
-        let path = std::path::Path::new(std::ffi::OsStr::from_bytes(rel));
-        let candidate = Candidate::new(path);
+        let path = crate::fs::os_path(rel);
+        let candidate = Candidate::new(&path);
         let mut hits = Vec::new();
         for s in self.sets.iter().rev() {
             s.set.matches_candidate_into(&candidate, &mut hits);

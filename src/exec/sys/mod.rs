@@ -1,0 +1,29 @@
+//! What running commands asks of each system, behind one interface, as std keeps its
+//! `sys/{unix,windows}` (`unix.rs`: process groups, signals, `waitid`, `poll`, `sysconf`;
+//! `windows.rs`: the console's control events, process handles, threads reading pipes, the
+//! command-line limit of `CreateProcessW`). The rest of `exec/` and `bench/` never name a
+//! system.
+//!
+//! - [`Process`]: how a running child is reached (interrupted, killed, stopped), [`prepare`]
+//!   before it starts, [`has_exited`] and [`wait_exit`] without reaping it.
+//! - [`Interrupts`]: the events that interrupt ffind (SIGINT, SIGTERM, SIGHUP; Ctrl-C,
+//!   Ctrl-Break, the console closing), [`exit_interrupted`], and [`watch_job_control`].
+//! - [`Pipes`]: a child's stdout and stderr read both at once.
+//! - [`LineLimit`]: how long a command line may be, argument by argument.
+//! - [`stdout_gone`], [`is_too_long`], [`wait_with_usage`].
+
+#[cfg(unix)]
+mod unix;
+#[cfg(windows)]
+mod windows;
+
+#[cfg(unix)]
+pub use self::unix::{
+    exit_interrupted, has_exited, is_too_long, prepare, stdout_gone, wait_exit, wait_with_usage,
+    watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
+};
+#[cfg(windows)]
+pub use self::windows::{
+    exit_interrupted, has_exited, is_too_long, prepare, stdout_gone, wait_exit, wait_with_usage,
+    watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
+};

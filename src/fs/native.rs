@@ -1,0 +1,284 @@
+//! Path bytes to and from the system's own strings, and system errors by what they mean, so
+//! that no floor above names a system.
+//!
+//! Every path ffind handles is bytes: the system's own on Unix, and on Windows the WTF-8 form
+//! Rust's `OsStr` holds (UTF-8, with any unpaired surrogate of a UTF-16 name kept as its
+//! three-byte form), which `OsStr::as_encoded_bytes` gives on both. Going back, bytes that did
+//! not come from an `OsStr` (a config file's line, a value built from one) are checked on
+//! Windows, and what is not WTF-8 is replaced, as `String::from_utf8_lossy` does.
+
+use std::borrow::Cow;
+use std::ffi::{OsStr, OsString};
+use std::io;
+use std::path::Path;
+
+/// Path bytes as an `OsStr` (borrowed wherever the bytes are the system's form already).
+pub fn os_str(bytes: &[u8]) -> Cow<'_, OsStr> {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStrExt;
+        Cow::Borrowed(OsStr::from_bytes(bytes))
+    }
+    #[cfg(windows)]
+    {
+        if is_wtf8(bytes) {
+            // SAFETY: the bytes are WTF-8 (checked just now), the form `as_encoded_bytes`
+            // gives on Windows, whole (no code point is cut).
+            Cow::Borrowed(unsafe { OsStr::from_encoded_bytes_unchecked(bytes) })
+        } else {
+            Cow::Owned(OsString::from(String::from_utf8_lossy(bytes).into_owned()))
+        }
+    }
+}
+
+/// Path bytes as an owned `OsString`.
+pub fn os_string(bytes: Vec<u8>) -> OsString {
+    #[cfg(unix)]
+    {
+        use std::os::unix::ffi::OsStringExt;
+        OsString::from_vec(bytes)
+    }
+    #[cfg(windows)]
+    {
+        if is_wtf8(&bytes) {
+            // SAFETY: as in `os_str`.
+            unsafe { OsString::from_encoded_bytes_unchecked(bytes) }
+        } else {
+            OsString::from(String::from_utf8_lossy(&bytes).into_owned())
+        }
+    }
+}
+
+/// Path bytes as a `Path`.
+pub fn os_path(bytes: &[u8]) -> Cow<'_, Path> {
+    match os_str(bytes) {
+        Cow::Borrowed(s) => Cow::Borrowed(Path::new(s)),
+        Cow::Owned(s) => Cow::Owned(s.into()),
+    }
+}
+
+/// Whether `bytes` are WTF-8: UTF-8 in which a surrogate code point may stand alone (encoded
+/// as UTF-8 would encode it), but never a lead surrogate right before a trail one (that pair
+/// is one code point, written in four bytes).
+#[cfg_attr(unix, allow(dead_code))]
+pub(super) fn is_wtf8(mut bytes: &[u8]) -> bool {
+    let mut after_lead = false;
+    loop {
+        match std::str::from_utf8(bytes) {
+            Ok(_) => return true,
+            Err(e) => {
+                let at = e.valid_up_to();
+                if at > 0 {
+                    after_lead = false;
+                }
+                let rest = &bytes[at..];
+                // A surrogate: ED A0..BF 80..BF, which UTF-8 refuses.
+                if rest.len() >= 3
+                    && rest[0] == 0xED
+                    && (0xA0..=0xBF).contains(&rest[1])
+                    && (0x80..=0xBF).contains(&rest[2])
+                {
+                    let lead = rest[1] < 0xB0;
+                    if !lead && after_lead && at == 0 {
+                        return false;
+                    }
+                    after_lead = lead;
+                    bytes = &rest[3..];
+                } else {
+                    return false;
+                }
+            }
+        }
+    }
+}
+
+/// What a system error means, as far as ffind's decisions go.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Fault {
+    /// The path or a component of it does not exist.
+    NotFound,
+    /// A component that should be a directory is not one.
+    NotADirectory,
+    /// A symlink where none may be followed, or too many links.
+    Loop,
+    /// An invalid argument (as `/proc` says of a vanished process's entries).
+    Invalid,
+    /// Permission denied.
+    Denied,
+    /// The device is full (what a full disk says to a write; tests make it).
+    #[cfg_attr(not(test), allow(dead_code))]
+    NoSpace,
+    /// A rename across devices.
+    CrossDevice,
+    /// A name or path too long.
+    NameTooLong,
+    /// A directory where a file was wanted.
+    IsADirectory,
+}
+
+impl Fault {
+    /// The system's codes for this fault (the first is the one [`Fault::error`] makes).
+    fn codes(self) -> &'static [i32] {
+        #[cfg(unix)]
+        {
+            match self {
+                Fault::NotFound => &[libc::ENOENT],
+                Fault::NotADirectory => &[libc::ENOTDIR],
+                Fault::Loop => &[libc::ELOOP],
+                Fault::Invalid => &[libc::EINVAL],
+                Fault::Denied => &[libc::EACCES],
+                Fault::NoSpace => &[libc::ENOSPC],
+                Fault::CrossDevice => &[libc::EXDEV],
+                Fault::NameTooLong => &[libc::ENAMETOOLONG],
+                Fault::IsADirectory => &[libc::EISDIR],
+            }
+        }
+        #[cfg(windows)]
+        {
+            // Win32 error codes (winerror.h).
+            match self {
+                // ERROR_FILE_NOT_FOUND, ERROR_PATH_NOT_FOUND, ERROR_INVALID_NAME (a name no
+                // Windows file system can hold cannot exist either).
+                Fault::NotFound => &[2, 3, 123],
+                // ERROR_DIRECTORY ("the directory name is invalid": not a directory).
+                Fault::NotADirectory => &[267],
+                // ERROR_CANT_RESOLVE_FILENAME, ERROR_STOPPED_ON_SYMLINK.
+                Fault::Loop => &[1921, 681],
+                // ERROR_INVALID_PARAMETER.
+                Fault::Invalid => &[87],
+                // ERROR_DISK_FULL, ERROR_HANDLE_DISK_FULL.
+                Fault::NoSpace => &[112, 39],
+                // ERROR_ACCESS_DENIED, ERROR_SHARING_VIOLATION.
+                Fault::Denied => &[5, 32],
+                // ERROR_NOT_SAME_DEVICE.
+                Fault::CrossDevice => &[17],
+                // ERROR_FILENAME_EXCED_RANGE.
+                Fault::NameTooLong => &[206],
+                // Windows says access denied when a directory is opened as a file: the
+                // Windows readers make this one an error of its own kind ([`Fault::error`]).
+                Fault::IsADirectory => &[],
+            }
+        }
+    }
+
+    /// Whether `e` is this fault.
+    pub fn is(self, e: &io::Error) -> bool {
+        match e.raw_os_error() {
+            Some(c) => self.codes().contains(&c),
+            None => self == Fault::IsADirectory && e.kind() == io::ErrorKind::IsADirectory,
+        }
+    }
+
+    /// An error of this fault, as the system would have said it (where the system has no code
+    /// of its own for it, an error of the kind std gives it).
+    pub fn error(self) -> io::Error {
+        match self.codes().first() {
+            Some(&c) => io::Error::from_raw_os_error(c),
+            None => io::Error::from(io::ErrorKind::IsADirectory),
+        }
+    }
+}
+
+/// Whether the system marks entries hidden apart from their names (Windows' hidden
+/// attribute): where it does not, nothing asks ([`marked_hidden`] is never called).
+pub const MARKS_HIDDEN: bool = cfg!(windows);
+
+/// Whether the entry at `path` (a link itself, not what it leads to) carries the system's
+/// hidden mark: Windows' `FILE_ATTRIBUTE_HIDDEN`. Always false on Unix, without a call.
+pub fn marked_hidden(path: &std::path::Path) -> bool {
+    #[cfg(unix)]
+    {
+        let _ = path;
+        false
+    }
+    #[cfg(windows)]
+    {
+        use std::os::windows::fs::MetadataExt;
+        // FILE_ATTRIBUTE_HIDDEN.
+        std::fs::symlink_metadata(path).is_ok_and(|m| m.file_attributes() & 0x2 != 0)
+    }
+}
+
+/// The inode number of a walkdir entry, where the system gives one with the listing (Unix);
+/// `None` on Windows, where only an open handle says its file id.
+pub fn ino_of_walkdir_entry(entry: &walkdir::DirEntry) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        Some(walkdir::DirEntryExt::ino(entry))
+    }
+    #[cfg(windows)]
+    {
+        let _ = entry;
+        None
+    }
+}
+
+/// The inode number of an `ignore` crate entry, as [`ino_of_walkdir_entry`].
+pub fn ino_of_ignore_entry(entry: &ignore::DirEntry) -> Option<u64> {
+    #[cfg(unix)]
+    {
+        entry.ino()
+    }
+    #[cfg(windows)]
+    {
+        let _ = entry;
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wtf8_is_utf8_with_lone_surrogates() {
+        assert!(is_wtf8(b"plain"));
+        assert!(is_wtf8("caf\u{e9}".as_bytes()));
+        // A lone lead surrogate (U+D800), and a lone trail one (U+DC00) after text.
+        assert!(is_wtf8(b"a\xED\xA0\x80b"));
+        assert!(is_wtf8(b"a\xED\xB0\x80"));
+        // A pair written as two surrogates is not WTF-8 (it is one code point).
+        assert!(!is_wtf8(b"\xED\xA0\x80\xED\xB0\x80"));
+        // Not UTF-8 at all.
+        assert!(!is_wtf8(b"\xFF"));
+        assert!(!is_wtf8(b"a\xED\xA0"));
+    }
+
+    #[test]
+    fn bytes_go_back_and_forth() {
+        let s = os_str(b"dir/na\xC3\xAFve");
+        assert_eq!(s.as_encoded_bytes(), b"dir/na\xC3\xAFve");
+        assert_eq!(os_string(b"x".to_vec()), OsString::from("x"));
+        assert_eq!(os_path(b"a/b"), Path::new("a/b"));
+    }
+
+    // What a config file's line or another value read as bytes becomes on Windows.
+    #[test]
+    #[cfg(windows)]
+    fn bytes_that_are_not_wtf8_are_replaced() {
+        assert_eq!(
+            os_string(b"caf\xE9".to_vec()),
+            OsString::from("caf\u{FFFD}")
+        );
+        assert_eq!(os_str(b"a\xFFb"), OsStr::new("a\u{FFFD}b"));
+        // A lone surrogate, which a Windows name may hold, is kept.
+        let lone = b"a\xED\xA0\x80".to_vec();
+        assert_eq!(os_string(lone.clone()).as_encoded_bytes(), lone);
+    }
+
+    #[test]
+    fn faults_are_recognised_by_meaning() {
+        for f in [
+            Fault::NotFound,
+            Fault::Loop,
+            Fault::Denied,
+            Fault::Invalid,
+            Fault::IsADirectory,
+        ] {
+            assert!(f.is(&f.error()));
+        }
+        assert!(!Fault::NotFound.is(&Fault::Denied.error()));
+        assert!(!Fault::IsADirectory.is(&Fault::Denied.error()));
+        assert!(Fault::NotFound.is(&std::fs::metadata("/no/such/ffind/path").unwrap_err()));
+    }
+}
