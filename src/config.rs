@@ -251,14 +251,21 @@ fn absolute(cwd: &Path, path: &Path) -> PathBuf {
 }
 
 /// The display form of a given search path: as typed, without trailing separators (but for a
-/// root's: "/", and Windows' "C:\", which without it would be the drive's current directory).
+/// root's: "/"). Where the separator is `\` (Windows), as fd shows it there: `.` however typed
+/// is "./", and one trailing separator stays as typed (`sub/` shows `sub/x`, where the walk's
+/// own join would show `sub\x`).
 fn display_of(path: &Path) -> Vec<u8> {
     let bytes = path.as_os_str().as_encoded_bytes();
     let trimmed = bytes.len() - bytes.iter().rev().take_while(|&&b| is_separator(b)).count();
+    if SEPARATOR != b'/' {
+        return if bytes == b"." || bytes == b"./" || bytes == b".\\" {
+            crate::fs::CURRENT_DIR.to_vec()
+        } else {
+            bytes[..(trimmed + 1).min(bytes.len())].to_vec()
+        };
+    }
     if trimmed == 0 && !bytes.is_empty() {
         bytes[..1].to_vec()
-    } else if SEPARATOR != b'/' && trimmed < bytes.len() && bytes[..trimmed].ends_with(b":") {
-        bytes[..=trimmed].to_vec()
     } else {
         bytes[..trimmed].to_vec()
     }
@@ -462,9 +469,11 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
             .collect::<Result<_>>()?,
         times,
         owner: match cli.owner.as_deref() {
-            // As fd, which has no --owner there.
-            Some(_) if !crate::fs::HAS_OWNERS => bail!(
-                "--owner is not supported on {}: files there have no user and group ids",
+            // As fd, which has no --owner there. The value is quoted, so that a config file's
+            // line giving it is named (`ConfigFile::blame_value`).
+            Some(value) if !crate::fs::HAS_OWNERS => bail!(
+                "--owner is not supported on {}: files there have no user and group ids \
+                 (asked for '{value}')",
                 crate::fs::SYSTEM
             ),
             owner => owner.map(OwnerFilter::parse).transpose()?.flatten(),
@@ -839,8 +848,17 @@ mod tests {
 
     #[test]
     fn display_paths_lose_trailing_slashes_only() {
-        assert_eq!(display_of(Path::new("foo/")), b"foo");
-        assert_eq!(display_of(Path::new("foo//")), b"foo");
+        if SEPARATOR == b'/' {
+            assert_eq!(display_of(Path::new("foo/")), b"foo");
+            assert_eq!(display_of(Path::new("foo//")), b"foo");
+        } else {
+            // As fd shows them on Windows: one trailing separator as typed, "." as "./".
+            assert_eq!(display_of(Path::new("foo/")), b"foo/");
+            assert_eq!(display_of(Path::new("foo\\\\")), b"foo\\");
+            assert_eq!(display_of(Path::new(".")), b"./");
+            assert_eq!(display_of(Path::new(".\\")), b"./");
+            assert_eq!(display_of(Path::new("C:")), b"C:");
+        }
         assert_eq!(display_of(Path::new("/")), b"/");
         assert_eq!(display_of(Path::new("./a")), b"./a");
     }

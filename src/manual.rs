@@ -117,6 +117,13 @@ const ENVIRONMENT: &[(&str, &str)] = &[
          XDG_CONFIG_HOME is not read there.",
     ),
     (
+        "HOMEDRIVE, HOMEPATH, USERPROFILE",
+        "On Windows, the home directory of git's files (.gitconfig, .config\\git\\ignore) \
+         when HOME is unset, as git for Windows finds it: HOMEDRIVE and HOMEPATH joined when \
+         that is a directory (not System32), else USERPROFILE, which is also where \
+         AppData is when APPDATA or LOCALAPPDATA is unset.",
+    ),
+    (
         "TERM",
         "On Windows, set: colors with --color=auto on a console that cannot switch on escape \
          sequences itself (mintty and other terminals read them), as fd does.",

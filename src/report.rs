@@ -72,13 +72,20 @@ pub fn say_stdout_error(err: &io::Error) {
     );
 }
 
-/// An error's text without Rust's " (os error N)" (also inside other libraries' messages).
+/// An error's text without Rust's " (os error N)" (also inside other libraries' messages),
+/// and without the full stop Windows' texts end with ("Access is denied."), which the message
+/// around it may not end with.
 pub fn strip_os_error(text: &str) -> String {
     match text.find(" (os error ") {
         Some(i) => {
             let rest = &text[i + 1..];
             let close = rest.find(')').map_or(text.len(), |j| i + 1 + j + 1);
-            format!("{}{}", &text[..i], &text[close..])
+            let said = &text[..i];
+            format!(
+                "{}{}",
+                said.strip_suffix('.').unwrap_or(said),
+                &text[close..]
+            )
         }
         None => text.to_owned(),
     }
@@ -206,10 +213,11 @@ mod tests {
     #[test]
     fn describes_without_the_os_error_number() {
         // "Permission denied (os error 13)" on Linux, "Access is denied. (os error 5)" on
-        // Windows.
+        // Windows (shown without its full stop).
         let e = crate::fs::Fault::Denied.error();
         let code = e.raw_os_error().unwrap();
-        let said = e.to_string().replace(&format!(" (os error {code})"), "");
+        let said = e.to_string().replace(&format!(". (os error {code})"), "");
+        let said = said.replace(&format!(" (os error {code})"), "");
         assert!(!said.is_empty() && !said.contains("os error"));
         assert_eq!(describe(&e), said);
     }
@@ -225,6 +233,10 @@ mod tests {
             "spawn failed: No such file, retrying"
         );
         assert_eq!(strip_os_error("plain"), "plain");
+        assert_eq!(
+            strip_os_error("Access is denied. (os error 5)"),
+            "Access is denied"
+        );
     }
 
     #[test]

@@ -233,7 +233,9 @@ fn show(stdout: &mut io::Stdout, text: &str) -> Result<()> {
         .and_then(|()| stdout.flush())
     {
         Ok(()) => Ok(()),
-        Err(e) if e.kind() == io::ErrorKind::BrokenPipe => Err(ReaderGone.into()),
+        Err(e) if e.kind() == io::ErrorKind::BrokenPipe || crate::fs::Fault::BrokenPipe.is(&e) => {
+            Err(ReaderGone.into())
+        }
         Err(e) => Err(anyhow::Error::new(e).context("cannot write to stdout")),
     }
 }

@@ -340,7 +340,7 @@ impl Runner {
             .and_then(|()| out.flush());
         if let Err(e) = written {
             self.stopped.store(true, Ordering::Relaxed);
-            if e.kind() != io::ErrorKind::BrokenPipe {
+            if e.kind() != io::ErrorKind::BrokenPipe && !crate::fs::Fault::BrokenPipe.is(&e) {
                 self.fail();
                 crate::report::say_stdout_error(&e);
             }

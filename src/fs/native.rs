@@ -114,6 +114,8 @@ pub enum Fault {
     NameTooLong,
     /// A directory where a file was wanted.
     IsADirectory,
+    /// The reader of a pipe is gone (`ffind | head`).
+    BrokenPipe,
 }
 
 impl Fault {
@@ -131,6 +133,7 @@ impl Fault {
                 Fault::CrossDevice => &[libc::EXDEV],
                 Fault::NameTooLong => &[libc::ENAMETOOLONG],
                 Fault::IsADirectory => &[libc::EISDIR],
+                Fault::BrokenPipe => &[libc::EPIPE],
             }
         }
         #[cfg(windows)]
@@ -157,6 +160,9 @@ impl Fault {
                 // Windows says access denied when a directory is opened as a file: the
                 // Windows readers make this one an error of its own kind ([`Fault::error`]).
                 Fault::IsADirectory => &[],
+                // ERROR_BROKEN_PIPE and ERROR_NO_DATA (what Windows says to a write into a
+                // pipe its reader closed), and ERROR_PIPE_NOT_CONNECTED (what Wine says).
+                Fault::BrokenPipe => &[109, 232, 233],
             }
         }
     }

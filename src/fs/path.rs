@@ -5,9 +5,12 @@
 
 use super::host::{is_separator, SEPARATOR};
 
-/// Where children's names start in their display paths: after "dir/" ("" for an empty root).
+/// Where children's names start in their display paths: after "dir/" ("" for an empty root;
+/// right after a Windows drive's "C:", the drive's current directory, which takes no
+/// separator: "C:src").
 pub fn base_len(dir_path: &[u8]) -> usize {
-    if dir_path.last().is_none_or(|&b| is_separator(b)) {
+    let drive_relative = SEPARATOR == b'\\' && dir_path.len() == 2 && dir_path[1] == b':';
+    if drive_relative || dir_path.last().is_none_or(|&b| is_separator(b)) {
         dir_path.len()
     } else {
         dir_path.len() + 1
@@ -75,6 +78,7 @@ mod tests {
             (b"d", b"a", b"d\\a"),
             (b"C:\\", b"a", b"C:\\a"),
             (b"d/", b"a", b"d/a"),
+            (b"C:", b"a", b"C:a"),
         ] {
             join_into(&mut buf, dir, name);
             assert_eq!(buf, want, "{dir:?} + {name:?}");

@@ -409,7 +409,45 @@ impl Dir {
         self.info_at(name.to_bytes(), follow).map(|i| i.full_stat())
     }
 
+    /// `rel` as a path to open by name, where a relative open cannot take it: an absolute or
+    /// rooted path (`C:\x`, `\x`, `/x`: Unix's `openat` takes an absolute path whatever the
+    /// directory, and a `.git` file's `gitdir:` may be one), or one that goes up (`..`: a
+    /// submodule's `gitdir: ../.git/modules/m`), which Windows resolves in a path, never
+    /// relative to a handle. `None` for a plain relative path.
+    fn outside_path(&self, rel: &[u8]) -> io::Result<Option<Vec<u8>>> {
+        let rooted = rel.first().is_some_and(|&b| b == b'/' || b == b'\\')
+            || (rel.len() >= 2 && rel[1] == b':');
+        if rooted {
+            return Ok(Some(rel.to_vec()));
+        }
+        if !rel.split(|&b| b == b'/' || b == b'\\').any(|c| c == b"..") {
+            return Ok(None);
+        }
+        // The directory's path now, without the verbatim prefix (which would take ".." as a
+        // name), joined with `rel` and resolved.
+        let mut base = OsString::from_wide(&self.final_path()?).into_encoded_bytes();
+        if let Some(unc) = base.strip_prefix(b"\\\\?\\UNC\\") {
+            base = [&b"\\\\"[..], unc].concat();
+        } else if let Some(local) = base.strip_prefix(b"\\\\?\\") {
+            base = local.to_vec();
+        }
+        base.push(b'\\');
+        base.extend_from_slice(rel);
+        let joined = std::path::absolute(super::native::os_path(&base))?;
+        Ok(Some(joined.into_os_string().into_encoded_bytes()))
+    }
+
     fn info_at(&self, rel: &[u8], follow: bool) -> io::Result<Info> {
+        if let Some(path) = self.outside_path(rel)? {
+            let h = open_by_path(
+                &verbatim(&path)?,
+                FILE_READ_ATTRIBUTES | SYNCHRONIZE,
+                follow,
+            )?;
+            // SAFETY: the handle was just opened and is owned by nothing else.
+            let owned = unsafe { OwnedHandle::from_raw_handle(h) };
+            return Info::of(h).inspect(|_| drop(owned));
+        }
         let name = wide(rel)?
             .into_iter()
             .map(|c| {
@@ -455,6 +493,9 @@ impl Dir {
     /// Reads a small file at `rel`, relative to this directory (ignore files): see
     /// [`read_small_file`].
     pub fn read_file_at(&self, rel: &[u8], limit: u64) -> io::Result<Vec<u8>> {
+        if let Some(path) = self.outside_path(rel)? {
+            return read_small_file(&path, limit, false);
+        }
         let info = self.info_at(rel, true)?;
         check_small_file_kind(info.kind(), info.attributes(), false)?;
         let name: Vec<u16> = wide(rel)?

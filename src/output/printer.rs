@@ -463,7 +463,7 @@ impl Printer {
         };
         self.wrote();
         if let Err(e) = result {
-            if e.kind() == io::ErrorKind::BrokenPipe {
+            if e.kind() == io::ErrorKind::BrokenPipe || crate::fs::Fault::BrokenPipe.is(&e) {
                 self.halt(Stopped::BrokenPipe);
             } else {
                 self.error

@@ -2,13 +2,21 @@
 //! `$XDG_CONFIG_HOME/ffind/config`; one argument per line before the command line's, so the
 //! command line wins; `--no-config` skips it; a wrong line is a usage error naming the file and
 //! the line; a FIFO, a device, a huge or unreadable file is refused without a wait.
+//!
+//! On Windows the default file is `%APPDATA%\ffind\config` (fd's place there), which the
+//! fixture points at the same `home/.config/ffind/config`; FIFOs, devices and mode bits are
+//! Unix's, and so is `--bench`.
 
 use std::fs;
 use std::path::PathBuf;
 
 use crate::fd_parity::{assert_everywhere, assert_listing};
-use crate::fixture::{is_root, Run, Tree};
-use crate::hostile_ignore::{bounded, mkfifo};
+#[cfg(unix)]
+use crate::fixture::is_root;
+use crate::fixture::{Run, Tree};
+use crate::hostile_ignore::bounded;
+#[cfg(unix)]
+use crate::hostile_ignore::mkfifo;
 
 /// A tree with a hidden directory, an ignored file and a plain one.
 fn tree() -> Tree {
@@ -18,9 +26,10 @@ fn tree() -> Tree {
     t
 }
 
-/// Writes the default config file (`$XDG_CONFIG_HOME/ffind/config` in the test's home).
+/// Writes the default config file (`$XDG_CONFIG_HOME/ffind/config` in the test's home; on
+/// Windows `%APPDATA%\ffind\config`, the same file), its path as ffind shows it.
 fn write_default(t: &Tree, text: &[u8]) -> PathBuf {
-    let path = t.home().join(".config/ffind/config");
+    let path = t.home().join(".config").join("ffind").join("config");
     fs::create_dir_all(path.parent().unwrap()).unwrap();
     fs::write(&path, text).unwrap();
     path
@@ -98,11 +107,10 @@ fn the_variable_names_the_file_and_empty_means_none() {
     let run = run_with(&t, "", &["-t", "f"]);
     assert_listing(&run, &["FFIND_CONFIG_PATH="], &["a.rs", "b.txt"]);
     // Named but missing: said, not passed over.
-    let run = run_with(&t, "/nonexistent/ffind-config", &["-t", "f"]);
-    assert_refused(
-        &run,
-        "ffind: config file /nonexistent/ffind-config: No such file or directory",
-    );
+    let missing = "/nonexistent/ffind-config";
+    let run = run_with(&t, missing, &["-t", "f"]);
+    let why = crate::fixture::error_text(&fs::File::open(missing).unwrap_err());
+    assert_refused(&run, &format!("ffind: config file {missing}: {why}"));
 }
 
 #[test]
@@ -198,6 +206,7 @@ fn a_requirement_may_be_met_on_the_command_line() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_fifo_a_device_a_directory_or_a_huge_file_is_refused_at_once() {
     let t = tree();
@@ -231,6 +240,7 @@ fn a_fifo_a_device_a_directory_or_a_huge_file_is_refused_at_once() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn an_unreadable_file_is_refused() {
     if !is_root() {
@@ -273,6 +283,7 @@ fn completions_and_the_manual_ignore_the_file() {
     assert!(String::from_utf8_lossy(&help.stdout).contains("--no-config"));
 }
 
+#[cfg(unix)]
 /// `ffind --bench` on `-t f` with one method and one run, and `extra`: its report.
 fn bench_files(t: &Tree, extra: &[&str]) -> String {
     let mut args = vec![
@@ -292,6 +303,7 @@ fn bench_files(t: &Tree, extra: &[&str]) -> String {
     String::from_utf8_lossy(&run.stdout).into_owned()
 }
 
+#[cfg(unix)]
 #[test]
 fn bench_applies_the_file_and_says_so() {
     let t = tree();
@@ -448,12 +460,14 @@ fn mistakes_of_shell_habit_get_a_hint() {
     }
 }
 
+/// The null device (`/dev/null`; `NUL` on Windows) reads as an empty file.
 #[test]
 fn the_null_device_is_an_empty_config_file() {
     let t = tree();
     write_default(&t, b"-H\n");
-    let run = run_with(&t, "/dev/null", &["-t", "f"]);
-    assert_listing(&run, &["FFIND_CONFIG_PATH=/dev/null"], &["a.rs", "b.txt"]);
+    let null = if cfg!(windows) { "NUL" } else { "/dev/null" };
+    let run = run_with(&t, null, &["-t", "f"]);
+    assert_listing(&run, &["FFIND_CONFIG_PATH", null], &["a.rs", "b.txt"]);
     assert_eq!(run.code, 0, "{}", run.stderr);
     assert!(run.stderr.is_empty(), "{}", run.stderr);
 }
@@ -552,12 +566,14 @@ fn an_invalid_value_from_the_file_names_its_line() {
     let t = tree();
     let path = write_default(&t, b"");
     let shown = path.display();
+    // --owner is refused on Windows, from the file too: the message names the file and line.
+    let owner = if cfg!(windows) {
+        "--owner is not supported on Windows"
+    } else {
+        "'nosuchuser' is not a valid owner: no user is named 'nosuchuser'"
+    };
     for (text, line, first) in [
-        (
-            &b"-H\n--owner\nnosuchuser\n"[..],
-            3,
-            "'nosuchuser' is not a valid owner: no user is named 'nosuchuser'",
-        ),
+        (&b"-H\n--owner\nnosuchuser\n"[..], 3, owner),
         (b"--size=x\n", 1, "'x' is not a valid size: use [+-]NUMBER"),
         (
             b"-HS\n+1q\n",
@@ -599,9 +615,14 @@ fn the_usage_line_shows_the_command_line_and_the_file_apart() {
     let run = t.run(&["--max-depht", "2"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     let usage = run.stderr.lines().find(|l| l.starts_with("Usage:"));
-    assert_eq!(
-        usage,
-        Some("Usage: ffind --max-depth <DEPTH> [PATTERN] [PATH]..."),
+    // clap names the program as it was run: `ffind.exe` on Windows (fd's says `fd.exe` there),
+    // or as ffind names it.
+    let usage_is = |usage: Option<&str>, rest: &str| {
+        let named = |program: &str| usage == Some(format!("Usage: {program} {rest}").as_str());
+        named("ffind") || (cfg!(windows) && named("ffind.exe"))
+    };
+    assert!(
+        usage_is(usage, "--max-depth <DEPTH> [PATTERN] [PATH]..."),
         "{}",
         run.stderr
     );
@@ -616,9 +637,8 @@ fn the_usage_line_shows_the_command_line_and_the_file_apart() {
         run.stderr
     );
     let usage = run.stderr.lines().find(|l| l.starts_with("Usage:"));
-    assert_eq!(
-        usage,
-        Some("Usage: ffind [OPTIONS] [PATTERN] [PATH]..."),
+    assert!(
+        usage_is(usage, "[OPTIONS] [PATTERN] [PATH]..."),
         "{}",
         run.stderr
     );

@@ -7,14 +7,22 @@
 //! without fd only that comparison is skipped. [`assert_everywhere`] is the per-method half,
 //! used by the option tests (`patterns.rs`, `types.rs`, `metadata.rs`, `depth_exclude.rs`)
 //! and `ignore_files.rs` too.
+//!
+//! On Windows the helpers run (their expected paths written with `/`, see
+//! [`crate::fixture::native`]), and [`fd`] is fd's own Windows build (`FFIND_FD_WINDOWS`); the
+//! table is Unix-only (its tree needs git, a FIFO, a socket, links and raw names), and
+//! `windows.rs` compares with fd there.
 
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::net::UnixListener;
 use std::path::PathBuf;
 use std::process::{Command, Stdio};
 use std::time::{Duration, SystemTime};
 
-use crate::fixture::{clean_env, diff, is_root, Run, Tree};
+#[cfg(unix)]
+use crate::fixture::is_root;
+use crate::fixture::{clean_env, diff, native_all, Run, Tree};
 
 /// Every method `--method` takes.
 pub const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
@@ -68,13 +76,14 @@ fn sorted_lines(s: &str) -> Vec<&str> {
     v
 }
 
-/// The results, sorted, without the "/" that fd 10 and ffind print after a directory's name:
-/// what is found is compared here, not how directories are marked (`walk.rs` tests that).
+/// The results, sorted, without the "/" that fd 10 and ffind print after a directory's name
+/// (`\` on Windows): what is found is compared here, not how directories are marked (`walk.rs`
+/// tests that).
 pub fn listing(run: &Run) -> Vec<String> {
     let mut v: Vec<String> = run
         .sorted()
         .into_iter()
-        .map(|l| match l.strip_suffix('/') {
+        .map(|l| match l.strip_suffix(['/', std::path::MAIN_SEPARATOR]) {
             Some(dir) if !dir.is_empty() => dir.to_owned(),
             _ => l,
         })
@@ -96,9 +105,10 @@ pub fn assert_everywhere(t: &Tree, args: &[&str], expected: &[&str]) {
     );
 }
 
-/// Asserts that a run printed exactly `expected`, in any order (see [`listing`]).
+/// Asserts that a run printed exactly `expected`, in any order (see [`listing`]; the paths
+/// written with `/`, see [`crate::fixture::native`]).
 pub fn assert_listing(run: &Run, args: &[&str], expected: &[&str]) {
-    let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+    let mut want: Vec<String> = native_all(expected);
     want.sort();
     let got = listing(run);
     assert!(
@@ -110,13 +120,23 @@ pub fn assert_listing(run: &Run, args: &[&str], expected: &[&str]) {
 }
 
 /// The fd to compare with: `FFIND_FD`, else `$HOME/.cache/ffind-peers/bin/fd`, else `fd` on
-/// PATH; `None` when none of them runs.
+/// PATH; on Windows `FFIND_FD_WINDOWS` (fd's own Windows build, which `.ci/windows.sh` names
+/// by its Linux path: see [`crate::fixture::host_path`]), else `fd` on PATH. `None` when none
+/// of them runs.
 pub fn fd() -> Option<PathBuf> {
-    let candidates = [
-        std::env::var_os("FFIND_FD").map(PathBuf::from),
-        std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ffind-peers/bin/fd")),
-        Some(PathBuf::from("fd")),
-    ];
+    let candidates = if cfg!(windows) {
+        [
+            std::env::var_os("FFIND_FD_WINDOWS").map(crate::fixture::host_path),
+            None,
+            Some(PathBuf::from("fd")),
+        ]
+    } else {
+        [
+            std::env::var_os("FFIND_FD").map(PathBuf::from),
+            std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cache/ffind-peers/bin/fd")),
+            Some(PathBuf::from("fd")),
+        ]
+    };
     candidates.into_iter().flatten().find(|fd| {
         Command::new(fd)
             .arg("--version")
@@ -127,6 +147,20 @@ pub fn fd() -> Option<PathBuf> {
     })
 }
 
+/// fd's version, `(major, minor)` of `fd --version` ("fd 10.4.2"), for the comparisons with
+/// what an fd release added (fd's Windows build here is 10.4, the one on Linux may be newer).
+pub fn fd_version(fd: &PathBuf) -> Option<(u32, u32)> {
+    let out = Command::new(fd).arg("--version").output().ok()?;
+    let text = String::from_utf8_lossy(&out.stdout);
+    let mut numbers = text.split_whitespace().nth(1)?.split('.');
+    Some((numbers.next()?.parse().ok()?, numbers.next()?.parse().ok()?))
+}
+
+/// fd, when it is there and at least `version` (see [`fd_version`]).
+pub fn fd_since(version: (u32, u32)) -> Option<PathBuf> {
+    fd().filter(|fd| fd_version(fd).is_some_and(|v| v >= version))
+}
+
 /// Runs fd with `args` in the tree's root, in the environment ffind gets.
 pub fn run_fd(fd: &PathBuf, t: &Tree, args: &[&str]) -> Run {
     let mut c = Command::new(fd);
@@ -135,9 +169,21 @@ pub fn run_fd(fd: &PathBuf, t: &Tree, args: &[&str]) -> Run {
     Run::from(c.output().unwrap())
 }
 
-/// Sets a path's modification time to `secs` after the epoch.
+/// Sets a path's modification time to `secs` after the epoch (a directory's too: on Windows it
+/// is opened with FILE_FLAG_BACKUP_SEMANTICS, for FILE_WRITE_ATTRIBUTES).
 pub fn set_mtime(t: &Tree, rel: &str, secs: u64) {
-    let f = fs::File::open(t.root().join(rel)).unwrap();
+    let path = t.root().join(rel);
+    #[cfg(unix)]
+    let f = fs::File::open(path).unwrap();
+    #[cfg(windows)]
+    let f = {
+        use std::os::windows::fs::OpenOptionsExt;
+        fs::OpenOptions::new()
+            .access_mode(0x100)
+            .custom_flags(0x0200_0000)
+            .open(path)
+            .unwrap()
+    };
     f.set_modified(SystemTime::UNIX_EPOCH + Duration::from_secs(secs))
         .unwrap();
 }
@@ -146,6 +192,7 @@ pub fn set_mtime(t: &Tree, rel: &str, secs: u64) {
 /// with negations, a nested repository, hidden entries, links, special files and a few odd
 /// names; beside it, outside any repository, a `.gitignore` that applies only with
 /// `--no-require-git`.
+#[cfg(unix)]
 fn parity_tree() -> Tree {
     let t = Tree::new();
     t.write("outside.txt", "")
@@ -255,6 +302,7 @@ fn parity_tree() -> Tree {
 }
 
 /// The table: fd's options over the parity tree. Every line must be valid for fd too.
+#[cfg(unix)]
 const TABLE: &[&[&str]] = &[
     // Ignore files and hidden entries.
     &[],
@@ -340,11 +388,13 @@ const TABLE: &[&[&str]] = &[
     &["-L", "-t", "l"],
 ];
 
+#[cfg(unix)]
 #[test]
 fn the_table_is_big_enough() {
     assert!(TABLE.len() >= 40);
 }
 
+#[cfg(unix)]
 #[test]
 fn every_method_agrees_with_every_other_and_with_fd() {
     let t = parity_tree();

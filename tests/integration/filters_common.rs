@@ -2,8 +2,11 @@
 //! the check for usage errors, and paths as C strings for the libc calls that build fifos,
 //! device nodes and foreign owners.
 
+#[cfg(unix)]
 use std::ffi::CString;
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
+#[cfg(unix)]
 use std::path::Path;
 
 use crate::fixture::Tree;
@@ -29,6 +32,7 @@ pub fn assert_usage_error(t: &Tree, args: &[&str], needle: &str) {
 }
 
 /// `p` as a NUL-terminated C string, for libc calls.
+#[cfg(unix)]
 pub fn c_path(p: &Path) -> CString {
     CString::new(p.as_os_str().as_bytes()).unwrap()
 }

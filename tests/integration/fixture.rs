@@ -1,19 +1,77 @@
 //! The test fixture: temporary trees, the real binary run in them, sorted output, diffs.
 //!
 //! Every run gets a clean environment: HOME and XDG_CONFIG_HOME point into the temporary
-//! directory (no global ignore files of the developer's leak in), LS_COLORS and NO_COLOR are
+//! directory (no global ignore files of the developer's leak in), and on Windows APPDATA,
+//! LOCALAPPDATA and USERPROFILE too (where ffind looks there); LS_COLORS and NO_COLOR are
 //! unset, and the output is compared as a sorted set since threads finish in any order.
+//!
+//! The expected paths are written with `/`; on Windows, where ffind prints paths as fd does
+//! there (`\` between names), the comparisons read them through [`native`].
 
+#[cfg(unix)]
 use std::ffi::OsStr;
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
+#[cfg(unix)]
 use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 /// The ffind binary cargo built for these tests.
 pub fn bin() -> PathBuf {
-    PathBuf::from(env!("CARGO_BIN_EXE_ffind"))
+    host_path(env!("CARGO_BIN_EXE_ffind"))
+}
+
+/// A path handed to the tests from outside (by cargo, or the environment) as this process can
+/// use it whatever its working directory: unchanged on Unix; on Windows made absolute, since a
+/// cross build run under Wine is given Linux paths (`/work/...`), which Windows reads as
+/// relative to the current drive (`Z:`, where Wine shows `/`, for the tests' own process; `C:`
+/// for a child run in a temporary directory).
+pub fn host_path(p: impl Into<PathBuf>) -> PathBuf {
+    let p = p.into();
+    #[cfg(windows)]
+    let p = std::path::absolute(&p).unwrap_or(p);
+    p
+}
+
+/// A path of the tests' expectations, written with `/`, as ffind prints it here: unchanged on
+/// Unix; on Windows as fd prints it there, every `/` a `\` but for a leading `./` (fd prints a
+/// search path as it was typed, and `.`, the default, as `./`, then joins the names below it
+/// with `\`: `./src\main.rs`).
+pub fn native(expected: &str) -> String {
+    if std::path::MAIN_SEPARATOR == '/' {
+        return expected.to_owned();
+    }
+    let sep = std::path::MAIN_SEPARATOR_STR;
+    match expected.strip_prefix("./") {
+        Some(rest) => format!("./{}", rest.replace('/', sep)),
+        None => expected.replace('/', sep),
+    }
+}
+
+/// A relative search path written with `/` as a user of this system types it: with `\` on
+/// Windows, as its shells complete it (fd prints a search path as typed: `repo\sub\x` there;
+/// one typed with `/` is `fd_windows.rs`'s and `windows.rs`'s).
+pub fn typed(path: &str) -> String {
+    path.replace('/', std::path::MAIN_SEPARATOR_STR)
+}
+
+/// [`native`] for a list of paths.
+pub fn native_all(expected: &[&str]) -> Vec<String> {
+    expected.iter().map(|p| native(p)).collect()
+}
+
+/// A path resolved (`..`, links) as ffind's `-a` shows it: [`fs::canonicalize`], without the
+/// `\\?\` that Windows puts before a canonical drive path (fd's `-a` prints `C:\...`).
+pub fn canonical(p: &Path) -> PathBuf {
+    let p = p.canonicalize().unwrap();
+    let drive = p
+        .to_str()
+        .and_then(|s| s.strip_prefix(r"\\?\"))
+        .filter(|s| cfg!(windows) && s.as_bytes().get(1) == Some(&b':'))
+        .map(PathBuf::from);
+    drive.unwrap_or(p)
 }
 
 /// A temporary directory tree; `root()` is where ffind runs unless told otherwise.
@@ -71,7 +129,9 @@ impl Tree {
         self
     }
 
-    /// Creates a file whose name is raw bytes (not UTF-8, newlines...) in directory `dir`.
+    /// Creates a file whose name is raw bytes (not UTF-8, newlines...) in directory `dir`. Unix
+    /// only: names on Windows are UTF-16, and Windows refuses control characters in them.
+    #[cfg(unix)]
     pub fn raw_file(&self, dir: &str, name: &[u8]) -> &Tree {
         let d = self.at(dir);
         fs::create_dir_all(&d).unwrap();
@@ -79,7 +139,9 @@ impl Tree {
         self
     }
 
-    /// Creates a symlink at `rel` pointing to `target` (as written).
+    /// Creates a symlink at `rel` pointing to `target` (as written). Unix only: a link on
+    /// Windows needs a privilege or developer mode, and Wine 8 makes none (windows.rs tries).
+    #[cfg(unix)]
     pub fn link(&self, target: &str, rel: &str) -> &Tree {
         let p = self.at(rel);
         fs::create_dir_all(p.parent().unwrap()).unwrap();
@@ -88,14 +150,42 @@ impl Tree {
     }
 
     /// Sets the permission bits of an entry.
+    #[cfg(unix)]
     pub fn chmod(&self, rel: &str, mode: u32) -> &Tree {
         fs::set_permissions(self.at(rel), fs::Permissions::from_mode(mode)).unwrap();
         self
     }
 
-    /// Runs `git init` in `rel` (the tests that need git skip when it is missing).
+    /// Runs `git init` in `rel` (the tests that need git skip when it is missing). On Windows,
+    /// where the tests run under Wine without git, makes what `git init` makes by hand: ffind
+    /// knows a repository by its `.git` (as fd does), and reads `.git/info/exclude` and `HEAD`
+    /// itself; the tests that run git itself are Unix-only.
     pub fn git_init(&self, rel: &str) -> bool {
         fs::create_dir_all(self.at(rel)).unwrap();
+        if cfg!(windows) {
+            let git = self.at(rel).join(".git");
+            for dir in [
+                "objects/info",
+                "objects/pack",
+                "refs/heads",
+                "refs/tags",
+                "info",
+            ] {
+                fs::create_dir_all(git.join(dir)).unwrap();
+            }
+            fs::write(git.join("HEAD"), "ref: refs/heads/master\n").unwrap();
+            fs::write(
+                git.join("config"),
+                "[core]\n\trepositoryformatversion = 0\n\tfilemode = false\n\tbare = false\n",
+            )
+            .unwrap();
+            fs::write(
+                git.join("info/exclude"),
+                "# git ls-files --others --exclude-from=.git/info/exclude\n",
+            )
+            .unwrap();
+            return true;
+        }
         Command::new("git")
             .args(["init", "-q"])
             .current_dir(self.at(rel))
@@ -120,8 +210,18 @@ impl Tree {
     }
 }
 
-/// Points HOME and XDG_CONFIG_HOME at `home` and removes what could change output.
+/// Points HOME and XDG_CONFIG_HOME at `home` and removes what could change output. On Windows
+/// also the folders ffind (and fd) read there: APPDATA is `home/.config` (so that the config
+/// file and global ignore file the tests write to `home/.config/ffind/` are found there too,
+/// as `%APPDATA%\ffind\`), LOCALAPPDATA `home/.cache`, USERPROFILE (the home directory of
+/// Windows programs, git's too) `home`.
 pub fn clean_env(c: &mut Command, home: &Path) {
+    if cfg!(windows) {
+        c.env("APPDATA", home.join(".config"))
+            .env("LOCALAPPDATA", home.join(".cache"))
+            .env("USERPROFILE", home)
+            .env_remove("MSYSTEM");
+    }
     // git's configuration from the test's home only: not the machine's /etc/gitconfig (which
     // fd reads for core.excludesFile whatever GIT_CONFIG_NOSYSTEM says), nor a
     // $GIT_CONFIG_GLOBAL of the environment the tests run in.
@@ -197,8 +297,9 @@ impl Run {
     }
 
     /// Asserts exactly these results (any order), whatever the exit code.
+    /// The expected paths are written with `/` ([`native`]).
     pub fn assert_listing(&self, expected: &[&str]) {
-        let mut want: Vec<String> = expected.iter().map(|s| s.to_string()).collect();
+        let mut want: Vec<String> = native_all(expected);
         want.sort();
         let got = self.sorted();
         if got != want {
@@ -238,6 +339,7 @@ pub fn diff(want: &[String], got: &[String]) -> String {
 /// "Text file busy": a binary just copied for another user to run may still be open for
 /// writing, for an instant, in a child that another test's thread forked while the copy was
 /// written (`ETXTBSY` until that child execs and its copy of the descriptor closes).
+#[cfg(unix)]
 pub fn output_of(c: &mut Command) -> Output {
     for _ in 0..20 {
         let out = c.output().unwrap();
@@ -251,7 +353,28 @@ pub fn output_of(c: &mut Command) -> Output {
     c.output().unwrap()
 }
 
+/// The system's words for a path that does not exist, as ffind's messages end with them
+/// (without Rust's " (os error 2)"): "No such file or directory" on Unix, Windows' own text for
+/// ERROR_FILE_NOT_FOUND there.
+pub fn not_found() -> String {
+    error_text(&std::io::Error::from_raw_os_error(2))
+}
+
+/// An error's text as ffind's messages end with it: the system's words, without Rust's
+/// " (os error N)" and without the full stop Windows ends them with.
+pub fn error_text(e: &std::io::Error) -> String {
+    let text = e.to_string();
+    match text.rfind(" (os error") {
+        Some(end) => {
+            let said = &text[..end];
+            said.strip_suffix('.').unwrap_or(said).to_owned()
+        }
+        None => text,
+    }
+}
+
 /// Whether we run as root (then permission tests drop privileges with setpriv).
+#[cfg(unix)]
 pub fn is_root() -> bool {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() == 0 }
@@ -259,6 +382,7 @@ pub fn is_root() -> bool {
 
 /// Whether a test that runs `program` can: it is on PATH. When not, says so on stderr (the
 /// test is skipped; CI installs what the tests run).
+#[cfg(unix)]
 pub fn need(program: &str) -> bool {
     let there = have(program);
     if !there {
@@ -267,7 +391,8 @@ pub fn need(program: &str) -> bool {
     there
 }
 
-/// Whether an external program is on PATH.
+/// Whether an external program is on PATH (Unix: the tests that run other programs are).
+#[cfg(unix)]
 pub fn have(program: &str) -> bool {
     Command::new("sh")
         .args(["-c", &format!("command -v {program}")])
@@ -276,6 +401,7 @@ pub fn have(program: &str) -> bool {
         .is_ok_and(|s| s.success())
 }
 
+#[cfg(unix)]
 impl Tree {
     /// Runs a `bash -c` script in the tree's root with the clean environment, `$FFIND` naming
     /// the binary (for `ulimit` set-ups: `ulimit -n 16 && exec "$FFIND" ...`).
@@ -336,6 +462,7 @@ impl Tree {
 }
 
 /// The filter families every method (and `--mpi`) must agree on over [`hostile_tree`].
+#[cfg(unix)]
 pub const HOSTILE_FILTER_FAMILIES: [&[&str]; 9] = [
     &[],
     &["-u"],
@@ -350,6 +477,7 @@ pub const HOSTILE_FILTER_FAMILIES: [&[&str]; 9] = [
 
 /// The parity tests' hostile tree: hidden files, links of every kind (one a loop), empty and
 /// unreadable directories, hostile names, a wide directory.
+#[cfg(unix)]
 pub fn hostile_tree() -> Tree {
     let t = Tree::new();
     t.files(&[

@@ -4,6 +4,10 @@
 
 use crate::fixture::Tree;
 
+/// The quote a hint puts around a glob: `'` as Unix shells take it, `"` on Windows (cmd.exe
+/// does not take `'`).
+const Q: char = if cfg!(windows) { '"' } else { '\'' };
+
 fn tree() -> Tree {
     let t = Tree::new();
     t.files(&["src/main.rs", "src/lib.rs", "README.md"]);
@@ -18,7 +22,7 @@ fn a_glob_given_to_e_is_answered_with_the_extension() {
     assert!(run.stdout.is_empty());
     assert_eq!(
         run.stderr,
-        "ffind: hint: -e takes an extension, not a glob: -e rs (or -g '*.rs')\n"
+        format!("ffind: hint: -e takes an extension, not a glob: -e rs (or -g {Q}*.rs{Q})\n")
     );
     // The suggestion finds what was meant.
     t.run(&["-e", "rs"])
@@ -33,8 +37,10 @@ fn a_plain_word_given_to_g_is_answered_with_wildcards() {
     assert!(run.stdout.is_empty());
     assert_eq!(
         run.stderr,
-        "ffind: hint: a glob matches the whole name: -g '*mai*' finds names that contain mai, \
-         and so does mai without -g\n"
+        format!(
+            "ffind: hint: a glob matches the whole name: -g {Q}*mai*{Q} finds names that contain \
+             mai, and so does mai without -g\n"
+        )
     );
     t.run(&["-g", "*mai*"]).assert_paths(&["src/main.rs"]);
 }

@@ -4,17 +4,26 @@
 //! goes on with exit code 1; so is one larger than 16 MiB. An unreadable one is reported the
 //! same way by every method. A byte-order mark and CRLF line endings are read as git reads
 //! them. Every run is killed after 40 s, so a hang fails the test instead of blocking it.
+//!
+//! On Windows: the size limits, a byte-order mark, CRLF line ends (Windows' own) and the
+//! glob engine's bound; FIFOs, devices, links, mode bits and names with a CR are Unix's.
 
+#[cfg(unix)]
 use std::ffi::CString;
 use std::fs;
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
+#[cfg(unix)]
 use std::os::unix::fs::PermissionsExt;
+#[cfg(unix)]
 use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
 use crate::fd_parity::{assert_listing, METHODS};
-use crate::fixture::{clean_env, is_root, Run, Tree};
+#[cfg(unix)]
+use crate::fixture::{clean_env, is_root};
+use crate::fixture::{Run, Tree};
 
 /// How long a run may take before it counts as hung: a real hang never ends, and a debug build
 /// reading a 16 MiB ignore file on a loaded 2-core machine took over 10 s.
@@ -50,6 +59,7 @@ pub fn bounded(mut cmd: Command) -> Run {
     }
 }
 
+#[cfg(unix)]
 pub fn mkfifo(path: &Path) {
     let c = CString::new(path.as_os_str().as_bytes()).unwrap();
     // SAFETY: a valid NUL-terminated path.
@@ -69,6 +79,7 @@ fn assert_each_method(t: &Tree, args: &[&str], listing: &[&str], code: i32, stde
     }
 }
 
+#[cfg(unix)]
 /// A repository-like tree (a `.git` directory is all ffind needs) with a `.gitignore` that
 /// must keep working next to the hostile file.
 fn repo() -> Tree {
@@ -80,8 +91,10 @@ fn repo() -> Tree {
     t
 }
 
+#[cfg(unix)]
 const NAMES: [&str; 4] = [".gitignore", ".ignore", ".fdignore", ".ffindignore"];
 
+#[cfg(unix)]
 #[test]
 fn a_fifo_under_an_ignore_files_name_is_skipped() {
     for name in NAMES {
@@ -97,6 +110,7 @@ fn a_fifo_under_an_ignore_files_name_is_skipped() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_link_to_dev_zero_under_an_ignore_files_name_is_skipped() {
     for name in NAMES {
@@ -118,6 +132,7 @@ fn a_link_to_dev_zero_under_an_ignore_files_name_is_skipped() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_fifo_named_git_is_not_read_as_a_link_file() {
     let t = Tree::new();
@@ -133,6 +148,7 @@ fn a_fifo_named_git_is_not_read_as_a_link_file() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_fifo_as_info_exclude_is_skipped() {
     let t = repo();
@@ -147,6 +163,7 @@ fn a_fifo_as_info_exclude_is_skipped() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_fifo_above_the_search_path_is_skipped() {
     let t = Tree::new();
@@ -168,6 +185,7 @@ fn a_fifo_above_the_search_path_is_skipped() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_device_as_a_global_ignore_file_is_skipped() {
     let t = Tree::new();
@@ -187,6 +205,7 @@ fn a_device_as_a_global_ignore_file_is_skipped() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn a_fifo_as_gits_config_neither_hangs_nor_hides_the_excludes_after_it() {
     // git's config files are the user's, but a FIFO among them must not hang every search:
@@ -241,6 +260,7 @@ fn an_ignore_file_over_the_size_limit_is_skipped() {
     assert_each_method(&t, &[], &["keep"], 0, "");
 }
 
+#[cfg(unix)]
 #[test]
 fn ignore_file_option_takes_a_pipe_but_refuses_a_device() {
     let t = Tree::new();
@@ -272,6 +292,7 @@ fn ignore_file_option_takes_a_pipe_but_refuses_a_device() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn an_unreadable_ignore_file_is_reported_by_every_method() {
     let t = Tree::new();
@@ -299,6 +320,7 @@ fn an_unreadable_ignore_file_is_reported_by_every_method() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn an_ignore_file_in_a_directory_that_cannot_be_searched_is_reported_by_every_method() {
     // r--: the directory's listing shows its .ignore, which cannot be opened. The walker-crate
@@ -335,6 +357,7 @@ fn a_byte_order_mark_does_not_eat_the_first_rule() {
     assert_each_method(&t, &[], &["keep"], 0, "");
 }
 
+#[cfg(unix)]
 #[test]
 fn crlf_line_endings_match_as_in_git() {
     // git (2.47) matches "a.o" and "foo" against "*.o\r\nfoo\r\n", not "foo\r".
@@ -363,6 +386,23 @@ fn crlf_line_endings_match_as_in_git() {
     assert_each_method(&t, &[], &["foo\r", "keep"], 0, "");
 }
 
+/// CRLF line ends, as Windows' editors write them, end a rule where the LF does (the CR is
+/// dropped): "*.o\r\nfoo\r\n" ignores "a.o" and "foo" (git 2.47 does; with a name holding a
+/// CR, which Windows refuses, in `crlf_line_endings_match_as_in_git`).
+#[test]
+fn crlf_line_endings_end_the_rule_before_the_cr() {
+    let t = Tree::new();
+    t.files(&["a.o", "foo", "keep"])
+        .write(".gitignore", "*.o\r\nfoo\r\n")
+        .dirs(&[".git"]);
+    assert_each_method(&t, &[], &["keep"], 0, "");
+    // An --ignore-file's too, and a last line without its LF.
+    t.write(".gitignore", "*.o\r\n")
+        .write("list", "foo\r\nlist\r");
+    assert_each_method(&t, &["--ignore-file", "list"], &["keep"], 0, "");
+}
+
+#[cfg(unix)]
 /// Runs ffind with `args` under every method as a user permissions apply to (nobody, when the
 /// tests run as root), checking the listing, the exit code and the whole of stderr. `false`
 /// when permissions cannot be tested here (root without setpriv): the caller skips.
@@ -391,6 +431,7 @@ fn each_method_unprivileged(
     true
 }
 
+#[cfg(unix)]
 #[test]
 fn a_git_file_whose_gitdir_name_is_too_long_is_reported_once_by_every_method() {
     // The `.git` file of a worktree or submodule names its git directory; one whose name has a
@@ -431,6 +472,7 @@ fn a_git_file_whose_gitdir_name_is_too_long_is_reported_once_by_every_method() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_git_file_whose_gitdir_cannot_be_read_is_reported_once_by_every_method() {
     let t = Tree::new();
@@ -453,6 +495,7 @@ fn a_git_file_whose_gitdir_cannot_be_read_is_reported_once_by_every_method() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn an_ignore_file_in_a_directory_that_cannot_be_listed_is_not_reported() {
     // --x: the directory can be searched, so its unreadable .fdignore can be tried by path,
@@ -470,6 +513,7 @@ fn an_ignore_file_in_a_directory_that_cannot_be_listed_is_not_reported() {
 
 /// The untracked files git does not ignore in the tree (`git ls-files -o --exclude-standard`),
 /// hidden ones left out as ffind leaves them out; `None` without git.
+#[cfg(unix)]
 fn kept_by_git(t: &Tree) -> Option<Vec<String>> {
     let out = Command::new("git")
         .args(["ls-files", "-z", "-o", "--exclude-standard"])
@@ -489,6 +533,7 @@ fn kept_by_git(t: &Tree) -> Option<Vec<String>> {
     Some(kept)
 }
 
+#[cfg(unix)]
 #[test]
 fn a_carriage_return_ends_a_rule_before_a_line_feed_or_the_end_of_the_file() {
     // git (2.47) splits an ignore file on LF and drops one CR before it, and before the end of
@@ -540,6 +585,7 @@ fn a_carriage_return_ends_a_rule_before_a_line_feed_or_the_end_of_the_file() {
     assert_each_method(&t, &["-t", "f"], &kept, 0, "");
 }
 
+#[cfg(unix)]
 #[test]
 fn a_carriage_return_at_the_end_of_an_ignore_file_option_ends_its_last_rule() {
     let t = Tree::new();
@@ -587,6 +633,7 @@ fn an_ignore_file_of_many_rules_is_read_in_linear_time() {
     }
 }
 
+#[cfg(unix)]
 #[test]
 fn the_rules_of_an_ignore_file_take_memory_in_proportion_to_it() {
     // Issue 18: what ffind builds from an ignore file must stay within a small multiple of

@@ -2,14 +2,24 @@
 //! `--format`, `--path-separator`, `--color=always` with LS_COLORS or fd's theme,
 //! `--hyperlink`, `-l`, `--json`, and escaped names in messages. Terminal behaviour is in
 //! `terminal.rs`. Every check that walks runs under every method at `-j 1` and `-j 8`.
+//!
+//! On Windows: the `./` guard, `--path-separator`, LS_COLORS, JSON's escapes and messages;
+//! what needs names that are not UTF-8, links, mode bits, `ls`, or Unix metadata stays Unix's
+//! (`windows.rs` has the separators of Windows).
 
+#[cfg(unix)]
 use std::collections::BTreeMap;
+#[cfg(unix)]
 use std::os::unix::ffi::OsStrExt;
+#[cfg(unix)]
 use std::os::unix::fs::MetadataExt;
+#[cfg(unix)]
 use std::process::Command;
 
 use crate::fd_parity::methods_agree;
-use crate::fixture::{clean_env, Run, Tree};
+#[cfg(unix)]
+use crate::fixture::clean_env;
+use crate::fixture::{native, Run, Tree};
 
 /// The run of `args` (every method agreeing), its sorted lines (split on `sep`) as bytes.
 fn lines_by(t: &Tree, args: &[&str], sep: u8) -> Vec<Vec<u8>> {
@@ -28,6 +38,14 @@ fn sorted(items: &[&[u8]]) -> Vec<Vec<u8>> {
     v
 }
 
+/// [`sorted`] of paths written with `/` (see [`native`]).
+fn sorted_paths(paths: &[&str]) -> Vec<Vec<u8>> {
+    let mut v: Vec<Vec<u8>> = paths.iter().map(|p| native(p).into_bytes()).collect();
+    v.sort();
+    v
+}
+
+#[cfg(unix)]
 fn hostile() -> Tree {
     let t = Tree::new();
     t.raw_file(".", b"esc\x1b[31mred")
@@ -40,6 +58,7 @@ fn hostile() -> Tree {
     t
 }
 
+#[cfg(unix)]
 #[test]
 fn piped_names_are_byte_exact() {
     let t = hostile();
@@ -64,28 +83,33 @@ fn piped_names_are_byte_exact() {
 fn results_starting_with_a_dash_get_dot_slash() {
     let t = Tree::new();
     t.files(&["-rf", "-d/x", "sub/-x", "ok"]);
-    let want = sorted(&[b"./-rf", b"./-d/", b"./-d/x", b"sub/", b"sub/-x", b"ok"]);
+    let want = sorted_paths(&["./-rf", "./-d/", "./-d/x", "sub/", "sub/-x", "ok"]);
     assert_eq!(lines(&t, &[]), want);
     assert_eq!(
         lines(&t, &["--color=always", "-e", "zzz"]),
         Vec::<Vec<u8>>::new()
     );
     // The guard is part of the path: templates and JSON see it.
+    let (dx, sx) = (native("./-d/x"), native("sub/-x"));
     assert_eq!(
         lines(&t, &["--format", "<{}> {//}", "x$"]),
-        sorted(&[b"<./-d/x> ./-d", b"<sub/-x> sub"])
+        sorted(&[
+            format!("<{dx}> ./-d").as_bytes(),
+            format!("<{sx}> sub").as_bytes()
+        ])
     );
     assert_eq!(lines(&t, &["--format", "{/}", "rf"]), sorted(&[b"-rf"]));
     // A search path that begins with '-' is guarded too (fd 10.5 guards only "-").
     assert_eq!(
         lines(&t, &[".", "--", "-d"]),
-        sorted(&[b"./-d/x"]),
+        sorted_paths(&["./-d/x"]),
         "explicit search path"
     );
     assert_eq!(lines(&t, &["rf", "."]), sorted(&[b"./-rf"]));
     assert_eq!(lines_by(&t, &["-0", "rf"], 0), sorted(&[b"./-rf"]));
 }
 
+#[cfg(unix)]
 #[test]
 fn format_placeholders_and_braces() {
     let t = Tree::new();
@@ -112,14 +136,36 @@ fn format_placeholders_and_braces() {
     assert_eq!(r.code, 2, "--format with -l is a usage error");
 }
 
+/// `--path-separator` replaces every separator the system writes (`\` on Windows, where, as in
+/// fd, it must be one byte: "In some shells on Windows, '/' is automatically expanded").
 #[test]
 fn path_separator_replaces_every_slash() {
     let t = Tree::new();
-    t.files(&["a/b/c", "-x"]);
-    assert_eq!(
-        lines(&t, &["--path-separator", "::"]),
-        sorted(&[b"a::", b"a::b::", b"a::b::c", b".::-x"])
-    );
+    t.files(&["a/b/c"]);
+    if cfg!(windows) {
+        let run = t.run(&["--path-separator", "::"]);
+        assert_eq!(run.code, 2, "{}", run.stderr);
+        assert!(run.stderr.contains("exactly one byte"), "{}", run.stderr);
+        assert_eq!(
+            lines(&t, &["--path-separator", ":"]),
+            sorted(&[b"a:", b"a:b:", b"a:b:c"])
+        );
+    } else {
+        assert_eq!(
+            lines(&t, &["--path-separator", "::"]),
+            sorted(&[b"a::", b"a::b::", b"a::b::c"])
+        );
+    }
+    // The "./" before a name that begins with '-' is a path's too (on Unix, where a separator
+    // of two bytes is taken).
+    #[cfg(unix)]
+    {
+        t.files(&["-x"]);
+        assert_eq!(
+            lines(&t, &["--path-separator", "::"]),
+            sorted(&[b"a::", b"a::b::", b"a::b::c", b".::-x"])
+        );
+    }
     assert_eq!(
         lines(&t, &["--path-separator", "\\", "--format", "{//} {/}", "c"]),
         sorted(&[b"a\\b c"])
@@ -129,6 +175,7 @@ fn path_separator_replaces_every_slash() {
 /// fd's default theme (LS_COLORS unset): directories 38;5;81, executables bold 38;5;203,
 /// links 38;5;203, dangling links 16 on 203, "*.rs" 38;5;48; the directory part and trailing
 /// slash painted separately.
+#[cfg(unix)]
 #[test]
 fn color_always_with_fds_default_theme() {
     let t = Tree::new();
@@ -165,20 +212,25 @@ fn color_from_ls_colors() {
         c.env("LS_COLORS", ls_colors);
         Run::from(c.output().unwrap()).sorted_by(b'\n')
     };
+    let d = native("d/");
     assert_eq!(
         run("di=01;34:*.rs=32"),
         sorted(&[
-            b"\x1b[1;34md/\x1b[0m\x1b[32mx.rs\x1b[0m",
-            b"\x1b[1;34md/\x1b[0my.txt"
+            format!("\x1b[1;34m{d}\x1b[0m\x1b[32mx.rs\x1b[0m").as_bytes(),
+            format!("\x1b[1;34m{d}\x1b[0my.txt").as_bytes()
         ])
     );
     // Set but empty: the classic dircolors defaults (as lscolors and fd have them).
     assert_eq!(
         run(""),
-        sorted(&[b"\x1b[1;34md/\x1b[0mx.rs", b"\x1b[1;34md/\x1b[0my.txt"])
+        sorted(&[
+            format!("\x1b[1;34m{d}\x1b[0mx.rs").as_bytes(),
+            format!("\x1b[1;34m{d}\x1b[0my.txt").as_bytes()
+        ])
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn hyperlinks_point_at_absolute_percent_encoded_urls() {
     let t = Tree::new();
@@ -211,6 +263,7 @@ fn hyperlinks_point_at_absolute_percent_encoded_urls() {
 
 /// Each `-l` line is what `ls -l -h -d` prints for the same path (in the C locale and UTC),
 /// for a tree of one owner with fewer than ten links per entry.
+#[cfg(unix)]
 #[test]
 fn list_details_reads_as_ls_l() {
     let t = Tree::new();
@@ -237,6 +290,7 @@ fn list_details_reads_as_ls_l() {
     methods_agree(&t, &["-l"]).unwrap_or_else(|e| panic!("{e}"));
 }
 
+#[cfg(unix)]
 fn compare_with_ls(t: &Tree, args: &[&str]) {
     let out = {
         let mut c = t.cmd(args);
@@ -280,6 +334,7 @@ fn compare_with_ls(t: &Tree, args: &[&str]) {
     );
 }
 
+#[cfg(unix)]
 #[derive(Debug, PartialEq)]
 struct Expected {
     kind: &'static str,
@@ -289,6 +344,7 @@ struct Expected {
     mode: String,
 }
 
+#[cfg(unix)]
 #[test]
 fn json_lines_parse_back_to_the_tree() {
     let t = Tree::new();
@@ -403,7 +459,7 @@ fn json_escapes_what_could_act_on_a_terminal_and_decodes_to_the_name() {
         "ok\u{e9}",
     ];
     for name in names {
-        t.raw_file(".", name.as_bytes());
+        t.files(&[name]);
     }
     let got = lines(&t, &["--json"]);
     let want = sorted(&[
@@ -437,6 +493,7 @@ fn json_escapes_what_could_act_on_a_terminal_and_decodes_to_the_name() {
 /// Under `-L`, a link that cannot be followed (dangling) is listed as a link, and both `-l`
 /// and `--json-fields` describe it by its own metadata, as `ls -l` does; a link that can be
 /// followed has its target's metadata in JSON (its `type` is the target's too).
+#[cfg(unix)]
 #[test]
 fn a_dangling_link_under_follow_is_described_by_its_own_metadata() {
     let t = Tree::new();
@@ -480,6 +537,7 @@ fn a_dangling_link_under_follow_is_described_by_its_own_metadata() {
 }
 
 /// Every entry below `dir`, links not followed.
+#[cfg(unix)]
 fn every_entry(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     let mut out = Vec::new();
     for e in std::fs::read_dir(dir).unwrap() {
@@ -492,6 +550,7 @@ fn every_entry(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
     out
 }
 
+#[cfg(unix)]
 fn unsafe_uid() -> u32 {
     // SAFETY: geteuid has no preconditions.
     unsafe { libc::geteuid() }
@@ -500,10 +559,9 @@ fn unsafe_uid() -> u32 {
 #[test]
 fn messages_escape_names_so_one_error_is_one_line() {
     let t = Tree::new();
-    let r = t.run(&[".", "no\x1b[2Jsuch\ndir"]);
+    let name = "no\x1b[2Jsuch\ndir";
+    let r = t.run(&[".", name]);
     assert_eq!(r.code, 1);
-    assert_eq!(
-        r.stderr,
-        "ffind: no\\x1B[2Jsuch\\x0Adir: No such file or directory\n"
-    );
+    let why = crate::fixture::error_text(&std::fs::metadata(t.root().join(name)).unwrap_err());
+    assert_eq!(r.stderr, format!("ffind: no\\x1B[2Jsuch\\x0Adir: {why}\n"));
 }

@@ -3,18 +3,31 @@
 //! a file that cannot be written is said before the walk (or when the write fails), never
 //! silently short. And `--mpi` without MPI: plain `ffind --mpi` is one process, and an ffind
 //! built without MPI that an MPI launcher starts says so once.
+//!
+//! On Windows too, but for `/dev/full`, `script` and `--mpi` (Linux's: `windows.rs` checks it
+//! is refused).
 
 use std::fs;
+#[cfg(unix)]
 use std::process::Stdio;
 
-use crate::fixture::{bin, clean_env, have, Tree};
+use crate::fixture::Tree;
+#[cfg(unix)]
+use crate::fixture::{bin, clean_env, have};
 
+/// Names a terminal or a line-based reader would take apart (on Unix, where they can be made).
 fn hostile() -> Tree {
     let t = Tree::new();
+    #[cfg(unix)]
     t.raw_file("d", b"nl\nname")
         .raw_file("d", b"esc\x1b[31mred")
-        .raw_file(".", b"bad\xff")
-        .files(&["-rf", "sub/plain.txt", ".hid"]);
+        .raw_file(".", b"bad\xff");
+    t.files(&[
+        "-rf",
+        "sub/plain.txt",
+        ".hid",
+        "sub/caf\u{e9} \u{65e5}\u{672c}",
+    ]);
     t
 }
 
@@ -52,12 +65,16 @@ fn a_file_that_cannot_be_created_is_a_usage_error_before_the_walk() {
     let run = t.run(&["--output", "no-such-dir/results"]);
     assert_eq!(run.code, 2, "{}", run.stderr);
     assert!(run.stdout.is_empty());
+    let why = crate::fixture::error_text(
+        &fs::File::create(t.root().join("no-such-dir/results")).unwrap_err(),
+    );
     assert_eq!(
         run.stderr,
-        "ffind: no-such-dir/results: cannot write the results there: No such file or directory\n"
+        format!("ffind: no-such-dir/results: cannot write the results there: {why}\n")
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn a_failed_write_is_said_once_with_exit_status_1() {
     if !std::path::Path::new("/dev/full").exists() {
@@ -79,6 +96,7 @@ fn commands_have_no_output_file() {
     assert!(run.stderr.contains("cannot be used with"), "{}", run.stderr);
 }
 
+#[cfg(unix)]
 #[test]
 fn the_file_gets_raw_names_even_when_ffind_runs_on_a_terminal() {
     if !have("script") {
@@ -110,6 +128,7 @@ fn the_file_gets_raw_names_even_when_ffind_runs_on_a_terminal() {
     assert_eq!(got, [&b"d/esc\x1b[31mred"[..], b"d/nl\nname"]);
 }
 
+#[cfg(target_os = "linux")]
 #[test]
 fn mpi_without_a_launcher_is_one_process() {
     let t = hostile();
@@ -120,7 +139,7 @@ fn mpi_without_a_launcher_is_one_process() {
 }
 
 /// What an MPI launcher (Open MPI's mpirun) tells each process it starts.
-#[cfg(not(feature = "mpi"))]
+#[cfg(all(target_os = "linux", not(feature = "mpi")))]
 fn as_launched(t: &Tree, rank: &str, args: &[&str]) -> crate::fixture::Run {
     let mut c = t.cmd(args);
     c.env("OMPI_COMM_WORLD_SIZE", "2")
@@ -130,7 +149,7 @@ fn as_launched(t: &Tree, rank: &str, args: &[&str]) -> crate::fixture::Run {
 }
 
 #[test]
-#[cfg(not(feature = "mpi"))]
+#[cfg(all(target_os = "linux", not(feature = "mpi")))]
 fn without_mpi_support_a_launched_search_is_refused_once() {
     let t = hostile();
     let first = as_launched(&t, "0", &["--mpi", "-H"]);

@@ -1,9 +1,12 @@
 //! fd's search language, one option at a time (issue 3): regular expressions, smart case and
 //! the case flags, globs, fixed strings, `--and`, full paths, names that are not UTF-8 and
 //! patterns rejected before any walk. Every check runs under every method at `-j 1` and `-j 8`
-//! ([`assert_everywhere`]). Ignore files and hidden entries are in `ignore_files.rs`.
+//! ([`assert_everywhere`]). Ignore files and hidden entries are in `ignore_files.rs`. On
+//! Windows too, but for names that are not UTF-8 (there are none there).
 
-use crate::fd_parity::{assert_everywhere, methods_agree};
+use crate::fd_parity::assert_everywhere;
+#[cfg(unix)]
+use crate::fd_parity::methods_agree;
 use crate::filters_common::assert_usage_error;
 use crate::fixture::Tree;
 
@@ -38,7 +41,8 @@ fn regex_matches_the_name_with_smart_case() {
 #[test]
 fn smart_case_sees_uppercase_however_it_is_written() {
     let t = Tree::new();
-    t.files(&["Foo", "foo", "fOO", "foo-bar", "foo_BAR"]);
+    // Names that differ in case alone in directories of their own (one file on Windows).
+    t.files(&["Foo", "l/foo", "m/fOO", "foo-bar", "foo_BAR"]);
     // An escaped F, a class of capitals, \p{Lu}: all spell uppercase letters, as in fd.
     assert_everywhere(&t, &[r"^\x46"], &["Foo"]);
     assert_everywhere(&t, &["^[[:upper:]]"], &["Foo"]);
@@ -55,18 +59,34 @@ fn smart_case_sees_uppercase_however_it_is_written() {
 #[test]
 fn case_sensitive_and_ignore_case_flags() {
     let t = Tree::new();
-    t.files(&["readme", "README", "ReadMe"]);
-    assert_everywhere(&t, &["-s", "readme"], &["readme"]);
-    assert_everywhere(&t, &["--case-sensitive", "ReadMe"], &["ReadMe"]);
-    assert_everywhere(&t, &["-i", "README"], &["readme", "README", "ReadMe"]);
+    // Names that differ in case alone, each in a directory of its own (Windows' file systems
+    // would make them one file).
+    t.files(&["a/readme", "b/README", "c/ReadMe"]);
+    assert_everywhere(&t, &["-s", "readme"], &["a/readme"]);
+    assert_everywhere(&t, &["--case-sensitive", "ReadMe"], &["c/ReadMe"]);
+    assert_everywhere(&t, &["-i", "README"], &["a/readme", "b/README", "c/ReadMe"]);
     assert_everywhere(
         &t,
         &["--ignore-case", "readme"],
-        &["readme", "README", "ReadMe"],
+        &["a/readme", "b/README", "c/ReadMe"],
     );
     // The last of -s and -i wins.
-    assert_everywhere(&t, &["-s", "-i", "README"], &["readme", "README", "ReadMe"]);
-    assert_everywhere(&t, &["-i", "-s", "README"], &["README"]);
+    assert_everywhere(
+        &t,
+        &["-s", "-i", "README"],
+        &["a/readme", "b/README", "c/ReadMe"],
+    );
+    assert_everywhere(&t, &["-i", "-s", "README"], &["b/README"]);
+}
+
+/// A regex written with `/` between names, for the path as ffind matches it here: on Windows,
+/// as fd there, the path has `\` (a regex's `\\`), and an absolute one begins with a drive.
+fn path_regex(re: &str) -> String {
+    if cfg!(windows) {
+        re.replacen("^/", r"^[A-Za-z]:/", 1).replace('/', r"\\")
+    } else {
+        re.to_owned()
+    }
 }
 
 #[test]
@@ -75,20 +95,40 @@ fn full_path_matches_the_absolute_path() {
     t.files(&["src/main.rs", "src/a/deep.rs", "doc/main.rs", "srcfile"]);
     assert_everywhere(
         &t,
-        &["-p", "root/src/.*rs$"],
+        &["-p", &path_regex("root/src/.*rs$")],
         &["src/main.rs", "src/a/deep.rs"],
     );
-    assert_everywhere(&t, &["--full-path", "root/src$"], &["src"]);
+    assert_everywhere(&t, &["--full-path", &path_regex("root/src$")], &["src"]);
     // Absolute: the temporary directory's own name is part of every path.
     let root = t.root();
-    let anchored = format!("^{}/doc", root.to_str().unwrap());
+    let anchored = format!(
+        "^{}{}",
+        regex_syntax_escape(root.to_str().unwrap()),
+        path_regex("/doc")
+    );
     assert_everywhere(&t, &["-p", &anchored], &["doc", "doc/main.rs"]);
     // Relative search paths are made absolute first.
-    assert_everywhere(&t, &["-p", "^/.*/src/a/", "src"], &["src/a/deep.rs"]);
+    assert_everywhere(
+        &t,
+        &["-p", &path_regex("^/.*/src/a/"), "src"],
+        &["src/a/deep.rs"],
+    );
     // Without -p a '/' can match no name: an error, not an empty result.
     assert_usage_error(&t, &["src/main"], "path separator");
     assert_usage_error(&t, &["-F", "src/main"], "path separator");
     assert_usage_error(&t, &["-g", "src/*.rs"], "path separator");
+}
+
+/// `s` escaped for a regex (the temporary directory's path, with `\` on Windows).
+fn regex_syntax_escape(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if r"\.+*?()|[]{}^$".contains(c) {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
 }
 
 #[test]
@@ -155,6 +195,7 @@ fn and_patterns_must_all_match() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn patterns_match_names_that_are_not_utf8() {
     let t = Tree::new();
@@ -211,9 +252,11 @@ fn invalid_patterns_are_usage_errors_before_any_walk() {
         &["--changed-before", "2024-13-45"],
         "neither a duration",
     );
-    assert_usage_error(&t, &["-o", "no-such-user-hopefully"], "no user is named");
-    assert_usage_error(&t, &["-o", ":no-such-group-hopefully"], "no group is named");
-    assert_usage_error(&t, &["-o", "a:b:c"], "one ':' at most");
+    if cfg!(unix) {
+        assert_usage_error(&t, &["-o", "no-such-user-hopefully"], "no user is named");
+        assert_usage_error(&t, &["-o", ":no-such-group-hopefully"], "no group is named");
+        assert_usage_error(&t, &["-o", "a:b:c"], "one ':' at most");
+    }
     assert_usage_error(&t, &["-E", "[x"], "invalid exclude pattern");
     assert_usage_error(&t, &["-e", ""], "empty extension");
     assert_usage_error(&t, &["-t", "q"], "invalid value");

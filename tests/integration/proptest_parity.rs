@@ -6,6 +6,7 @@
 
 use proptest::prelude::*;
 
+use crate::order::depths;
 use crate::random_tree::{cases, cmd, nodes, run, Case, Node};
 use crate::reference::Cmd;
 
@@ -13,18 +14,6 @@ const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ign
 const CONCURRENCY: [&str; 3] = ["1", "3", "16"];
 /// The methods that take `--order breadth` (the others refuse it: tests/integration/order.rs).
 const BREADTH_METHODS: [&str; 3] = ["serial", "queue", "rayon"];
-
-/// The depth of each record (as printed with `-0`) below the search root shown as `root`
-/// ("." or an absolute path), in the order printed: its components past the root's.
-pub fn depths(stdout: &[u8], root: &[u8]) -> Vec<usize> {
-    let slashes = |p: &[u8]| p.iter().filter(|&&c| c == b'/').count();
-    let base = slashes(root);
-    stdout
-        .split(|&c| c == 0)
-        .filter(|r| !r.is_empty())
-        .map(|r| slashes(r.strip_suffix(b"/").unwrap_or(r)).saturating_sub(base))
-        .collect()
-}
 
 /// Builds the tree, runs every method at every concurrency, compares with the reference; and
 /// under `--order breadth`, checks that depths never decrease.

@@ -1,12 +1,18 @@
 //! fd's search language, one option at a time (issue 3): entry types (`-t`) and extensions
 //! (`-e`). Every check runs under every method at `-j 1` and `-j 8` ([`assert_everywhere`]).
+//! On Windows: extensions and empty entries; links, mode bits, FIFOs, sockets and devices are
+//! Unix's (`windows.rs` has Windows' links).
 
 use crate::fd_parity::assert_everywhere;
+#[cfg(unix)]
 use crate::filters_common::c_path;
-use crate::fixture::{is_root, Tree};
+#[cfg(unix)]
+use crate::fixture::is_root;
+use crate::fixture::Tree;
 
 // Types.
 
+#[cfg(unix)]
 #[test]
 fn types_files_dirs_links_and_repeats() {
     let t = Tree::new();
@@ -44,6 +50,7 @@ fn types_files_dirs_links_and_repeats() {
     );
 }
 
+#[cfg(unix)]
 #[test]
 fn types_executable_and_empty() {
     let t = Tree::new();
@@ -68,6 +75,7 @@ fn types_executable_and_empty() {
     assert_everywhere(&t, &["-tx", "-te"], &[]);
 }
 
+#[cfg(unix)]
 #[test]
 fn types_sockets_and_pipes() {
     let t = Tree::new();
@@ -83,6 +91,7 @@ fn types_sockets_and_pipes() {
     assert_everywhere(&t, &["-t", "f"], &["plain"]);
 }
 
+#[cfg(unix)]
 #[test]
 fn types_block_and_char_devices() {
     if !is_root() {
@@ -121,6 +130,25 @@ fn types_block_and_char_devices() {
         &["dev/loop-like", "dev/null-like"],
     );
     assert_everywhere(&t, &["-t", "f"], &["plain"]);
+}
+
+/// Files, directories and empty ones, and repeated types, wherever they run (Windows too).
+#[test]
+fn types_files_dirs_and_empty() {
+    let t = Tree::new();
+    t.write("data", "x")
+        .files(&["empty-file", "full/x"])
+        .dirs(&["empty-dir"]);
+    assert_everywhere(&t, &["-t", "f"], &["data", "empty-file", "full/x"]);
+    assert_everywhere(&t, &["--type", "directory"], &["empty-dir", "full"]);
+    assert_everywhere(&t, &["-t", "e"], &["empty-file", "empty-dir", "full/x"]);
+    assert_everywhere(&t, &["-t", "empty", "-t", "f"], &["empty-file", "full/x"]);
+    assert_everywhere(&t, &["-te", "-td"], &["empty-dir"]);
+    assert_everywhere(
+        &t,
+        &["-tf", "-td"],
+        &["data", "empty-file", "empty-dir", "full", "full/x"],
+    );
 }
 
 // Extensions.

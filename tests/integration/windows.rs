@@ -1,0 +1,426 @@
+//! What only Windows has (issue 35), run under Wine in CI: the hidden attribute (set with
+//! `attrib +h`, as a user sets it) hides an entry as a leading dot does, and a `.gitignore`
+//! negation does not reveal it (fd #2096); paths are printed with `\` (`--path-separator /`
+//! gives `/`), search paths with a drive letter, verbatim (`\\?\`) ones and ones typed with `/`
+//! print as typed, as fd prints them; paths longer than 260 characters are listed; a junction
+//! or a directory link is a link, not entered without `-L`; `-x`/`-X` run `.cmd` and `.bat`
+//! files (std runs them through cmd.exe) with their arguments intact; what ffind does not do
+//! there is refused or said once (`--owner`, `--mpi`, `--cache`); a missing search path is an
+//! error naming it, with exit code 1, as fd's. The comparison with fd's own Windows build is
+//! `fd_windows.rs`.
+
+use std::fs;
+use std::os::windows::fs::MetadataExt;
+use std::process::{Command, Stdio};
+
+use crate::fd_parity::{assert_everywhere, methods_agree};
+use crate::fixture::{native, not_found, Run, Tree};
+
+/// FILE_ATTRIBUTE_HIDDEN.
+const HIDDEN: u32 = 0x2;
+/// FILE_ATTRIBUTE_REPARSE_POINT: a junction or a symbolic link.
+const REPARSE_POINT: u32 = 0x400;
+
+/// Runs `cmd /c LINE...` in the tree's root (cmd.exe's own commands: attrib, mklink), quietly;
+/// whether it succeeded.
+fn cmd(t: &Tree, line: &[&str]) -> bool {
+    Command::new("cmd")
+        .arg("/c")
+        .args(line)
+        .current_dir(t.root())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .status()
+        .is_ok_and(|s| s.success())
+}
+
+/// Sets the hidden attribute of `rel` with `attrib +h`, as a user does, and checks that the
+/// file system kept it (Wine keeps it in an extended attribute, `user.DOSATTRIB`).
+fn hide(t: &Tree, rel: &str) {
+    let path = t.root().join(rel);
+    assert!(cmd(t, &["attrib", "+h", &native(rel)]), "attrib +h {rel}");
+    let attributes = fs::symlink_metadata(&path).unwrap().file_attributes();
+    assert!(
+        attributes & HIDDEN != 0,
+        "attrib +h {rel} left the attributes {attributes:#x}"
+    );
+}
+
+/// A tree with entries hidden by attribute (a file, a directory with a file below it, a file
+/// deeper down) and by a leading dot, beside visible ones.
+fn hidden_tree() -> Tree {
+    let t = Tree::new();
+    t.files(&[
+        "visible.txt",
+        "secret.txt",
+        "cloak/inside.txt",
+        "dir/shown.txt",
+        "dir/tucked.txt",
+        ".dotfile",
+    ]);
+    hide(&t, "secret.txt");
+    hide(&t, "cloak");
+    hide(&t, "dir/tucked.txt");
+    t
+}
+
+/// Every entry of [`hidden_tree`].
+const EVERY_HIDDEN_ENTRY: [&str; 9] = [
+    "visible.txt",
+    "secret.txt",
+    "cloak",
+    "cloak/inside.txt",
+    "dir",
+    "dir/shown.txt",
+    "dir/tucked.txt",
+    ".dotfile",
+    // The repository's, in the tests that make one.
+    ".gitignore",
+];
+
+/// The hidden attribute hides an entry, and what is below a hidden directory, as a leading dot
+/// does, under every method: `-H` and `-u` show them, `--no-hidden` takes `-H` back.
+#[test]
+fn the_hidden_attribute_hides_as_a_leading_dot_does() {
+    let t = hidden_tree();
+    let visible = ["visible.txt", "dir", "dir/shown.txt"];
+    assert_everywhere(&t, &[], &visible);
+    let all = &EVERY_HIDDEN_ENTRY[..8];
+    assert_everywhere(&t, &["-H"], all);
+    assert_everywhere(&t, &["-u"], all);
+    assert_everywhere(&t, &["-H", "--no-hidden"], &visible);
+    // A hidden search path is searched: only what is below it counts.
+    assert_everywhere(&t, &[".", "cloak"], &["cloak/inside.txt"]);
+    // A pattern that names a hidden file finds it only with -H.
+    assert_everywhere(&t, &["secret"], &[]);
+    assert_everywhere(&t, &["-H", "secret"], &["secret.txt"]);
+}
+
+/// A `.gitignore` negation (`!name`) in a repository does not reveal an entry hidden by its
+/// attribute without `-H` (fd #2096: fd shows it); with `-H` it is shown, and an ignored one
+/// stays ignored.
+#[test]
+fn a_gitignore_negation_does_not_reveal_an_attribute_hidden_entry() {
+    let t = hidden_tree();
+    assert!(t.git_init("."));
+    t.write(
+        ".gitignore",
+        "*.txt\n!secret.txt\n!tucked.txt\n!visible.txt\n!cloak/\n!inside.txt\n",
+    );
+    assert_everywhere(&t, &[], &["visible.txt", "dir"]);
+    assert_everywhere(&t, &["-t", "f", "-E", ".git"], &["visible.txt"]);
+    let with_hidden: Vec<&str> = EVERY_HIDDEN_ENTRY
+        .into_iter()
+        .filter(|p| *p != "dir/shown.txt")
+        .collect();
+    assert_everywhere(&t, &["-H", "-E", ".git"], &with_hidden);
+    // Ignored and hidden: -H alone does not show it.
+    t.write(".gitignore", "secret.txt\n");
+    assert_everywhere(
+        &t,
+        &["-H", "-E", ".git", "-t", "f"],
+        &[
+            "visible.txt",
+            "cloak/inside.txt",
+            "dir/shown.txt",
+            "dir/tucked.txt",
+            ".dotfile",
+            ".gitignore",
+        ],
+    );
+}
+
+/// Paths are printed with `\` between names, a directory with a `\` after it, as fd prints
+/// them; `--path-separator /` (or any other) replaces each.
+#[test]
+fn paths_are_printed_with_backslashes_and_path_separator_replaces_them() {
+    let t = Tree::new();
+    t.files(&["a/b/c.txt", "top.txt"]);
+    let run = methods_agree(&t, &[]).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(run.sorted(), ["a\\", "a\\b\\", "a\\b\\c.txt", "top.txt"]);
+    for sep in ["/", "#"] {
+        let run = methods_agree(&t, &["--path-separator", sep]).unwrap_or_else(|e| panic!("{e}"));
+        let want: Vec<String> = ["a/", "a/b/", "a/b/c.txt", "top.txt"]
+            .iter()
+            .map(|p| p.replace('/', sep))
+            .collect();
+        assert_eq!(run.sorted(), want, "--path-separator {sep}");
+    }
+    // Placeholders and -0 too.
+    let run = t.run(&["-0", "--path-separator", "/", "-t", "f", "c"]);
+    assert_eq!(run.stdout, b"./a/b/c.txt\0");
+    let run = t.run(&["--format", "{//}|{/}|{.}", "c"]);
+    assert_eq!(run.stdout, b"a\\b|c.txt|a\\b\\c\n");
+}
+
+/// A search path with a drive letter (`C:\...`, as the current directory gives it), one written
+/// with `/`, and a verbatim one (`\\?\C:\...`) are printed as typed, the names below them
+/// joined with `\` (fd: the search path as given, then `\`-joined names).
+#[test]
+fn drive_letter_and_verbatim_search_paths_print_as_typed() {
+    let t = Tree::new();
+    t.files(&["sub/f.txt"]);
+    let root = t.root();
+    let root = root.to_str().unwrap();
+    assert_eq!(root.as_bytes()[1], b':', "{root}: a drive letter");
+    let drive = format!("{root}\\sub");
+    let typed_with_slashes = drive.replace('\\', "/");
+    let verbatim = format!("\\\\?\\{drive}");
+    for typed in [&drive, &typed_with_slashes, &verbatim] {
+        let run = methods_agree(&t, &["-t", "f", ".", typed]).unwrap_or_else(|e| panic!("{e}"));
+        assert_eq!(run.code, 0, "{typed}: {}", run.stderr);
+        assert_eq!(run.sorted(), [format!("{typed}\\f.txt")], "{typed}");
+    }
+    // The current directory's drive and path, as a Windows program gets it (under Wine, the
+    // tests' own directory is on Z:, where Wine shows the Linux root).
+    let here = std::env::current_dir().unwrap();
+    let here = here.to_str().unwrap();
+    assert_eq!(here.as_bytes()[1], b':', "{here}");
+    let run = t.run(&["-d", "1", "-t", "d", "^tests$", here]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    assert_eq!(run.sorted(), [format!("{here}\\tests\\")]);
+    // -a makes a relative search path absolute on the drive of the working directory.
+    let run = t.run(&["-a", "-t", "f", ".", "sub"]);
+    assert_eq!(run.sorted(), [format!("{root}\\sub\\f.txt")]);
+}
+
+/// Paths longer than 260 characters (MAX_PATH) below the search path are listed, relative and
+/// absolute, under every method.
+#[test]
+fn paths_longer_than_max_path_are_listed() {
+    let t = Tree::new();
+    let name = "d".repeat(60);
+    let deep: Vec<String> = (1..=6).map(|i| vec![name.as_str(); i].join("/")).collect();
+    let file = format!("{}/end.txt", deep[5]);
+    t.files(&[&file]);
+    assert!(file.len() > 300, "{}", file.len());
+    let mut want: Vec<&str> = deep.iter().map(String::as_str).collect();
+    want.push(&file);
+    assert_everywhere(&t, &[], &want);
+    let run = methods_agree(&t, &["-a", "end"]).unwrap_or_else(|e| panic!("{e}"));
+    let root = t.root();
+    assert_eq!(
+        run.sorted(),
+        [format!("{}\\{}", root.display(), native(&file))]
+    );
+}
+
+/// A directory link (`std::os::windows::fs::symlink_dir`) and a junction (`mklink /J`) are
+/// links: `-t l` lists them, the walk does not enter them without `-L`, and does with it.
+/// Where neither can be made (Wine 8 reports a link made and makes none; Windows wants
+/// developer mode or a privilege for links), says so and stops.
+#[test]
+fn a_junction_or_a_directory_link_is_a_link_not_entered_without_follow() {
+    let t = Tree::new();
+    t.files(&["real/inner.txt"]);
+    let made = |rel: &str| {
+        fs::symlink_metadata(t.root().join(rel))
+            .is_ok_and(|m| m.file_attributes() & REPARSE_POINT != 0)
+    };
+    let mut links = Vec::new();
+    if std::os::windows::fs::symlink_dir("real", t.root().join("link")).is_ok() && made("link") {
+        links.push("link");
+    }
+    if cmd(&t, &["mklink", "/J", "junction", "real"]) && made("junction") {
+        links.push("junction");
+    }
+    if links.is_empty() {
+        eprintln!(
+            "skipped: no directory link or junction can be made here (Wine 8 makes none; \
+             Windows needs developer mode for links)"
+        );
+        return;
+    }
+    let mut plain = vec!["real", "real/inner.txt"];
+    plain.extend(&links);
+    assert_everywhere(&t, &[], &plain);
+    assert_everywhere(&t, &["-t", "l"], &links);
+    let below: Vec<String> = links.iter().map(|l| format!("{l}/inner.txt")).collect();
+    let mut followed: Vec<&str> = vec!["real/inner.txt"];
+    followed.extend(below.iter().map(String::as_str));
+    assert_everywhere(&t, &["-L", "-t", "f"], &followed);
+}
+
+/// A directory holding `show.cmd` and `show.bat`, which print their first two arguments as
+/// cmd.exe sees them, one line each (`[%~1] [%~2]`), and a PATH for ffind that has it first.
+fn tools(t: &Tree) -> std::ffi::OsString {
+    let tools = t.home().join("tools");
+    fs::create_dir_all(&tools).unwrap();
+    for script in ["show.cmd", "show.bat"] {
+        fs::write(tools.join(script), "@echo [%~1] [%~2]\r\n").unwrap();
+    }
+    let mut path = std::ffi::OsString::from(tools.as_os_str());
+    path.push(";");
+    path.push(std::env::var_os("PATH").unwrap_or_default());
+    path
+}
+
+/// Runs ffind with `args` and `PATH` set to `path`; the CR that cmd.exe's `echo` ends each
+/// line with is taken off.
+fn run_with_path(t: &Tree, path: &std::ffi::OsStr, args: &[&str]) -> Run {
+    let mut c = t.cmd(args);
+    c.env("PATH", path).stdin(Stdio::null());
+    let mut run = Run::from(c.output().unwrap());
+    run.stdout.retain(|&b| b != b'\r');
+    run
+}
+
+/// `-x` and `-X` run a `.cmd` or `.bat` file found on PATH by its name with its extension, as
+/// fd does (Rust's Command runs it through cmd.exe, its arguments quoted for it): each result,
+/// and an argument beginning with `-`, reach it intact; a result that begins with `-` gets the
+/// `./` that keeps it from reading as an option.
+#[test]
+fn exec_runs_cmd_and_bat_files_with_their_arguments_intact() {
+    let t = Tree::new();
+    t.files(&["a.txt", "sub/b.txt", "sp ace.txt", "-dash.txt"]);
+    let path = tools(&t);
+    for script in ["show.cmd", "show.bat"] {
+        for j in ["1", "8"] {
+            let run = run_with_path(&t, &path, &["-j", j, "-e", "txt", "-x", script, "-n", "{}"]);
+            assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{script} -j {j}");
+            let mut want: Vec<String> = ["./a.txt", "./sub/b.txt", "./sp ace.txt", "./-dash.txt"]
+                .iter()
+                .map(|p| format!("[-n] [{}]", native(p)))
+                .collect();
+            want.sort();
+            assert_eq!(run.sorted(), want, "{script} -x -j {j}");
+        }
+        // -X: one command line; its first two arguments are the fixed one and a result.
+        let run = run_with_path(&t, &path, &["-e", "txt", "-X", script, "--flag"]);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{script} -X");
+        let lines = run.sorted();
+        assert_eq!(lines.len(), 1, "{script} -X: {lines:?}");
+        assert!(lines[0].starts_with("[--flag] ["), "{script} -X: {lines:?}");
+        // The file name placeholder of a name that begins with '-' is guarded too.
+        let run = run_with_path(&t, &path, &["dash", "-x", script, "{/}", "{//}"]);
+        assert_eq!(run.sorted(), ["[./-dash.txt] [.]"], "{script} {{/}}");
+    }
+    // Without its extension it is not found (Rust's Command does not try PATHEXT; neither
+    // does fd), and that is said once, with exit code 1.
+    let run = run_with_path(&t, &path, &["-e", "txt", "-x", "show", "{}"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    assert_eq!(run.stderr, "ffind: show: command not found\n");
+}
+
+/// A command's exit code counts as on Unix: a `.cmd` that exits 1 makes ffind's status 1.
+#[test]
+fn a_failing_cmd_file_makes_exit_status_1() {
+    let t = Tree::new();
+    t.files(&["a.txt", "b.txt"]);
+    let path = tools(&t);
+    let tools = t.home().join("tools");
+    fs::write(tools.join("fail.cmd"), "@exit /b 1\r\n").unwrap();
+    fs::write(tools.join("pass.cmd"), "@exit /b 0\r\n").unwrap();
+    let run = run_with_path(&t, &path, &["-x", "fail.cmd"]);
+    assert_eq!(run.code, 1, "{}", run.stderr);
+    let run = run_with_path(&t, &path, &["-X", "pass.cmd"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+}
+
+/// `--owner` is refused with a message saying why, before any walk, and exit code 2 (fd has no
+/// `--owner` on Windows: clap refuses it there).
+#[test]
+fn owner_is_refused_with_a_clear_message() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    for args in [&["--owner", "root"][..], &["-o", ":users"], &["-o", "!0"]] {
+        let run = t.run(args);
+        assert_eq!(run.code, 2, "{args:?}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{args:?}");
+        assert_eq!(
+            run.stderr,
+            format!(
+                "ffind: --owner is not supported on Windows: files there have no user and group \
+                 ids (asked for '{}')\n",
+                args[1]
+            ),
+            "{args:?}"
+        );
+    }
+}
+
+/// `--mpi` is refused, saying where it runs.
+#[test]
+fn mpi_is_refused_with_a_clear_message() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    let run = t.run(&["--mpi"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(run.stdout.is_empty());
+    assert_eq!(
+        run.stderr,
+        "ffind: --mpi is not supported on Windows: it runs on Linux only (docs/SCALE.md)\n"
+    );
+}
+
+/// `--cache` (off on Windows) says so once, however often it is given, and the search runs
+/// without it; from the config file it says nothing.
+#[test]
+fn cache_says_once_that_it_is_off_and_the_search_runs() {
+    let t = Tree::new();
+    t.files(&["a", "d/b"]);
+    for args in [&["--cache"][..], &["--cache", "--cache", "-j", "8"]] {
+        let run = t.run(args);
+        assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr,
+            "ffind: --cache is not supported on Windows: searching without the memo (see \
+             docs/CACHE.md)\n",
+            "{args:?}"
+        );
+        run.assert_listing(&["a", "d/", "d/b"]);
+    }
+    let config = t.home().join(".config").join("ffind");
+    fs::create_dir_all(&config).unwrap();
+    fs::write(config.join("config"), "--cache\n").unwrap();
+    t.run(&[]).assert_paths(&["a", "d/", "d/b"]);
+    t.run(&["--no-cache"]).assert_paths(&["a", "d/", "d/b"]);
+}
+
+/// A missing search path is an error naming it, with exit code 1 (as fd: "Search path 'nope'
+/// is not a directory.", exit 1); the other search paths are still searched.
+#[test]
+fn a_missing_search_path_is_named_with_exit_code_1() {
+    let t = Tree::new();
+    t.files(&["d/f"]);
+    for m in crate::fd_parity::METHODS {
+        let run = t.run(&["--method", m, ".", "nope"]);
+        assert_eq!(run.code, 1, "{m}: {}", run.stderr);
+        assert!(run.stdout.is_empty(), "{m}");
+        assert_eq!(run.stderr, format!("ffind: nope: {}\n", not_found()), "{m}");
+        let run = t.run(&["--method", m, ".", "nope", "d"]);
+        assert_eq!(run.code, 1, "{m}: {}", run.stderr);
+        assert_eq!(run.sorted(), [native("d/f")], "{m}");
+    }
+}
+
+/// The global ignore file is `%APPDATA%\ffind\ignore` (fd's: `%APPDATA%\fd\ignore`); a relative
+/// `%APPDATA%` is not used (as a relative `$XDG_CONFIG_HOME` is not on Unix), so that a tree's
+/// own files cannot hide its entries from a search run in it.
+#[test]
+fn the_global_ignore_file_is_in_appdata_and_a_relative_appdata_is_not_used() {
+    let t = Tree::new();
+    t.files(&["a.log", "b.txt", "c.tmp"]);
+    let appdata = t.home().join("roaming");
+    fs::create_dir_all(appdata.join("ffind")).unwrap();
+    fs::write(appdata.join("ffind").join("ignore"), "*.log\n").unwrap();
+    let mut c = t.cmd(&["-t", "f"]);
+    c.env("APPDATA", &appdata);
+    crate::fixture::Run::from(c.output().unwrap()).assert_paths(&["b.txt", "c.tmp"]);
+    // fd's file when ffind has none.
+    fs::remove_dir_all(appdata.join("ffind")).unwrap();
+    fs::create_dir_all(appdata.join("fd")).unwrap();
+    fs::write(appdata.join("fd").join("ignore"), "*.tmp\n").unwrap();
+    let mut c = t.cmd(&["-t", "f"]);
+    c.env("APPDATA", &appdata);
+    crate::fixture::Run::from(c.output().unwrap()).assert_paths(&["a.log", "b.txt"]);
+    // Relative: not used, whatever the tree holds there.
+    t.write(".conf/ffind/ignore", "*.txt\n");
+    for relative in [".conf", ".\\.conf"] {
+        let mut c = t.cmd(&["-t", "f"]);
+        c.env("APPDATA", relative);
+        let run = crate::fixture::Run::from(c.output().unwrap());
+        run.assert_paths(&["a.log", "b.txt", "c.tmp"]);
+    }
+}
