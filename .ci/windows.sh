@@ -39,6 +39,15 @@ step=$SECONDS
 cargo clippy --all-targets --locked --target "$target" -- -D warnings
 took clippy
 
+# The minimum Rust version (Cargo.toml's rust-version) checks the Windows code too.
+msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)
+echo "== windows: msrv: rust $msrv"
+step=$SECONDS
+rustup toolchain install "$msrv" --profile minimal >/dev/null
+rustup target add --toolchain "$msrv" "$target" >/dev/null
+cargo +"$msrv" check --all-targets --locked --target "$target" --target-dir target/msrv
+took msrv
+
 # fd's own Windows build, for the comparisons (the suite skips only them without it).
 if [ -z "${FFIND_FD_WINDOWS:-}" ]; then
   echo "== windows: peers (fd's Windows build)"
