@@ -154,6 +154,28 @@ fn paths_are_printed_with_backslashes_and_path_separator_replaces_them() {
     assert_eq!(run.stdout, b"a\\b|c.txt|a\\b\\c\n");
 }
 
+/// `--full-path` and `--exclude` take either separator (fd matches `-p` against `\` paths
+/// only, and reads `\` in `-E` as an escape): a regex or a glob on the full path written with
+/// `/` or with `\` finds the same entries, and an exclude written either way skips them.
+#[test]
+fn full_path_and_exclude_take_either_separator() {
+    let t = Tree::new();
+    t.files(&["sub/deep/d.rs", "sub/s.txt", "x/in_x.txt"]);
+    for pattern in ["sub/deep", "sub\\\\deep"] {
+        assert_everywhere(&t, &["-p", pattern], &["sub/deep", "sub/deep/d.rs"]);
+    }
+    for glob in ["**/sub/deep/*", "**\\sub\\deep\\*"] {
+        assert_everywhere(&t, &["-p", "-g", glob], &["sub/deep/d.rs"]);
+    }
+    for exclude in ["sub/deep", "sub\\deep"] {
+        assert_everywhere(
+            &t,
+            &["-E", exclude],
+            &["sub", "sub/s.txt", "x", "x/in_x.txt"],
+        );
+    }
+}
+
 /// A search path with a drive letter (`C:\...`, as the current directory gives it), one written
 /// with `/`, and a verbatim one (`\\?\C:\...`) are printed as typed, the names below them
 /// joined with `\` (fd: the search path as given, then `\`-joined names).
