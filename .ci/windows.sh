@@ -61,6 +61,16 @@ if [ -z "${FFIND_FD_WINDOWS:-}" ]; then
   took "fd-windows"
 fi
 
+# Unix symbolic links, which Wine cannot make itself and shows as what they lead to (a link to
+# a directory as a reparse point with tag 0), for tests/integration/windows.rs.
+links=$PWD/target/wine/links
+rm -rf "$links"
+mkdir -p "$links/real/in"
+: > "$links/real/in/f"
+ln -s real "$links/link"
+ln -s real/in/f "$links/flink"
+export FFIND_WINE_LINKS=$links
+
 echo "== windows: test (under wine)"
 step=$SECONDS
 CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$PWD/.ci/wine/runner" \

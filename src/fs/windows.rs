@@ -255,11 +255,11 @@ impl Info {
 /// What an entry is, from its attributes and reparse tag: a link when it is a reparse point
 /// that names another file (as std's `is_symlink` says), else a directory or a file.
 ///
-/// A reparse point whose tag is 0 is a link too. Windows has no such tag (0 is reserved); Wine
-/// shows a Unix symbolic link to a directory so, and following it unasked would walk into
-/// whatever it leads to, loops included (fd's Windows build under Wine does).
+/// A reparse point whose tag is 0 is what it leads to, as std and the walker crates see it (the
+/// methods built on them must agree with this reader). Windows has no such tag; Wine shows a
+/// Unix symbolic link to a directory so, and the walk enters it as fd's Windows build does.
 pub(super) fn kind_of(attributes: u32, tag: u32) -> Kind {
-    if attributes & FILE_ATTRIBUTE_REPARSE_POINT != 0 && (tag & NAME_SURROGATE != 0 || tag == 0) {
+    if attributes & FILE_ATTRIBUTE_REPARSE_POINT != 0 && tag & NAME_SURROGATE != 0 {
         Kind::Symlink
     } else if attributes & FILE_ATTRIBUTE_DIRECTORY != 0 {
         Kind::Dir
@@ -784,8 +784,8 @@ mod tests {
             kind_of(FILE_ATTRIBUTE_REPARSE_POINT, 0xA000_000C),
             Kind::Symlink
         );
-        // Wine's Unix link to a directory.
-        assert_eq!(kind_of(reparse, 0), Kind::Symlink);
+        // Wine's Unix link to a directory: a directory, as std says.
+        assert_eq!(kind_of(reparse, 0), Kind::Dir);
         // A reparse point that is no link (a deduplicated file): what it holds.
         assert_eq!(
             kind_of(FILE_ATTRIBUTE_REPARSE_POINT, 0x8000_0013),

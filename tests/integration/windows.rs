@@ -264,6 +264,58 @@ fn a_junction_or_a_directory_link_is_a_link_not_entered_without_follow() {
     assert_everywhere(&t, &["-L", "-t", "f"], &followed);
 }
 
+/// Under Wine, a Unix symbolic link to a directory (made on the Linux side by .ci/windows.sh,
+/// since Wine 8 makes no link itself; `FFIND_WINE_LINKS` names the tree) is a reparse point
+/// with tag 0, which Windows never has, and a link to a file is the file: every method takes
+/// them for what they lead to, as std, the walker crates and fd's Windows build do, with or
+/// without `-L`. Says it is skipped where no such tree was made.
+#[test]
+fn unix_links_under_wine_are_what_they_lead_to_under_every_method() {
+    let Some(dir) = std::env::var_os("FFIND_WINE_LINKS") else {
+        eprintln!("skipped: FFIND_WINE_LINKS not set (.ci/windows.sh makes the tree)");
+        return;
+    };
+    let dir = crate::fixture::host_path(dir);
+    let run = |args: &[&str]| {
+        let out = Command::new(crate::fixture::bin())
+            .args(args)
+            .current_dir(&dir)
+            .stdin(Stdio::null())
+            .output()
+            .unwrap();
+        let mut lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        lines.sort();
+        (
+            lines,
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+            out.status.code(),
+        )
+    };
+    let every = [
+        "flink",
+        "link\\",
+        "link\\in\\",
+        "link\\in\\f",
+        "real\\",
+        "real\\in\\",
+        "real\\in\\f",
+    ];
+    for method in ["serial", "queue", "rayon", "walkdir", "jwalk", "ignore"] {
+        let m = format!("--method={method}");
+        for follow in [&[][..], &["-L"]] {
+            let args: Vec<&str> = ["-u", m.as_str()].iter().chain(follow).copied().collect();
+            let (all, err, code) = run(&args);
+            assert_eq!(all, every, "{args:?}: {err}");
+            assert_eq!((err.as_str(), code), ("", Some(0)), "{args:?}");
+        }
+        let (links, err, _) = run(&["-u", "-t", "l", &m]);
+        assert!(links.is_empty(), "{method}: {links:?} {err}");
+    }
+}
+
 /// A directory holding `show.cmd` and `show.bat`, which print their first two arguments as
 /// cmd.exe sees them, one line each (`[%~1] [%~2]`), and a PATH for ffind that has it first.
 fn tools(t: &Tree) -> std::ffi::OsString {
