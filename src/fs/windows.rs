@@ -444,9 +444,9 @@ impl Dir {
                 FILE_READ_ATTRIBUTES | SYNCHRONIZE,
                 follow,
             )?;
-            // SAFETY: the handle was just opened and is owned by nothing else.
-            let owned = unsafe { OwnedHandle::from_raw_handle(h) };
-            return Info::of(h).inspect(|_| drop(owned));
+            // SAFETY: the handle was just opened and is owned by nothing else; closed on return.
+            let _owned = unsafe { OwnedHandle::from_raw_handle(h) };
+            return Info::of(h);
         }
         let name = wide(rel)?
             .into_iter()
@@ -465,9 +465,9 @@ impl Dir {
             FILE_READ_ATTRIBUTES | SYNCHRONIZE,
             options,
         )?;
-        // SAFETY: the handle was just opened and is owned by nothing else.
-        let owned = unsafe { OwnedHandle::from_raw_handle(h) };
-        Info::of(h).inspect(|_| drop(owned))
+        // SAFETY: the handle was just opened and is owned by nothing else; closed on return.
+        let _owned = unsafe { OwnedHandle::from_raw_handle(h) };
+        Info::of(h)
     }
 
     /// The metadata of the entry `name` in this directory.
@@ -603,6 +603,7 @@ pub(super) fn fill(buf: &mut Vec<u64>, dir: &Dir, chunk: usize) -> io::Result<bo
         let bytes = unsafe { std::slice::from_raw_parts(raw.as_ptr().cast::<u8>(), raw.len() * 8) };
         let name_at = std::mem::offset_of!(FILE_ID_BOTH_DIR_INFO, FileName);
         let mut at = 0usize;
+        let mut units: Vec<u16> = Vec::new();
         loop {
             let rec = &bytes[at..];
             if rec.len() < name_at {
@@ -613,10 +614,12 @@ pub(super) fn fill(buf: &mut Vec<u64>, dir: &Dir, chunk: usize) -> io::Result<bo
             let info = unsafe { &*rec.as_ptr().cast::<FILE_ID_BOTH_DIR_INFO>() };
             let len = info.FileNameLength as usize;
             let name_bytes = rec.get(name_at..name_at + len).unwrap_or(&[]);
-            let units: Vec<u16> = name_bytes
-                .chunks_exact(2)
-                .map(|c| u16::from_le_bytes([c[0], c[1]]))
-                .collect();
+            units.clear();
+            units.extend(
+                name_bytes
+                    .chunks_exact(2)
+                    .map(|c| u16::from_le_bytes([c[0], c[1]])),
+            );
             let name = OsString::from_wide(&units).into_encoded_bytes();
             if !is_dot_or_dotdot(&name) && !name.is_empty() && !name.contains(&0) {
                 let attributes = info.FileAttributes;
@@ -646,15 +649,16 @@ pub(super) fn fill(buf: &mut Vec<u64>, dir: &Dir, chunk: usize) -> io::Result<bo
 /// and its NUL, padded to 8 bytes) to `buf`.
 fn push_record(buf: &mut Vec<u64>, ino: u64, d_type: u8, name: &[u8]) {
     let reclen = (19 + name.len() + 1).next_multiple_of(8);
-    let mut rec = vec![0u8; reclen];
+    let start = buf.len();
+    buf.resize(start + reclen / 8, 0);
+    let words = &mut buf[start..];
+    // SAFETY: the record's zeroed u64 storage viewed as its bytes: same allocation, 8x the
+    // length, and u8 has no alignment or validity requirements.
+    let rec = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), reclen) };
     rec[0..8].copy_from_slice(&ino.to_ne_bytes());
     rec[16..18].copy_from_slice(&(reclen as u16).to_ne_bytes());
     rec[18] = d_type;
     rec[19..19 + name.len()].copy_from_slice(name);
-    buf.extend(
-        rec.chunks_exact(8)
-            .map(|w| u64::from_ne_bytes(w.try_into().expect("8 bytes"))),
-    );
 }
 
 /// Reads a small file (an ignore file, a `.git` link) by path: only a regular file, at most
