@@ -8,6 +8,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
+use crate::fixture::Spawn;
 use crate::fixture::{have, Run, Tree};
 
 fn tree() -> Tree {
@@ -188,7 +189,7 @@ fn t_shell(t: &Tree, command: &str) -> std::process::Output {
     let mut c = Command::new("sh");
     c.args(["-c", command]).current_dir(t.root());
     crate::fixture::clean_env(&mut c, &t.home());
-    c.output().unwrap()
+    c.output_ok()
 }
 
 #[test]
@@ -270,8 +271,7 @@ fn json_keys_and_types_match_what_hyperfine_writes() {
             "--export-json",
         ])
         .arg(&theirs)
-        .output()
-        .unwrap();
+        .output_ok();
     assert!(
         status.status.success(),
         "{}",
@@ -434,7 +434,7 @@ fn hostile_paths_are_escaped_on_screen_and_every_export_stays_well_formed() {
         c.arg(option).arg(file);
     }
     c.arg(std::ffi::OsStr::from_bytes(HOSTILE));
-    let run = Run::from(c.stdin(std::process::Stdio::null()).output().unwrap());
+    let run = Run::from(c.stdin(std::process::Stdio::null()).output_ok());
     assert_eq!(run.code, 0, "{}", run.stderr);
 
     // The report: nothing that acts on a terminal, one line per benchmark.

@@ -20,6 +20,7 @@ use std::process::Command;
 
 use proptest::prelude::*;
 
+use crate::fixture::Spawn;
 use crate::fixture::{bin, clean_env, have, is_root, need, Run, Tree};
 use crate::random_tree::{cases, cmd, have_setpriv, name, nodes, run, Case, Name, Node};
 use crate::reference::{self, Cmd, SearchPath};
@@ -445,7 +446,7 @@ fn a_settled_tree_is_served_from_the_memo_without_reading_directories() {
         .args(["--cache", "--cache-dir", memo.to_str().unwrap(), "-u"])
         .current_dir(t.root());
     clean_env(&mut c, &t.home());
-    let r = Run::from(c.output().unwrap());
+    let r = Run::from(c.output_ok());
     assert_eq!(r.sorted(), want);
     assert!(
         !r.stderr.contains("getdents64"),
@@ -474,7 +475,7 @@ fn read_by(t: &Tree, memo: &Path, path: &str) -> (Vec<String>, Vec<String>) {
         ])
         .current_dir(t.root());
     clean_env(&mut c, &t.home());
-    let r = Run::from(c.output().unwrap());
+    let r = Run::from(c.output_ok());
     let root = fs::canonicalize(t.root()).unwrap().display().to_string();
     let mut dirs: Vec<String> = r
         .stderr
@@ -883,8 +884,7 @@ fn the_memo_list_shows_times_in_the_local_time_zone() {
         let out = t
             .cmd(&["--cache-dir", m, "--cache-list"])
             .env("TZ", tz)
-            .output()
-            .unwrap();
+            .output_ok();
         assert!(out.status.success(), "{out:?}");
         let text = String::from_utf8(out.stdout).unwrap();
         // "   1.5 KiB  2026-12-06 03:05:42 UTC  /path": the time and its zone.

@@ -9,6 +9,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
+use crate::fixture::Spawn;
 use crate::fixture::{is_root, Run, Tree};
 
 /// ffind in `t` with the memo found by its defaults: `HOME` (and `XDG_CACHE_HOME` when
@@ -21,7 +22,7 @@ fn run_with_home(t: &Tree, home: &str, xdg_cache: Option<&str>, args: &[&str]) -
     if let Some(x) = xdg_cache {
         c.env("XDG_CACHE_HOME", x);
     }
-    Run::from(c.stdin(Stdio::null()).output().unwrap())
+    Run::from(c.stdin(Stdio::null()).output_ok())
 }
 
 fn memo_files(memo: &Path) -> Vec<PathBuf> {

@@ -7,6 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
+use crate::fixture::Spawn;
 use crate::fixture::{have, Tree};
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
@@ -209,7 +210,7 @@ fn full_stdout_is_an_error() {
         .write(true)
         .open("/dev/full")
         .unwrap();
-    let out = t.cmd(&[]).stdout(full).output().unwrap();
+    let out = t.cmd(&[]).stdout(full).output_ok();
     assert_eq!(out.status.code(), Some(1));
     let err = String::from_utf8_lossy(&out.stderr);
     assert_eq!(
@@ -458,7 +459,7 @@ fn a_benchmark_whose_reader_has_gone_stops_quietly() {
         if config {
             cmd.env("FFIND_CONFIG_PATH", t.root().join("config"));
         }
-        let out = cmd.stdout(Stdio::from(writer)).output().unwrap();
+        let out = cmd.stdout(Stdio::from(writer)).output_ok();
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(0), "config {config}: {stderr}");
         assert!(stderr.is_empty(), "config {config}: {stderr}");

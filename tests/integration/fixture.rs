@@ -206,7 +206,7 @@ impl Tree {
 
     /// Runs ffind in the tree's root.
     pub fn run(&self, args: &[&str]) -> Run {
-        Run::from(self.cmd(args).stdin(Stdio::null()).output().unwrap())
+        Run::from(self.cmd(args).stdin(Stdio::null()).output_ok())
     }
 }
 
@@ -342,7 +342,7 @@ pub fn diff(want: &[String], got: &[String]) -> String {
 #[cfg(unix)]
 pub fn output_of(c: &mut Command) -> Output {
     for _ in 0..20 {
-        let out = c.output().unwrap();
+        let out = c.output_ok();
         let busy = out.status.code() == Some(126)
             && String::from_utf8_lossy(&out.stderr).contains("Text file busy");
         if !busy {
@@ -350,7 +350,31 @@ pub fn output_of(c: &mut Command) -> Output {
         }
         std::thread::sleep(std::time::Duration::from_millis(50));
     }
-    c.output().unwrap()
+    c.output_ok()
+}
+
+/// `Command::output`, unwrapped: a run of a program the test needs. Under Wine, starting a
+/// process now and then fails with ERROR_INTERNAL_ERROR (1359) when many start at once (seen
+/// in one full Windows run in three, each time in a different test): that start is tried
+/// again, a few times, and any other failure to start panics as before.
+pub trait Spawn {
+    /// The finished program's output.
+    fn output_ok(&mut self) -> Output;
+}
+
+impl Spawn for Command {
+    fn output_ok(&mut self) -> Output {
+        const WINE_INTERNAL_ERROR: i32 = 1359;
+        for _ in 0..5 {
+            match self.output() {
+                Err(e) if cfg!(windows) && e.raw_os_error() == Some(WINE_INTERNAL_ERROR) => {
+                    std::thread::sleep(std::time::Duration::from_millis(200));
+                }
+                result => return result.unwrap(),
+            }
+        }
+        self.output().unwrap()
+    }
 }
 
 /// The system's words for a path that does not exist, as ffind's messages end with them
@@ -410,7 +434,7 @@ impl Tree {
         c.args(["-c", script]).current_dir(self.root());
         clean_env(&mut c, &self.home());
         c.env("FFIND", bin());
-        Run::from(c.stdin(Stdio::null()).output().unwrap())
+        Run::from(c.stdin(Stdio::null()).output_ok())
     }
 
     /// A command run as user and group 65534 (nobody) through `setpriv`, with `$FFIND` naming a

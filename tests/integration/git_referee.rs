@@ -32,6 +32,7 @@ use std::process::{Command, Stdio};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
+use crate::fixture::Spawn;
 use crate::fixture::{bin, clean_env, have, Tree};
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
@@ -267,7 +268,7 @@ fn git(home: &Path, dir: &Path, args: &[&str]) -> Vec<u8> {
         .env("GIT_AUTHOR_EMAIL", "t@example.com")
         .env("GIT_COMMITTER_NAME", "t")
         .env("GIT_COMMITTER_EMAIL", "t@example.com");
-    let out = c.output().unwrap();
+    let out = c.output_ok();
     assert!(
         out.status.success(),
         "git {args:?} in {dir:?}: {}",
@@ -482,7 +483,7 @@ fn check(
             let mut c = Command::new(bin());
             c.args(args).current_dir(&top).stdin(Stdio::null());
             clean_env(&mut c, &home);
-            let out = c.output().unwrap();
+            let out = c.output_ok();
             let got: BTreeSet<Vec<u8>> = out
                 .stdout
                 .split(|&b| b == 0)

@@ -12,6 +12,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use crate::fd_parity::{fd, run_fd, METHODS};
+use crate::fixture::Spawn;
 use crate::fixture::{Run, Tree};
 
 /// A window no test run outlasts.
@@ -294,7 +295,7 @@ fn a_big_search_writes_its_first_line_before_reading_below_its_search_path() {
         &["-f", "-qq", "-y", "-e", "trace=getdents64,write"],
         &[WIDE, "--method", "serial"],
     );
-    let run = Run::from(c.output().unwrap());
+    let run = Run::from(c.output_ok());
     assert_eq!(records(&run.stdout, b'\n').len(), 1521);
     let calls: Vec<&str> = run.stderr.lines().collect();
     let first_write = calls.iter().position(|l| l.contains("write(1<"));
@@ -327,7 +328,7 @@ fn the_windows_thread_starts_after_the_first_line() {
         &["-f", "-qq", "-e", "trace=clone,clone3,write"],
         &["--method", "serial"],
     );
-    let run = Run::from(c.output().unwrap());
+    let run = Run::from(c.output_ok());
     assert_eq!(run.stdout, b"a\nd1/\nd1/x\nd2/\nd2/y\nd3/\nd3/z\n");
     let calls: Vec<&str> = run.stderr.lines().collect();
     let first_write = calls.iter().position(|l| l.contains("write(1,"));

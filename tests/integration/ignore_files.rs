@@ -9,6 +9,7 @@
 use std::fs;
 
 use crate::fd_parity::{assert_everywhere, assert_listing};
+use crate::fixture::Spawn;
 use crate::fixture::{typed, Tree};
 
 /// Writes a file below the fake home directory (the tests' `$HOME`; `$XDG_CONFIG_HOME` is its
@@ -571,12 +572,12 @@ fn ffind_global_ignore_file() {
     }
     let mut c = t.cmd(&["-t", "f"]);
     c.env_remove("XDG_CONFIG_HOME");
-    let run = crate::fixture::Run::from(c.output().unwrap());
+    let run = crate::fixture::Run::from(c.output_ok());
     assert_listing(&run, &["-t", "f"], &["b.txt", "sub/c.log"]);
     // Elsewhere when XDG_CONFIG_HOME says so.
     let mut c = t.cmd(&["-t", "f"]);
     c.env("XDG_CONFIG_HOME", t.root().join("sub"));
-    let run = crate::fixture::Run::from(c.output().unwrap());
+    let run = crate::fixture::Run::from(c.output_ok());
     assert_listing(&run, &["-t", "f"], &["a.log", "b.txt", "sub/c.log"]);
 }
 
@@ -592,7 +593,7 @@ fn a_relative_xdg_config_home_is_ignored() {
     for xdg in [".conf", "./.conf"] {
         let mut c = t.cmd(&["-t", "f"]);
         c.env("XDG_CONFIG_HOME", xdg);
-        let run = crate::fixture::Run::from(c.output().unwrap());
+        let run = crate::fixture::Run::from(c.output_ok());
         assert_listing(&run, &["-t", "f", "with XDG_CONFIG_HOME", xdg], &["a.log"]);
     }
 }
@@ -640,7 +641,7 @@ fn a_worktrees_git_file_leads_to_the_repositorys_exclude_file() {
         c.args(["-c", "user.name=ffind", "-c", "user.email=ffind@localhost"])
             .args(args);
         c.current_dir(t.root().join(dir)).env("HOME", t.home());
-        assert!(c.output().unwrap().status.success(), "git {args:?}");
+        assert!(c.output_ok().status.success(), "git {args:?}");
     };
     git(&["commit", "-q", "--allow-empty", "-m", "start"], "main");
     git(&["worktree", "add", "-q", "../wt"], "main");

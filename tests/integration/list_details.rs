@@ -5,6 +5,7 @@
 
 use std::process::Command;
 
+use crate::fixture::Spawn;
 use crate::fixture::{clean_env, is_root, Run, Tree};
 
 /// A tree whose columns differ in width: a directory of 12 links, sizes of 1 to 4
@@ -26,7 +27,7 @@ fn tree() -> Tree {
 fn ours(t: &Tree, args: &[&str]) -> Run {
     let mut c = t.cmd(args);
     c.env("TZ", "UTC");
-    let run = Run::from(c.output().unwrap());
+    let run = Run::from(c.output_ok());
     assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
     run
 }
@@ -50,7 +51,7 @@ fn a_small_search_is_aligned_as_ls_aligns_it() {
                 .env("LC_ALL", "C")
                 .env("TZ", "UTC");
             clean_env(&mut ls, &t.home());
-            let theirs = Run::from(ls.output().unwrap());
+            let theirs = Run::from(ls.output_ok());
             let mut theirs: Vec<&str> = std::str::from_utf8(&theirs.stdout)
                 .unwrap()
                 .lines()

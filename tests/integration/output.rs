@@ -19,6 +19,7 @@ use std::process::Command;
 use crate::fd_parity::methods_agree;
 #[cfg(unix)]
 use crate::fixture::clean_env;
+use crate::fixture::Spawn;
 use crate::fixture::{native, Run, Tree};
 
 /// The run of `args` (every method agreeing), its sorted lines (split on `sep`) as bytes.
@@ -200,7 +201,7 @@ fn color_always_with_fds_default_theme() {
     // NO_COLOR only turns off automatic color.
     let mut c = t.cmd(&["--color=always"]);
     c.env("NO_COLOR", "1");
-    assert_eq!(Run::from(c.output().unwrap()).sorted_by(b'\n'), want);
+    assert_eq!(Run::from(c.output_ok()).sorted_by(b'\n'), want);
 }
 
 #[test]
@@ -210,7 +211,7 @@ fn color_from_ls_colors() {
     let run = |ls_colors: &str| {
         let mut c = t.cmd(&["--color=always", "-tf"]);
         c.env("LS_COLORS", ls_colors);
-        Run::from(c.output().unwrap()).sorted_by(b'\n')
+        Run::from(c.output_ok()).sorted_by(b'\n')
     };
     let d = native("d/");
     assert_eq!(
@@ -295,7 +296,7 @@ fn compare_with_ls(t: &Tree, args: &[&str]) {
     let out = {
         let mut c = t.cmd(args);
         c.env("TZ", "UTC");
-        Run::from(c.output().unwrap())
+        Run::from(c.output_ok())
     };
     assert_eq!(out.code, 0, "{}", out.stderr);
     let ours = out.sorted();
@@ -314,7 +315,7 @@ fn compare_with_ls(t: &Tree, args: &[&str]) {
         .env("LC_ALL", "C")
         .env("TZ", "UTC");
     clean_env(&mut ls, &t.home());
-    let theirs = Run::from(ls.output().unwrap());
+    let theirs = Run::from(ls.output_ok());
     let mut theirs = theirs.sorted();
     // ls aligns columns over its whole list; compare with single spaces.
     let squeeze = |l: &String| l.split_whitespace().collect::<Vec<_>>().join(" ");

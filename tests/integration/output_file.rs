@@ -11,6 +11,8 @@ use std::fs;
 #[cfg(unix)]
 use std::process::Stdio;
 
+#[cfg(unix)]
+use crate::fixture::Spawn;
 use crate::fixture::Tree;
 #[cfg(unix)]
 use crate::fixture::{bin, clean_env, have};
@@ -115,7 +117,7 @@ fn the_file_gets_raw_names_even_when_ffind_runs_on_a_terminal() {
         .current_dir(t.root())
         .stdin(Stdio::null());
     clean_env(&mut c, &t.home());
-    let run = c.output().unwrap();
+    let run = c.output_ok();
     assert!(run.status.success(), "{run:?}");
     let mut got: Vec<Vec<u8>> = fs::read(&out)
         .unwrap()
@@ -145,7 +147,7 @@ fn as_launched(t: &Tree, rank: &str, args: &[&str]) -> crate::fixture::Run {
     c.env("OMPI_COMM_WORLD_SIZE", "2")
         .env("OMPI_COMM_WORLD_RANK", rank)
         .stdin(Stdio::null());
-    crate::fixture::Run::from(c.output().unwrap())
+    crate::fixture::Run::from(c.output_ok())
 }
 
 #[test]

@@ -8,6 +8,7 @@ use std::ffi::CString;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
+use crate::fixture::Spawn;
 use crate::fixture::{bin, clean_env, need, Tree};
 
 /// Runs ffind under `strace -f -c` in the tree; returns calls per syscall name.
@@ -184,7 +185,7 @@ fn the_reader_built_is_the_one_asked_for() {
     .args(["-u", "--method", "serial"])
     .current_dir(t.root());
     clean_env(&mut c, &t.home());
-    let out = c.output().unwrap();
+    let out = c.output_ok();
     assert!(out.status.success());
     let trace = String::from_utf8_lossy(&out.stderr).into_owned();
     let count = |what: &dyn Fn(&str) -> bool| trace.lines().filter(|l| what(l)).count();
@@ -377,7 +378,7 @@ fn a_breadth_first_walk_grows_its_descriptor_table_before_any_thread_starts() {
             .args(args)
             .current_dir(t.root());
         clean_env(&mut c, &t.home());
-        let out = c.output().unwrap();
+        let out = c.output_ok();
         assert!(out.status.success(), "{args:?}");
         let calls = String::from_utf8_lossy(&out.stderr).into_owned();
         let lines: Vec<&str> = calls.lines().collect();

@@ -7,6 +7,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::process::Stdio;
 
 use crate::fd_parity::METHODS;
+use crate::fixture::Spawn;
 use crate::fixture::{bin, clean_env, have, Tree};
 
 /// `word` quoted for `sh -c`.
@@ -37,7 +38,7 @@ fn on_terminal(t: &Tree, args: &[&str], env: &[(&str, &str)], sep: u8) -> Option
             for (k, v) in env {
                 c.env(k, v);
             }
-            let out = c.output().unwrap();
+            let out = c.output_ok();
             assert!(out.status.success(), "{args:?} under {method}: {out:?}");
             let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
             let mut got: Vec<String> = text
@@ -236,7 +237,7 @@ pub fn once_on_terminal(t: &Tree, args: &[&str]) -> Option<(String, i32)> {
         .current_dir(t.root())
         .stdin(Stdio::null());
     clean_env(&mut c, &t.home());
-    let out = c.output().unwrap();
+    let out = c.output_ok();
     let text = String::from_utf8_lossy(&out.stdout).replace("\r\n", "\n");
     Some((text, out.status.code().unwrap_or(-1)))
 }

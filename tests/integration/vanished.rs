@@ -9,6 +9,7 @@
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
+use crate::fixture::Spawn;
 use crate::fixture::{need, Run, Tree};
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
@@ -28,7 +29,7 @@ fn failing_reads(t: &Tree, dir: &Path, errno: Option<&str>, args: &[&str]) -> Ru
         .current_dir(t.root())
         .stdin(Stdio::null());
     crate::fixture::clean_env(&mut c, &t.home());
-    Run::from(c.output().unwrap())
+    Run::from(c.output_ok())
 }
 
 /// A process that lives until it is dropped, for its `/proc/PID` directory.

@@ -14,6 +14,7 @@ use std::os::windows::fs::MetadataExt;
 use std::process::{Command, Stdio};
 
 use crate::fd_parity::{assert_everywhere, methods_agree};
+use crate::fixture::Spawn;
 use crate::fixture::{native, not_found, Run, Tree};
 
 /// FILE_ATTRIBUTE_HIDDEN.
@@ -281,8 +282,7 @@ fn unix_links_under_wine_are_what_they_lead_to_under_every_method() {
             .args(args)
             .current_dir(&dir)
             .stdin(Stdio::null())
-            .output()
-            .unwrap();
+            .output_ok();
         let mut lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
             .lines()
             .map(str::to_owned)
@@ -335,7 +335,7 @@ fn tools(t: &Tree) -> std::ffi::OsString {
 fn run_with_path(t: &Tree, path: &std::ffi::OsStr, args: &[&str]) -> Run {
     let mut c = t.cmd(args);
     c.env("PATH", path).stdin(Stdio::null());
-    let mut run = Run::from(c.output().unwrap());
+    let mut run = Run::from(c.output_ok());
     run.stdout.retain(|&b| b != b'\r');
     run
 }
@@ -481,20 +481,20 @@ fn the_global_ignore_file_is_in_appdata_and_a_relative_appdata_is_not_used() {
     fs::write(appdata.join("ffind").join("ignore"), "*.log\n").unwrap();
     let mut c = t.cmd(&["-t", "f"]);
     c.env("APPDATA", &appdata);
-    crate::fixture::Run::from(c.output().unwrap()).assert_paths(&["b.txt", "c.tmp"]);
+    crate::fixture::Run::from(c.output_ok()).assert_paths(&["b.txt", "c.tmp"]);
     // fd's file when ffind has none.
     fs::remove_dir_all(appdata.join("ffind")).unwrap();
     fs::create_dir_all(appdata.join("fd")).unwrap();
     fs::write(appdata.join("fd").join("ignore"), "*.tmp\n").unwrap();
     let mut c = t.cmd(&["-t", "f"]);
     c.env("APPDATA", &appdata);
-    crate::fixture::Run::from(c.output().unwrap()).assert_paths(&["a.log", "b.txt"]);
+    crate::fixture::Run::from(c.output_ok()).assert_paths(&["a.log", "b.txt"]);
     // Relative: not used, whatever the tree holds there.
     t.write(".conf/ffind/ignore", "*.txt\n");
     for relative in [".conf", ".\\.conf"] {
         let mut c = t.cmd(&["-t", "f"]);
         c.env("APPDATA", relative);
-        let run = crate::fixture::Run::from(c.output().unwrap());
+        let run = crate::fixture::Run::from(c.output_ok());
         run.assert_paths(&["a.log", "b.txt", "c.tmp"]);
     }
 }
