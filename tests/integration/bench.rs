@@ -8,8 +8,7 @@ use std::process::Command;
 
 use serde_json::Value;
 
-use crate::fixture::Spawn;
-use crate::fixture::{have, Run, Tree};
+use crate::fixture::{have, Run, Spawn, Tree};
 
 fn tree() -> Tree {
     let t = Tree::new();

@@ -20,8 +20,7 @@ use std::process::Command;
 
 use proptest::prelude::*;
 
-use crate::fixture::Spawn;
-use crate::fixture::{bin, clean_env, have, is_root, need, Run, Tree};
+use crate::fixture::{bin, clean_env, have, is_root, need, Run, Spawn, Tree};
 use crate::random_tree::{cases, cmd, have_setpriv, name, nodes, run, Case, Name, Node};
 use crate::reference::{self, Cmd, SearchPath};
 

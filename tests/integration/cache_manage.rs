@@ -9,8 +9,7 @@ use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use crate::fixture::Spawn;
-use crate::fixture::{is_root, Run, Tree};
+use crate::fixture::{is_root, Run, Spawn, Tree};
 
 /// ffind in `t` with the memo found by its defaults: `HOME` (and `XDG_CACHE_HOME` when
 /// given) as given, no `$FFIND_CACHE_DIR`.

@@ -7,8 +7,7 @@ use std::io::{BufRead, BufReader};
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
-use crate::fixture::Spawn;
-use crate::fixture::{have, Tree};
+use crate::fixture::{have, Spawn, Tree};
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 

@@ -22,8 +22,7 @@ use std::time::{Duration, SystemTime};
 
 #[cfg(unix)]
 use crate::fixture::is_root;
-use crate::fixture::Spawn;
-use crate::fixture::{clean_env, diff, native_all, Run, Tree};
+use crate::fixture::{clean_env, diff, native_all, Run, Spawn, Tree};
 
 /// Every method `--method` takes.
 pub const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
@@ -151,7 +150,7 @@ pub fn fd() -> Option<PathBuf> {
 /// fd's version, `(major, minor)` of `fd --version` ("fd 10.4.2"), for the comparisons with
 /// what an fd release added (fd's Windows build here is 10.4, the one on Linux may be newer).
 pub fn fd_version(fd: &PathBuf) -> Option<(u32, u32)> {
-    let out = Command::new(fd).arg("--version").output().ok()?;
+    let out = Command::new(fd).arg("--version").output_ok();
     let text = String::from_utf8_lossy(&out.stdout);
     let mut numbers = text.split_whitespace().nth(1)?.split('.');
     Some((numbers.next()?.parse().ok()?, numbers.next()?.parse().ok()?))

@@ -15,7 +15,7 @@ use std::path::PathBuf;
 use std::process::{Command, Stdio};
 
 use crate::fd_parity::run_fd;
-use crate::fixture::{diff, host_path, Run, Tree};
+use crate::fixture::{diff, host_path, Run, Spawn, Tree};
 
 /// The command lines compared: every one valid for fd too.
 const TABLE: &[&[&str]] = &[
@@ -46,8 +46,9 @@ fn fd_windows() -> Option<PathBuf> {
         .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
+        .output_ok()
+        .status
+        .success();
     assert!(runs, "FFIND_FD_WINDOWS={} does not run", fd.display());
     Some(fd)
 }
@@ -58,8 +59,9 @@ fn hide(t: &Tree, rel: &str) {
         .args(["/c", "attrib", "+h", rel])
         .current_dir(t.root())
         .stdout(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success());
+        .output_ok()
+        .status
+        .success();
     assert!(ok, "attrib +h {rel}");
 }
 

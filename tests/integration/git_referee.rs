@@ -32,8 +32,7 @@ use std::process::{Command, Stdio};
 use proptest::prelude::*;
 use proptest::test_runner::Config;
 
-use crate::fixture::Spawn;
-use crate::fixture::{bin, clean_env, have, Tree};
+use crate::fixture::{bin, clean_env, have, Spawn, Tree};
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 const CONCURRENCY: [&str; 2] = ["1", "3"];

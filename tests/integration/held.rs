@@ -12,8 +12,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use crate::fd_parity::{fd, run_fd, METHODS};
-use crate::fixture::Spawn;
-use crate::fixture::{Run, Tree};
+use crate::fixture::{Run, Spawn, Tree};
 
 /// A window no test run outlasts.
 const WIDE: &str = "--max-buffer-time=60000";

@@ -9,8 +9,7 @@
 use std::fs;
 
 use crate::fd_parity::{assert_everywhere, assert_listing};
-use crate::fixture::Spawn;
-use crate::fixture::{typed, Tree};
+use crate::fixture::{typed, Spawn, Tree};
 
 /// Writes a file below the fake home directory (the tests' `$HOME`; `$XDG_CONFIG_HOME` is its
 /// `.config`).

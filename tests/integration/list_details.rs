@@ -5,8 +5,7 @@
 
 use std::process::Command;
 
-use crate::fixture::Spawn;
-use crate::fixture::{clean_env, is_root, Run, Tree};
+use crate::fixture::{clean_env, is_root, Run, Spawn, Tree};
 
 /// A tree whose columns differ in width: a directory of 12 links, sizes of 1 to 4
 /// characters, and (as root) a file of another owner and group.

@@ -19,8 +19,7 @@ use std::process::Command;
 use crate::fd_parity::methods_agree;
 #[cfg(unix)]
 use crate::fixture::clean_env;
-use crate::fixture::Spawn;
-use crate::fixture::{native, Run, Tree};
+use crate::fixture::{native, Run, Spawn, Tree};
 
 /// The run of `args` (every method agreeing), its sorted lines (split on `sep`) as bytes.
 fn lines_by(t: &Tree, args: &[&str], sep: u8) -> Vec<Vec<u8>> {

@@ -3,8 +3,7 @@
 
 use std::process::Command;
 
-use crate::fixture::Spawn;
-use crate::fixture::{clean_env, have, hostile_tree, Run, Tree, HOSTILE_FILTER_FAMILIES};
+use crate::fixture::{clean_env, have, hostile_tree, Run, Spawn, Tree, HOSTILE_FILTER_FAMILIES};
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 const CONCURRENCY: [&str; 4] = ["1", "2", "8", "64"];

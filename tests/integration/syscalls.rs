@@ -8,8 +8,7 @@ use std::ffi::CString;
 use std::os::unix::process::CommandExt;
 use std::process::Command;
 
-use crate::fixture::Spawn;
-use crate::fixture::{bin, clean_env, need, Tree};
+use crate::fixture::{bin, clean_env, need, Spawn, Tree};
 
 /// Runs ffind under `strace -f -c` in the tree; returns calls per syscall name.
 pub fn count_syscalls(t: &Tree, args: &[&str]) -> HashMap<String, u64> {

@@ -7,8 +7,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::process::Stdio;
 
 use crate::fd_parity::METHODS;
-use crate::fixture::Spawn;
-use crate::fixture::{bin, clean_env, have, Tree};
+use crate::fixture::{bin, clean_env, have, Spawn, Tree};
 
 /// `word` quoted for `sh -c`.
 fn quote(word: &str) -> String {

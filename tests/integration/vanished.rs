@@ -9,8 +9,7 @@
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
-use crate::fixture::Spawn;
-use crate::fixture::{need, Run, Tree};
+use crate::fixture::{need, Run, Spawn, Tree};
 
 const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 

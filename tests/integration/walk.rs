@@ -2,8 +2,7 @@
 //! On Windows too, but for what needs links or names that are not UTF-8 (`windows.rs` has
 //! Windows' own roots and links).
 
-use crate::fixture::Spawn;
-use crate::fixture::{canonical, native, typed, Tree};
+use crate::fixture::{canonical, native, typed, Spawn, Tree};
 
 #[test]
 fn lists_everything_not_hidden_without_dot_slash() {

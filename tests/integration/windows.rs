@@ -14,8 +14,7 @@ use std::os::windows::fs::MetadataExt;
 use std::process::{Command, Stdio};
 
 use crate::fd_parity::{assert_everywhere, methods_agree};
-use crate::fixture::Spawn;
-use crate::fixture::{native, not_found, Run, Tree};
+use crate::fixture::{native, not_found, Run, Spawn, Tree};
 
 /// FILE_ATTRIBUTE_HIDDEN.
 const HIDDEN: u32 = 0x2;
@@ -32,8 +31,9 @@ fn cmd(t: &Tree, line: &[&str]) -> bool {
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
-        .status()
-        .is_ok_and(|s| s.success())
+        .output_ok()
+        .status
+        .success()
 }
 
 /// Sets the hidden attribute of `rel` with `attrib +h`, as a user does, and checks that the
