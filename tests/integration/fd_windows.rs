@@ -16,6 +16,7 @@ use std::process::{Command, Stdio};
 
 use crate::fd_parity::run_fd;
 use crate::fixture::{diff, host_path, Run, Spawn, Tree};
+use crate::windows::hide;
 
 /// The command lines compared: every one valid for fd too.
 const TABLE: &[&[&str]] = &[
@@ -51,18 +52,6 @@ fn fd_windows() -> Option<PathBuf> {
         .success();
     assert!(runs, "FFIND_FD_WINDOWS={} does not run", fd.display());
     Some(fd)
-}
-
-/// Sets the hidden attribute of `rel` (`attrib +h`, as a user does).
-fn hide(t: &Tree, rel: &str) {
-    let ok = Command::new("cmd")
-        .args(["/c", "attrib", "+h", rel])
-        .current_dir(t.root())
-        .stdout(Stdio::null())
-        .output_ok()
-        .status
-        .success();
-    assert!(ok, "attrib +h {rel}");
 }
 
 /// The tree: a repository (its `.git` made by hand: no git under Wine) with a `.gitignore`

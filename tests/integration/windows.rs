@@ -38,7 +38,7 @@ fn cmd(t: &Tree, line: &[&str]) -> bool {
 
 /// Sets the hidden attribute of `rel` with `attrib +h`, as a user does, and checks that the
 /// file system kept it (Wine keeps it in an extended attribute, `user.DOSATTRIB`).
-fn hide(t: &Tree, rel: &str) {
+pub fn hide(t: &Tree, rel: &str) {
     let path = t.root().join(rel);
     assert!(cmd(t, &["attrib", "+h", &native(rel)]), "attrib +h {rel}");
     let attributes = fs::symlink_metadata(&path).unwrap().file_attributes();
