@@ -87,6 +87,16 @@ fn wide(bytes: &[u8]) -> io::Result<Vec<u16>> {
     Ok(super::native::os_str(bytes).encode_wide().collect())
 }
 
+/// A relative path (`a/b` or `a\\b`) as the UTF-16 name `NtCreateFile` opens below a handle,
+/// which takes `\\` only.
+fn relative_name(rel: &[u8]) -> io::Result<Vec<u16>> {
+    let slash = u16::from(b'/');
+    Ok(wide(rel)?
+        .into_iter()
+        .map(|c| if c == slash { u16::from(b'\\') } else { c })
+        .collect())
+}
+
 /// A path made absolute, in the verbatim form (`\\?\C:\...`, `\\?\UNC\server\share\...`) that
 /// takes no length limit and is not parsed again, NUL-terminated for the system.
 fn verbatim(path: &[u8]) -> io::Result<Vec<u16>> {
@@ -448,16 +458,7 @@ impl Dir {
             let _owned = unsafe { OwnedHandle::from_raw_handle(h) };
             return Info::of(h);
         }
-        let name = wide(rel)?
-            .into_iter()
-            .map(|c| {
-                if c == u16::from(b'/') {
-                    u16::from(b'\\')
-                } else {
-                    c
-                }
-            })
-            .collect::<Vec<_>>();
+        let name = relative_name(rel)?;
         let options = if follow { 0 } else { FILE_OPEN_REPARSE_POINT };
         let h = open_relative(
             self.handle,
@@ -498,16 +499,7 @@ impl Dir {
         }
         let info = self.info_at(rel, true)?;
         check_small_file_kind(info.kind(), info.attributes(), false)?;
-        let name: Vec<u16> = wide(rel)?
-            .into_iter()
-            .map(|c| {
-                if c == u16::from(b'/') {
-                    u16::from(b'\\')
-                } else {
-                    c
-                }
-            })
-            .collect();
+        let name = relative_name(rel)?;
         let h = open_relative(
             self.handle,
             &name,
