@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use crate::fd_parity::{assert_everywhere, assert_listing};
 #[cfg(unix)]
 use crate::fixture::is_root;
-use crate::fixture::{Run, Tree};
+use crate::fixture::{Run, Spawn, Tree};
 use crate::hostile_ignore::bounded;
 #[cfg(unix)]
 use crate::hostile_ignore::mkfifo;
@@ -41,8 +41,7 @@ fn run_with(t: &Tree, config: &str, args: &[&str]) -> Run {
         t.cmd(args)
             .env("FFIND_CONFIG_PATH", config)
             .stdin(std::process::Stdio::null())
-            .output()
-            .unwrap(),
+            .output_ok(),
     )
 }
 

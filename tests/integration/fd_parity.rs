@@ -55,8 +55,12 @@ pub fn methods_agree(t: &Tree, args: &[&str]) -> Result<Run, String> {
             if run.sorted_by(sep) != want.sorted_by(sep) {
                 return Err(format!(
                     "{args:?}: {name} differs from {first_name} (- only in {first_name}, + only in \
-                     {name}):\n{}",
-                    diff(&lossy(want), &lossy(&run))
+                     {name}):\n{}\n{name} exits {} with stderr {:?}; {first_name} exits {} with {:?}",
+                    diff(&lossy(want), &lossy(&run)),
+                    run.code,
+                    run.stderr,
+                    want.code,
+                    want.stderr
                 ));
             }
             if run.code != want.code || sorted_lines(&run.stderr) != sorted_lines(&want.stderr) {

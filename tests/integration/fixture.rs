@@ -353,10 +353,11 @@ pub fn output_of(c: &mut Command) -> Output {
     c.output_ok()
 }
 
-/// `Command::output`, unwrapped: a run of a program the test needs. Under Wine, starting a
-/// process now and then fails with ERROR_INTERNAL_ERROR (1359) when many start at once (seen
-/// in one full Windows run in three, each time in a different test): that start is tried
-/// again, a few times, and any other failure to start panics as before.
+/// `Command::output`, unwrapped: a run of a program the test needs. Under Wine a process now
+/// and then fails to start when many start at once (seen in one full Windows run in three, each
+/// time in a different test): `output()` fails with ERROR_INTERNAL_ERROR (1359), or the process
+/// ends before its `main` with STATUS_DLL_INIT_FAILED and no output ([`never_started`]). Such a
+/// start is tried again, a few times; any other failure to start panics as before.
 pub trait Spawn {
     /// The finished program's output.
     fn output_ok(&mut self) -> Output;
@@ -368,13 +369,28 @@ impl Spawn for Command {
         for _ in 0..5 {
             match self.output() {
                 Err(e) if cfg!(windows) && e.raw_os_error() == Some(WINE_INTERNAL_ERROR) => {
-                    std::thread::sleep(std::time::Duration::from_millis(200));
+                    eprintln!("{self:?} did not start ({e}): trying again");
+                }
+                Ok(out) if never_started(out.status.code(), &out.stdout, &out.stderr) => {
+                    eprintln!(
+                        "{self:?} ended before its main ({}): trying again",
+                        out.status
+                    );
                 }
                 result => return result.unwrap(),
             }
+            std::thread::sleep(std::time::Duration::from_millis(200));
         }
         self.output().unwrap()
     }
+}
+
+/// Whether a Windows process that ended so, with no output, never reached its `main`: Wine
+/// ends one so, now and then, when many start at once (STATUS_DLL_INIT_FAILED, 0xC0000142, from
+/// the loader). ffind itself never exits with that code; never on Unix.
+pub fn never_started(code: Option<i32>, stdout: &[u8], stderr: &[u8]) -> bool {
+    const STATUS_DLL_INIT_FAILED: i32 = 0xC000_0142_u32 as i32;
+    cfg!(windows) && code == Some(STATUS_DLL_INIT_FAILED) && stdout.is_empty() && stderr.is_empty()
 }
 
 /// The system's words for a path that does not exist, as ffind's messages end with them

@@ -23,14 +23,27 @@ use std::time::{Duration, Instant};
 use crate::fd_parity::{assert_listing, METHODS};
 #[cfg(unix)]
 use crate::fixture::{clean_env, is_root};
-use crate::fixture::{Run, Tree};
+use crate::fixture::{never_started, Run, Tree};
 
 /// How long a run may take before it counts as hung: a real hang never ends, and a debug build
 /// reading a 16 MiB ignore file on a loaded 2-core machine took over 10 s.
 const HANG: Duration = Duration::from_secs(40);
 
-/// Runs `cmd` with its output in files (no pipe to fill up), killing it after [`HANG`].
+/// Runs `cmd` with its output in files (no pipe to fill up), killing it after [`HANG`]; a
+/// start Wine failed ([`never_started`]) is tried again.
 pub fn bounded(mut cmd: Command) -> Run {
+    for _ in 0..5 {
+        let run = bounded_once(&mut cmd);
+        if !never_started(Some(run.code), &run.stdout, run.stderr.as_bytes()) {
+            return run;
+        }
+        eprintln!("{cmd:?} ended before its main ({}): trying again", run.code);
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    bounded_once(&mut cmd)
+}
+
+fn bounded_once(cmd: &mut Command) -> Run {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let err = dir.path().join("err");
