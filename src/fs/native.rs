@@ -199,9 +199,7 @@ pub fn marked_hidden(path: &std::path::Path) -> bool {
     }
     #[cfg(windows)]
     {
-        use std::os::windows::fs::MetadataExt;
-        // FILE_ATTRIBUTE_HIDDEN.
-        std::fs::symlink_metadata(path).is_ok_and(|m| m.file_attributes() & 0x2 != 0)
+        std::fs::symlink_metadata(path).is_ok_and(|m| hidden_in(&m))
     }
 }
 
@@ -230,6 +228,43 @@ pub fn ino_of_ignore_entry(entry: &ignore::DirEntry) -> Option<u64> {
         let _ = entry;
         None
     }
+}
+
+/// Whether a walkdir entry carries the system's hidden mark ([`marked_hidden`]), from what
+/// the listing gave (on Windows walkdir keeps the listing's metadata, attributes included: no
+/// call); `None` where the entry does not say (ask [`marked_hidden`]). `Some(false)` on Unix.
+/// The walk lists with `follow_links(false)`, so the metadata is the entry's own.
+pub fn hidden_of_walkdir_entry(entry: &walkdir::DirEntry) -> Option<bool> {
+    #[cfg(unix)]
+    {
+        let _ = entry;
+        Some(false)
+    }
+    #[cfg(windows)]
+    {
+        entry.metadata().ok().map(|m| hidden_in(&m))
+    }
+}
+
+/// Whether an `ignore` crate entry carries the system's hidden mark, as
+/// [`hidden_of_walkdir_entry`] (the crate keeps the listing's metadata on Windows too).
+pub fn hidden_of_ignore_entry(entry: &ignore::DirEntry) -> Option<bool> {
+    #[cfg(unix)]
+    {
+        let _ = entry;
+        Some(false)
+    }
+    #[cfg(windows)]
+    {
+        entry.metadata().ok().map(|m| hidden_in(&m))
+    }
+}
+
+/// FILE_ATTRIBUTE_HIDDEN in `m`'s attributes.
+#[cfg(windows)]
+fn hidden_in(m: &std::fs::Metadata) -> bool {
+    use std::os::windows::fs::MetadataExt;
+    m.file_attributes() & 0x2 != 0
 }
 
 #[cfg(test)]

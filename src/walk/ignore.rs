@@ -130,7 +130,15 @@ impl Visitor<'_, '_> {
             .cloned()
     }
 
-    fn handle(&mut self, entry_path: &Path, mut kind: Kind, ino: Option<u64>) -> WalkState {
+    /// An entry below the root: its path, its kind, and what the crate's entry says of its
+    /// inode and of the system's hidden mark (`None`: not said).
+    fn handle(
+        &mut self,
+        entry_path: &Path,
+        mut kind: Kind,
+        ino: Option<u64>,
+        hidden: Option<bool>,
+    ) -> WalkState {
         let walk = self.walk;
         if let Some(beneath) = self.beneath.as_mut() {
             if !beneath.holds_or_say(walk, self.root, entry_path, kind, ino, &mut self.path) {
@@ -148,6 +156,7 @@ impl Visitor<'_, '_> {
             path: entry_path,
             follow: walk.config.follow,
             stat: None,
+            hidden,
         };
         let Some(via_link) = walk.follow_by_path(&parent, &self.path, name, &mut kind, &mut meta)
         else {
@@ -204,7 +213,12 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 let kind = entry
                     .file_type()
                     .map_or(Kind::Unknown, Kind::from_file_type);
-                self.handle(entry.path(), kind, crate::fs::ino_of_ignore_entry(&entry))
+                self.handle(
+                    entry.path(),
+                    kind,
+                    crate::fs::ino_of_ignore_entry(&entry),
+                    crate::fs::hidden_of_ignore_entry(&entry),
+                )
             }
             Err(err) => {
                 let (path, io) = unpack(&err);

@@ -109,6 +109,7 @@ pub fn walk(walk: &Walk<'static>) {
                                     path: p,
                                     follow: false,
                                     stat: None,
+                                    hidden: None,
                                 };
                                 return w.judge(&here, &buf, name, Kind::Symlink, &mut meta)
                                     != Action::Skip;
@@ -131,6 +132,7 @@ pub fn walk(walk: &Walk<'static>) {
                         path: &entry_path,
                         follow: w.config.follow,
                         stat: None,
+                        hidden: None,
                     };
                     let action = w.judge(&here, &buf, &name, kind, &mut meta);
                     match (child, action) {
@@ -180,6 +182,7 @@ pub fn walk(walk: &Walk<'static>) {
                             path: &entry_path,
                             follow: config.follow,
                             stat: None,
+                            hidden: None,
                         };
                         let kind = Kind::from_file_type(e.file_type);
                         if !walk.printer.push(&mut batch, &path, kind, &mut meta) {
@@ -198,6 +201,7 @@ pub fn walk(walk: &Walk<'static>) {
                                 path: p,
                                 follow: false,
                                 stat: None,
+                                hidden: None,
                             };
                             if !walk
                                 .printer

@@ -112,6 +112,7 @@ impl Walk<'_> {
             path: &root_path,
             follow: true,
             stat: None,
+            hidden: None,
         };
         if self.config.ignore_contain.iter().any(|n| meta.contains(n)) {
             return None;
@@ -422,6 +423,9 @@ pub struct MetaPath<'a> {
     pub follow: bool,
     /// Metadata the walker already had, or what was fetched.
     pub stat: Option<Option<Stat>>,
+    /// The system's hidden mark, when the walker's entry holds it ([`Meta::marked_hidden`]),
+    /// or once asked.
+    pub hidden: Option<bool>,
 }
 
 impl Meta for MetaPath<'_> {
@@ -454,7 +458,10 @@ impl Meta for MetaPath<'_> {
     }
 
     fn marked_hidden(&mut self) -> bool {
-        crate::fs::marked_hidden(self.path)
+        let path = self.path;
+        *self
+            .hidden
+            .get_or_insert_with(|| crate::fs::marked_hidden(path))
     }
 }
 
