@@ -71,8 +71,8 @@ pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::{lock_exclusive, Mapped};
 pub use mounts::mount_type;
 pub use native::{
-    hidden_of_ignore_entry, hidden_of_walkdir_entry, ino_of_ignore_entry, ino_of_walkdir_entry,
-    marked_hidden, os_path, os_string, Fault, MARKS_HIDDEN,
+    hidden_of_entry, ino_of_ignore_entry, ino_of_walkdir_entry, marked_hidden, os_path, os_string,
+    Fault, MARKS_HIDDEN,
 };
 pub use system::{address_space_limit, blocks_read, device_numbers, one_allocator_arena};
 

@@ -230,33 +230,20 @@ pub fn ino_of_ignore_entry(entry: &ignore::DirEntry) -> Option<u64> {
     }
 }
 
-/// Whether a walkdir entry carries the system's hidden mark ([`marked_hidden`]), from what
-/// the listing gave (on Windows walkdir keeps the listing's metadata, attributes included: no
-/// call); `None` where the entry does not say (ask [`marked_hidden`]). `Some(false)` on Unix.
-/// The walk lists with `follow_links(false)`, so the metadata is the entry's own.
-pub fn hidden_of_walkdir_entry(entry: &walkdir::DirEntry) -> Option<bool> {
+/// Whether a walker crate's entry carries the system's hidden mark ([`marked_hidden`]), from
+/// `metadata`: the metadata the entry kept from the listing (walkdir's and the `ignore`
+/// crate's `DirEntry::metadata` on Windows, attributes included: no call). `None` where it
+/// gives none (ask [`marked_hidden`]). `Some(false)` on Unix, without calling `metadata`. The
+/// walks list with `follow_links(false)`, so the metadata is the entry's own.
+pub fn hidden_of_entry<E>(metadata: impl FnOnce() -> Result<std::fs::Metadata, E>) -> Option<bool> {
     #[cfg(unix)]
     {
-        let _ = entry;
+        let _ = metadata;
         Some(false)
     }
     #[cfg(windows)]
     {
-        entry.metadata().ok().map(|m| hidden_in(&m))
-    }
-}
-
-/// Whether an `ignore` crate entry carries the system's hidden mark, as
-/// [`hidden_of_walkdir_entry`] (the crate keeps the listing's metadata on Windows too).
-pub fn hidden_of_ignore_entry(entry: &ignore::DirEntry) -> Option<bool> {
-    #[cfg(unix)]
-    {
-        let _ = entry;
-        Some(false)
-    }
-    #[cfg(windows)]
-    {
-        entry.metadata().ok().map(|m| hidden_in(&m))
+        metadata().ok().map(|m| hidden_in(&m))
     }
 }
 

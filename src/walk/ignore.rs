@@ -217,7 +217,7 @@ impl ParallelVisitor for Visitor<'_, '_> {
                     entry.path(),
                     kind,
                     crate::fs::ino_of_ignore_entry(&entry),
-                    crate::fs::hidden_of_ignore_entry(&entry),
+                    crate::fs::hidden_of_entry(|| entry.metadata()),
                 )
             }
             Err(err) => {

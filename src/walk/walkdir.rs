@@ -134,7 +134,7 @@ impl One<'_, '_> {
                 path: entry_path,
                 follow: config.follow,
                 stat: None,
-                hidden: crate::fs::hidden_of_walkdir_entry(&e),
+                hidden: crate::fs::hidden_of_entry(|| e.metadata()),
             };
             let name = entry_path
                 .file_name()
