@@ -353,11 +353,8 @@ pub fn output_of(c: &mut Command) -> Output {
     c.output_ok()
 }
 
-/// `Command::output`, unwrapped: a run of a program the test needs. Under Wine a process now
-/// and then fails to start when many start at once (seen in one full Windows run in three, each
-/// time in a different test): `output()` fails with ERROR_INTERNAL_ERROR (1359), or the process
-/// ends before its `main` with STATUS_DLL_INIT_FAILED and no output ([`never_started`]). Such a
-/// start is tried again, a few times; any other failure to start panics as before.
+/// `Command::output`, unwrapped: a run of a program the test needs, its start tried again
+/// when Wine failed it ([`started_anew`]).
 pub trait Spawn {
     /// The finished program's output.
     fn output_ok(&mut self) -> Output;
@@ -365,24 +362,39 @@ pub trait Spawn {
 
 impl Spawn for Command {
     fn output_ok(&mut self) -> Output {
-        const WINE_INTERNAL_ERROR: i32 = 1359;
-        for _ in 0..5 {
-            match self.output() {
-                Err(e) if cfg!(windows) && e.raw_os_error() == Some(WINE_INTERNAL_ERROR) => {
-                    eprintln!("{self:?} did not start ({e}): trying again");
-                }
-                Ok(out) if never_started(out.status.code(), &out.stdout, &out.stderr) => {
-                    eprintln!(
-                        "{self:?} ended before its main ({}): trying again",
-                        out.status
-                    );
-                }
-                result => return result.unwrap(),
-            }
-            std::thread::sleep(std::time::Duration::from_millis(200));
-        }
-        self.output().unwrap()
+        let shown = format!("{self:?}");
+        started_anew(
+            &shown,
+            || self.output(),
+            |out| never_started(out.status.code(), &out.stdout, &out.stderr),
+        )
     }
+}
+
+/// Runs `run` (a program's start and its end), unwrapped. Under Wine a process now and then
+/// fails to start when many start at once (seen in one full Windows run in three, each time
+/// in a different test): the start fails with ERROR_INTERNAL_ERROR (1359), or the process ends
+/// before its `main` (`never_ran`, see [`never_started`]). Such a run is tried again, a few
+/// times, saying so on stderr; any other failure to start panics as before.
+pub fn started_anew<T>(
+    shown: &str,
+    mut run: impl FnMut() -> std::io::Result<T>,
+    never_ran: impl Fn(&T) -> bool,
+) -> T {
+    const WINE_INTERNAL_ERROR: i32 = 1359;
+    for _ in 0..5 {
+        match run() {
+            Err(e) if cfg!(windows) && e.raw_os_error() == Some(WINE_INTERNAL_ERROR) => {
+                eprintln!("{shown} did not start ({e}): trying again");
+            }
+            Ok(done) if never_ran(&done) => {
+                eprintln!("{shown} ended before its main: trying again");
+            }
+            result => return result.unwrap(),
+        }
+        std::thread::sleep(std::time::Duration::from_millis(200));
+    }
+    run().unwrap()
 }
 
 /// Whether a Windows process that ended so, with no output, never reached its `main`: Wine

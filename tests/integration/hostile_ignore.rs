@@ -23,27 +23,24 @@ use std::time::{Duration, Instant};
 use crate::fd_parity::{assert_listing, METHODS};
 #[cfg(unix)]
 use crate::fixture::{clean_env, is_root};
-use crate::fixture::{never_started, Run, Tree};
+use crate::fixture::{never_started, started_anew, Run, Tree};
 
 /// How long a run may take before it counts as hung: a real hang never ends, and a debug build
 /// reading a 16 MiB ignore file on a loaded 2-core machine took over 10 s.
 const HANG: Duration = Duration::from_secs(40);
 
 /// Runs `cmd` with its output in files (no pipe to fill up), killing it after [`HANG`]; a
-/// start Wine failed ([`never_started`]) is tried again.
+/// start Wine failed is tried again ([`started_anew`]).
 pub fn bounded(mut cmd: Command) -> Run {
-    for _ in 0..5 {
-        let run = bounded_once(&mut cmd);
-        if !never_started(Some(run.code), &run.stdout, run.stderr.as_bytes()) {
-            return run;
-        }
-        eprintln!("{cmd:?} ended before its main ({}): trying again", run.code);
-        std::thread::sleep(Duration::from_millis(200));
-    }
-    bounded_once(&mut cmd)
+    let shown = format!("{cmd:?}");
+    started_anew(
+        &shown,
+        || bounded_once(&mut cmd),
+        |run| never_started(Some(run.code), &run.stdout, run.stderr.as_bytes()),
+    )
 }
 
-fn bounded_once(cmd: &mut Command) -> Run {
+fn bounded_once(cmd: &mut Command) -> std::io::Result<Run> {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("out");
     let err = dir.path().join("err");
@@ -51,8 +48,7 @@ fn bounded_once(cmd: &mut Command) -> Run {
         .stdin(Stdio::null())
         .stdout(fs::File::create(&out).unwrap())
         .stderr(fs::File::create(&err).unwrap())
-        .spawn()
-        .unwrap();
+        .spawn()?;
     let start = Instant::now();
     let status = loop {
         if let Some(status) = child.try_wait().unwrap() {
@@ -65,11 +61,11 @@ fn bounded_once(cmd: &mut Command) -> Run {
         }
         std::thread::sleep(Duration::from_millis(20));
     };
-    Run {
+    Ok(Run {
         stdout: fs::read(&out).unwrap(),
         stderr: String::from_utf8_lossy(&fs::read(&err).unwrap()).into_owned(),
         code: status.code().unwrap_or(-1),
-    }
+    })
 }
 
 #[cfg(unix)]
