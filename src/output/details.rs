@@ -30,6 +30,23 @@ const PADDED: usize = 4;
 /// size 4.
 pub const LEAST: [usize; PADDED] = [2, 8, 8, 4];
 
+/// The widest value of each padded column over a list of records, whoever formatted them
+/// (this process, or another under `--mpi`): what [`Details::realign`] pads them to.
+#[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
+pub struct Widths([usize; PADDED]);
+
+impl Widths {
+    /// Widens each column to `record`'s value in it, if `record` reads as
+    /// [`Details::write_columns`] writes.
+    pub fn include(&mut self, record: &[u8]) {
+        if let Some((_, values, _)) = columns(record) {
+            for (widest, value) in self.0.iter_mut().zip(&values) {
+                *widest = (*widest).max(value.chars().count());
+            }
+        }
+    }
+}
+
 /// What the columns need, resolved once.
 #[derive(Debug)]
 pub struct Details {
@@ -116,18 +133,17 @@ impl Details {
     }
 
     /// Appends `record` (one written by [`Details::write_columns`], then the path) with its
-    /// links, owner, group and size padded to the widest value written in each, without the
-    /// least widths: for what was held and is written all at once, aligned as `ls -l`
-    /// aligns its list. A record that does not read as written (an owner's name with a
-    /// space) is appended as it is.
-    pub fn realign(&self, record: &[u8], out: &mut Vec<u8>) {
+    /// links, owner, group and size padded to `widths`, the widest values of the list it is
+    /// written in (without the least widths): for what was held and is written all at once,
+    /// aligned as `ls -l` aligns its list. A record that does not read as written (an owner's
+    /// name with a space) is appended as it is.
+    pub fn realign(record: &[u8], widths: Widths, out: &mut Vec<u8>) {
         let Some((head, values, rest)) = columns(record) else {
             out.extend_from_slice(record);
             return;
         };
-        let widths = std::array::from_fn(|i| self.widest[i].load(Ordering::Relaxed));
         out.extend_from_slice(head);
-        push_padded(out, &values, widths);
+        push_padded(out, &values, widths.0);
         out.extend_from_slice(rest);
     }
 
@@ -326,9 +342,15 @@ mod tests {
         let b = row(["12", "nobody", "nogroup", "1, 3"]);
         let link = [&b"\x1b]8;;file:///x\x1b\\"[..], &a].concat();
         let vanished = row(["?", "?", "?", "?"]);
+        // Aligned over the list held, whoever formatted its records: the widths come from
+        // the records, not from what this process wrote (`--mpi`'s process 0 formats few).
+        let mut widths = Widths::default();
+        for record in [&a, &b, &link, &vanished] {
+            widths.include(record);
+        }
         let realigned = |record: &[u8]| {
             let mut out = Vec::new();
-            details.realign(record, &mut out);
+            Details::realign(record, widths, &mut out);
             String::from_utf8(out).unwrap()
         };
         assert_eq!(
@@ -349,5 +371,12 @@ mod tests {
         );
         // What does not read as written stays as it is.
         assert_eq!(realigned(b"-rw-r--r-- x"), "-rw-r--r-- x");
+        // A list without the wide record is aligned to its own values, however wide the
+        // values this Details wrote were.
+        let mut narrow = Widths::default();
+        narrow.include(&a);
+        let mut out = Vec::new();
+        Details::realign(&a, narrow, &mut out);
+        assert_eq!(out, b"-rw-r--r-- 1 root root 3 Jan  1  1970 ./x\n");
     }
 }

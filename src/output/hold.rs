@@ -30,7 +30,7 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Condvar, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use crate::output::sort::{fd_order, Gathered, Keys, Order};
+use crate::output::sort::{fd_order, Gathered, Keys, Order, Survey};
 
 /// The most results held: one more, and they are written as they came (fd's
 /// `MAX_BUFFER_LENGTH`).
@@ -188,26 +188,28 @@ impl Hold {
     }
 
     /// The walk has ended: what is still held is written sorted, each record through
-    /// `record` (which appends it, as it is or aligned with the others: `-l`'s columns).
-    pub fn finish(&self, write: &dyn Fn(&[u8]), record: EachRecord) {
+    /// `record` (which appends it, as it is or aligned with the others: `-l`'s columns, which
+    /// `survey` measures first over every record written).
+    pub fn finish(&self, write: &dyn Fn(&[u8]), survey: Option<Survey>, record: EachRecord) {
         let mut open = self.lock();
         if *open {
-            self.release(&mut open, Some(record), write);
+            self.release(&mut open, Some((survey, record)), write);
         }
     }
 
-    /// Writes what is held, sorted (each record through `sorted`) or, without it, as it came,
-    /// and lets results stream from now on.
+    /// Writes what is held, sorted (every record through the survey first, if any, then each
+    /// through `sorted`'s appender) or, without it, as it came, and lets results stream from
+    /// now on.
     fn release(
         &self,
         open: &mut MutexGuard<'_, bool>,
-        sorted: Option<EachRecord>,
+        sorted: Option<(Option<Survey>, EachRecord)>,
         write: &dyn Fn(&[u8]),
     ) {
         // At most MAX_HELD records and one batch: written at once.
         let mut out = Vec::new();
-        if let Some(each) = sorted {
-            self.pile.drain(&mut |record| {
+        if let Some((survey, each)) = sorted {
+            self.pile.drain(survey, &mut |record| {
                 each(record, &mut out);
                 true
             });
@@ -285,7 +287,7 @@ mod tests {
             assert!(bytes.is_empty());
         }
         assert!(out.text().is_empty() && hold.holding());
-        hold.finish(&write, &as_it_is);
+        hold.finish(&write, None, &as_it_is);
         assert_eq!(out.text(), "./x\n-y\na\na/c\na-b\nb\n");
         assert!(!hold.holding());
         // Streaming now: a batch is left to the printer.
@@ -325,7 +327,7 @@ mod tests {
         assert_eq!(out.text(), "b\na\n");
         assert!(!hold.holding());
         // The walk ending later writes nothing more.
-        hold.finish(&write, &as_it_is);
+        hold.finish(&write, None, &as_it_is);
         assert_eq!(out.text(), "b\na\n");
     }
 
@@ -342,7 +344,7 @@ mod tests {
         let out = Out::default();
         let write = |b: &[u8]| out.write(b);
         assert!(hold.take(&mut bytes, &mut keys, &write));
-        hold.finish(&write, &as_it_is);
+        hold.finish(&write, None, &as_it_is);
         assert_eq!(out.text(), "a/b\ndeep/er/x\na/b/c\ndeep/er/x/y\n");
     }
 
@@ -387,7 +389,7 @@ mod tests {
         // Found later, sorted with the rest at the end, none written twice.
         let (mut bytes, mut keys) = at_depths(&[("r/n/x", 2), ("r/m/a", 2)]);
         assert!(hold.take(&mut bytes, &mut keys, &write));
-        hold.finish(&write, &as_it_is);
+        hold.finish(&write, None, &as_it_is);
         assert_eq!(
             out.text(),
             "r/a\nr/a-b\nr/m\nr/m/a\nr/m/deep\nr/n\nr/n/x\nr/z\n"
@@ -410,7 +412,7 @@ mod tests {
         let (hold, out) = r_read(Order::FdNearest);
         let write = |b: &[u8]| out.write(b);
         assert_eq!(out.text(), "r/a\nr/a-b\nr/m\nr/n\nr/z\n");
-        hold.finish(&write, &as_it_is);
+        hold.finish(&write, None, &as_it_is);
         assert_eq!(out.text(), "r/a\nr/a-b\nr/m\nr/n\nr/z\nr/m/deep\n");
     }
 }

@@ -18,6 +18,7 @@
 //! where its records end and their sort keys when a limit or `--sort` needs them, to process 0,
 //! whose printer takes it as one of its own ([`Printer::take_batch`]).
 
+use std::cell::Cell;
 use std::io::{self, Write};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Mutex, OnceLock, TryLockError};
@@ -25,9 +26,9 @@ use std::time::{Duration, Instant};
 
 use crate::filter::Meta;
 use crate::fs::Kind;
-use crate::output::details::Details;
+use crate::output::details::{Details, Widths};
 use crate::output::hold::Hold;
-use crate::output::sort::{Gathered, Keys, Order};
+use crate::output::sort::{Gathered, Keys, Order, Survey};
 use crate::output::style::{Record, Style};
 use crate::template::reads_as_option;
 
@@ -418,19 +419,30 @@ impl Printer {
     /// Once the walk has ended: writes the results still held, sorted; with `--sort`, the
     /// results set aside, in order, in batches (the first N of them with a limit).
     pub fn finish(&self) {
-        // What was held is written at once: `-l`'s columns are aligned over it.
-        let record = |record: &[u8], out: &mut Vec<u8>| match self.details() {
-            Some(details) => details.realign(record, out),
-            None => out.extend_from_slice(record),
+        // What was held is written at once: `-l`'s columns are aligned over it, measured on
+        // the records themselves (under `--mpi`, process 0 formatted few of them).
+        let details = self.details().is_some();
+        let widths = Cell::new(Widths::default());
+        let measure = |record: &[u8]| {
+            let mut w = widths.get();
+            w.include(record);
+            widths.set(w);
+        };
+        let record = |record: &[u8], out: &mut Vec<u8>| match details {
+            true => Details::realign(record, widths.get(), out),
+            false => out.extend_from_slice(record),
         };
         if let Some(hold) = &self.hold {
-            hold.finish(&|bytes| self.write_out(bytes), &record);
+            let survey = details.then_some(&measure as Survey);
+            hold.finish(&|bytes| self.write_out(bytes), survey, &record);
         }
         let Some(gathered) = &self.sorted else {
             return;
         };
+        widths.set(Widths::default());
+        let survey = details.then_some(&measure as Survey);
         let mut out = Vec::with_capacity(BATCH_BYTES);
-        gathered.drain(&mut |bytes| {
+        gathered.drain(survey, &mut |bytes| {
             record(bytes, &mut out);
             if out.len() >= BATCH_BYTES {
                 self.write_out(&out);
@@ -723,6 +735,83 @@ mod tests {
         p.push(&mut b, b"-rf", file(), &mut NoMeta);
         p.flush(&mut b);
         assert_eq!(&*sink.0.lock().unwrap(), b"-rf\n");
+    }
+
+    /// Metadata of a file changed at the epoch (now, in the test), with `nlink` links and `size` bytes.
+    struct Sized(Stat);
+    impl Meta for Sized {
+        fn stat(&mut self) -> Option<Stat> {
+            Some(self.0)
+        }
+        fn executable(&mut self) -> bool {
+            false
+        }
+        fn is_empty(&mut self, _: Kind) -> bool {
+            false
+        }
+        fn contains(&mut self, _: &std::ffi::CStr) -> bool {
+            false
+        }
+    }
+
+    fn sized(nlink: u32, size: u64) -> Sized {
+        Sized(Stat {
+            mode: 0o100_644,
+            size,
+            mtime: 0,
+            mtime_nsec: 0,
+            uid: 0,
+            gid: 0,
+            dev: 0,
+            ino: 0,
+            nlink,
+        })
+    }
+
+    /// `--mpi --sort path -l`: process 0 sorts records that another process formatted, and
+    /// its columns are aligned over all of them, not over the few it formatted itself (CI's
+    /// failure: a run where process 0 formatted none printed every line unaligned).
+    #[test]
+    fn held_columns_are_aligned_over_records_another_printer_formatted() {
+        let details = |_| {
+            let style = Style {
+                record: Record::Details(Details::new(jiff::tz::TimeZone::UTC, 0, false)),
+                escape: false,
+                colors: None,
+                hyperlink: None,
+                separator: None,
+                owners: Default::default(),
+            };
+            &*Box::leak(Box::new(style))
+        };
+        let sink = Sink::default();
+        let zero = Arc::new(
+            Printer::new(Box::new(sink.clone()), b'\n', false, None, false)
+                .with_style(Some(details(0)), false)
+                .sorted(Some(Order::Path)),
+        );
+        let to = Arc::clone(&zero);
+        let other = Printer::new(Box::new(Sink::default()), b'\n', false, None, false)
+            .with_style(Some(details(1)), false)
+            .forwarding(
+                Box::new(move |bytes, keys| to.take_batch(bytes, keys)),
+                true,
+            );
+        let (mut mine, mut theirs) = (Batch::new(), Batch::new());
+        zero.push(&mut mine, b"a", file(), &mut sized(1, 0));
+        other.push(&mut theirs, b"b", file(), &mut sized(12, 3 << 20));
+        other.flush(&mut theirs);
+        zero.flush(&mut mine);
+        zero.finish();
+        let out = String::from_utf8(sink.0.lock().unwrap().clone()).unwrap();
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines.len(), 2, "{out}");
+        let path_at: Vec<usize> = lines.iter().map(|l| l.rfind(' ').unwrap()).collect();
+        assert_eq!(path_at[0], path_at[1], "columns not aligned:\n{out}");
+        assert!(lines[0].starts_with("-rw-r--r--  1 "), "{out}");
+        assert!(lines[1].starts_with("-rw-r--r-- 12 "), "{out}");
+        assert!(lines[0].contains("    0 Jan  1 00:00 a"), "{out}");
+        assert!(lines[1].contains(" 3.0M Jan  1 00:00 b"), "{out}");
     }
 
     struct Full;

@@ -32,6 +32,9 @@ pub enum Order {
     FdNearest,
 }
 
+/// What sees every record about to be written before the first is (`-l` measures its columns).
+pub type Survey<'a> = &'a dyn Fn(&[u8]);
+
 /// One record's place in its batch.
 #[derive(Debug, Clone, Copy)]
 struct Record {
@@ -257,11 +260,16 @@ impl Gathered {
     }
 
     /// Sorts everything kept and hands the first `limit` records' bytes to `write`, in order,
-    /// until it returns false.
-    pub fn drain(&self, write: &mut dyn FnMut(&[u8]) -> bool) {
+    /// until it returns false; first, every one of them to `survey`, if given (`-l` measures
+    /// its columns over the list it writes).
+    pub fn drain(&self, survey: Option<Survey>, write: &mut dyn FnMut(&[u8]) -> bool) {
         let pile = std::mem::take(&mut *self.pile.lock().unwrap_or_else(|e| e.into_inner()));
         let n = self.limit.unwrap_or(usize::MAX);
-        for item in &self.first(&pile.chunks, n) {
+        let items = self.first(&pile.chunks, n);
+        if let Some(survey) = survey {
+            items.iter().for_each(|item| survey(item.bytes));
+        }
+        for item in &items {
             if !write(item.bytes) {
                 return;
             }
@@ -474,7 +482,7 @@ mod tests {
 
     fn drained(g: &Gathered) -> String {
         let mut out = Vec::new();
-        g.drain(&mut |r| {
+        g.drain(None, &mut |r| {
             out.extend_from_slice(r);
             true
         });
