@@ -129,7 +129,7 @@ impl Details {
             let widest = self.widest[i].fetch_max(len, Ordering::Relaxed).max(len);
             widths[i] = widest.max(LEAST[i]);
         }
-        push_padded(out, &values, widths);
+        push_padded(out, &values.each_ref().map(String::as_str), widths);
     }
 
     /// Appends `record` (one written by [`Details::write_columns`], then the path) with its
@@ -163,7 +163,7 @@ impl Details {
 
 /// Appends " LINKS OWNER GROUP SIZE " after the mode: numbers to the right, names to the
 /// left, as `ls -l` pads them.
-fn push_padded(out: &mut Vec<u8>, values: &[String; PADDED], widths: [usize; PADDED]) {
+fn push_padded(out: &mut Vec<u8>, values: &[&str; PADDED], widths: [usize; PADDED]) {
     let [links, user, group, size] = values;
     let [w_links, w_user, w_group, w_size] = widths;
     let _ = write!(
@@ -174,7 +174,7 @@ fn push_padded(out: &mut Vec<u8>, values: &[String; PADDED], widths: [usize; PAD
 
 /// A record of [`Details::write_columns`] taken apart: what comes up to the mode's end (a
 /// hyperlink's start, the mode), the four padded values, and the rest from the time on.
-fn columns(record: &[u8]) -> Option<(&[u8], [String; PADDED], &[u8])> {
+fn columns(record: &[u8]) -> Option<(&[u8], [&str; PADDED], &[u8])> {
     // A hyperlink opens before the columns: ESC ] 8 ; ; URL ESC \.
     let start = match record.strip_prefix(b"\x1b]8;") {
         Some(link) => 4 + link.windows(2).position(|w| w == b"\x1b\\")? + 2,
@@ -220,8 +220,11 @@ fn columns(record: &[u8]) -> Option<(&[u8], [String; PADDED], &[u8])> {
     {
         return None;
     }
-    let values = [links, user, group, size].map(str::to_owned);
-    Some((&record[..mode_end], values, &record[at + 1..]))
+    Some((
+        &record[..mode_end],
+        [links, user, group, size],
+        &record[at + 1..],
+    ))
 }
 
 /// `drwxr-xr-x`: the type and permission bits, with setuid, setgid and sticky as ls shows them.
