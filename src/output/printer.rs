@@ -616,11 +616,12 @@ mod tests {
     use crate::fs::Stat;
     use std::sync::Arc;
 
-    /// Metadata that is never there (the printer tests only print paths).
-    struct NoMeta;
-    impl Meta for NoMeta {
+    /// Metadata that is never there (most printer tests only print paths), or that `stat`
+    /// gives (`-l`).
+    struct Given(Option<Stat>);
+    impl Meta for Given {
         fn stat(&mut self) -> Option<Stat> {
-            None
+            self.0
         }
         fn executable(&mut self) -> bool {
             false
@@ -667,7 +668,7 @@ mod tests {
                 &mut b,
                 format!("dir/file{i}").as_bytes(),
                 file(),
-                &mut NoMeta
+                &mut Given(None)
             ));
         }
         p.flush(&mut b);
@@ -685,10 +686,10 @@ mod tests {
         let sink = Sink::default();
         let p = Printer::new(Box::new(sink.clone()), 0, false, Some(3), false);
         let mut b = Batch::new();
-        assert!(p.push(&mut b, b"a", file(), &mut NoMeta));
-        assert!(p.push(&mut b, b"b", Kind::Dir, &mut NoMeta));
-        assert!(!p.push(&mut b, b"c", file(), &mut NoMeta));
-        assert!(!p.push(&mut b, b"d", file(), &mut NoMeta));
+        assert!(p.push(&mut b, b"a", file(), &mut Given(None)));
+        assert!(p.push(&mut b, b"b", Kind::Dir, &mut Given(None)));
+        assert!(!p.push(&mut b, b"c", file(), &mut Given(None)));
+        assert!(!p.push(&mut b, b"d", file(), &mut Given(None)));
         p.flush(&mut b);
         let want = format!("a\0{}\0c\0", dir("b"));
         assert_eq!(&*sink.0.lock().unwrap(), want.as_bytes());
@@ -702,10 +703,10 @@ mod tests {
             .sorted(Some(Order::Path));
         let (mut b1, mut b2) = (Batch::new(), Batch::new());
         for name in ["c", "a-b"] {
-            assert!(p.push(&mut b1, name.as_bytes(), file(), &mut NoMeta));
+            assert!(p.push(&mut b1, name.as_bytes(), file(), &mut Given(None)));
         }
         for name in ["d", "a"] {
-            assert!(p.push(&mut b2, name.as_bytes(), Kind::Dir, &mut NoMeta));
+            assert!(p.push(&mut b2, name.as_bytes(), Kind::Dir, &mut Given(None)));
         }
         p.directory_done(&mut b1);
         p.flush(&mut b1);
@@ -723,39 +724,24 @@ mod tests {
         let p =
             Printer::new(Box::new(sink.clone()), b'\n', false, None, false).with_style(None, true);
         let mut b = Batch::new();
-        p.push(&mut b, b"-rf", file(), &mut NoMeta);
-        p.push(&mut b, b"-d", Kind::Dir, &mut NoMeta);
-        p.push(&mut b, b"sub/-x", file(), &mut NoMeta);
+        p.push(&mut b, b"-rf", file(), &mut Given(None));
+        p.push(&mut b, b"-d", Kind::Dir, &mut Given(None));
+        p.push(&mut b, b"sub/-x", file(), &mut Given(None));
         p.flush(&mut b);
         // "./" on every system, as fd writes it.
         let want = format!("./-rf\n{}\nsub/-x\n", dir("./-d"));
         assert_eq!(&*sink.0.lock().unwrap(), want.as_bytes());
         let sink = Sink::default();
         let p = Printer::new(Box::new(sink.clone()), b'\n', false, None, false);
-        p.push(&mut b, b"-rf", file(), &mut NoMeta);
+        p.push(&mut b, b"-rf", file(), &mut Given(None));
         p.flush(&mut b);
         assert_eq!(&*sink.0.lock().unwrap(), b"-rf\n");
     }
 
-    /// Metadata of a file changed at the epoch (now, in the test), with `nlink` links and `size` bytes.
-    struct Sized(Stat);
-    impl Meta for Sized {
-        fn stat(&mut self) -> Option<Stat> {
-            Some(self.0)
-        }
-        fn executable(&mut self) -> bool {
-            false
-        }
-        fn is_empty(&mut self, _: Kind) -> bool {
-            false
-        }
-        fn contains(&mut self, _: &std::ffi::CStr) -> bool {
-            false
-        }
-    }
-
-    fn sized(nlink: u32, size: u64) -> Sized {
-        Sized(Stat {
+    /// Metadata of a file changed at the epoch (now, in the test), with `nlink` links and
+    /// `size` bytes.
+    fn sized(nlink: u32, size: u64) -> Given {
+        Given(Some(Stat {
             mode: 0o100_644,
             size,
             mtime: 0,
@@ -765,7 +751,7 @@ mod tests {
             dev: 0,
             ino: 0,
             nlink,
-        })
+        }))
     }
 
     /// `--mpi --sort path -l`: process 0 sorts records that another process formatted, and
@@ -828,7 +814,7 @@ mod tests {
     fn write_errors_stop_the_walk_and_are_kept() {
         let p = Printer::new(Box::new(Full), b'\n', false, None, false);
         let mut b = Batch::new();
-        p.push(&mut b, b"x", file(), &mut NoMeta);
+        p.push(&mut b, b"x", file(), &mut Given(None));
         p.flush(&mut b);
         assert!(p.stopped());
         assert_eq!(p.why(), Stopped::WriteError);
