@@ -70,6 +70,8 @@ pub use kind::{FullStat, Kind, Stat};
 pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::{lock_exclusive, Mapped};
 pub use mounts::mount_type;
+#[cfg(test)]
+pub use native::symlink;
 pub use native::{
     hidden_of_entry, ino_of_ignore_entry, ino_of_walkdir_entry, marked_hidden, os_path, os_string,
     Fault, MARKS_HIDDEN,

@@ -254,6 +254,35 @@ fn hidden_in(m: &std::fs::Metadata) -> bool {
     m.file_attributes() & 0x2 != 0
 }
 
+/// Makes `link`, a symbolic link to `target` (read from `link`'s directory, as the system
+/// reads it), for the tests that swap one in. On Windows a link to a directory is a
+/// directory link, and making one needs a privilege; Wine reports success and makes nothing,
+/// so what was made is looked at. Where no link could be made, the error says so
+/// ([`io::ErrorKind::Unsupported`], or the system's refusal).
+#[cfg(test)]
+pub fn symlink(target: &Path, link: &Path) -> io::Result<()> {
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(target, link)
+    }
+    #[cfg(windows)]
+    {
+        let from = link.parent().unwrap_or(Path::new("."));
+        if from.join(target).is_dir() {
+            std::os::windows::fs::symlink_dir(target, link)?;
+        } else {
+            std::os::windows::fs::symlink_file(target, link)?;
+        }
+        if !std::fs::symlink_metadata(link).is_ok_and(|m| m.file_type().is_symlink()) {
+            return Err(io::Error::new(
+                io::ErrorKind::Unsupported,
+                format!("no symbolic link was made at {}", link.display()),
+            ));
+        }
+        Ok(())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

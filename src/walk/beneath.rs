@@ -439,16 +439,17 @@ mod tests {
         assert!(b.holds(&root.join("wide"), Kind::Dir, None).unwrap());
     }
 
-    // Links cannot be made on Windows without a privilege (nor under Wine at all).
     #[test]
-    #[cfg(unix)]
     fn an_entry_read_through_a_link_is_not_beneath() {
         for keep in [0, 16] {
             let (tmp, root, mut b) = tree(2, keep);
             let outside = tmp.path().join("outside");
             std::fs::create_dir(&outside).unwrap();
             std::fs::write(outside.join("secret"), "").unwrap();
-            std::os::unix::fs::symlink(&outside, root.join("link")).unwrap();
+            if let Err(e) = crate::fs::symlink(&outside, &root.join("link")) {
+                // Windows without the privilege, and Wine: nothing to swap in.
+                return eprintln!("not run: {e}");
+            }
             assert!(!holds_file(&mut b, &root, "link/secret"));
             assert!(holds_file(&mut b, &root, "wide/f0"));
             assert_eq!(b.last.is_some(), keep > 0, "keep {keep}");
