@@ -8,7 +8,7 @@
 //! (links 2, owner and group 8, as `ls -l` long padded them, size 4, the width of an `ls -h`
 //! size), so that a streamed listing's columns stay put and widen only for a value wider
 //! than all before. What the printer held and writes sorted (a small search, `--sort`) is
-//! aligned again ([`Details::realign`]) to the widest value in it, without the least widths:
+//! aligned again ([`Widths::realign`]) to the widest value in it, without the least widths:
 //! byte for byte what `ls -l -h` prints for the same paths.
 
 use std::io::Write as _;
@@ -31,7 +31,7 @@ const PADDED: usize = 4;
 pub const LEAST: [usize; PADDED] = [2, 8, 8, 4];
 
 /// The widest value of each padded column over a list of records, whoever formatted them
-/// (this process, or another under `--mpi`): what [`Details::realign`] pads them to.
+/// (this process, or another under `--mpi`): what [`Widths::realign`] pads them to.
 #[derive(Debug, Default, Clone, Copy, PartialEq, Eq)]
 pub struct Widths([usize; PADDED]);
 
@@ -44,6 +44,21 @@ impl Widths {
                 *widest = (*widest).max(value.chars().count());
             }
         }
+    }
+
+    /// Appends `record` (one written by [`Details::write_columns`], then the path) with its
+    /// links, owner, group and size padded to these widths, the widest values of the list it is
+    /// written in (without the least widths): for what was held and is written all at once,
+    /// aligned as `ls -l` aligns its list. A record that does not read as written (an owner's
+    /// name with a space) is appended as it is.
+    pub fn realign(self, record: &[u8], out: &mut Vec<u8>) {
+        let Some((head, values, rest)) = columns(record) else {
+            out.extend_from_slice(record);
+            return;
+        };
+        out.extend_from_slice(head);
+        push_padded(out, &values, self.0);
+        out.extend_from_slice(rest);
     }
 }
 
@@ -130,21 +145,6 @@ impl Details {
             widths[i] = widest.max(LEAST[i]);
         }
         push_padded(out, &values.each_ref().map(String::as_str), widths);
-    }
-
-    /// Appends `record` (one written by [`Details::write_columns`], then the path) with its
-    /// links, owner, group and size padded to `widths`, the widest values of the list it is
-    /// written in (without the least widths): for what was held and is written all at once,
-    /// aligned as `ls -l` aligns its list. A record that does not read as written (an owner's
-    /// name with a space) is appended as it is.
-    pub fn realign(record: &[u8], widths: Widths, out: &mut Vec<u8>) {
-        let Some((head, values, rest)) = columns(record) else {
-            out.extend_from_slice(record);
-            return;
-        };
-        out.extend_from_slice(head);
-        push_padded(out, &values, widths.0);
-        out.extend_from_slice(rest);
     }
 
     fn push_time(&self, out: &mut Vec<u8>, mtime: i64) {
@@ -353,7 +353,7 @@ mod tests {
         }
         let realigned = |record: &[u8]| {
             let mut out = Vec::new();
-            Details::realign(record, widths, &mut out);
+            widths.realign(record, &mut out);
             String::from_utf8(out).unwrap()
         };
         assert_eq!(
@@ -379,7 +379,7 @@ mod tests {
         let mut narrow = Widths::default();
         narrow.include(&a);
         let mut out = Vec::new();
-        Details::realign(&a, narrow, &mut out);
+        narrow.realign(&a, &mut out);
         assert_eq!(out, b"-rw-r--r-- 1 root root 3 Jan  1  1970 ./x\n");
     }
 }

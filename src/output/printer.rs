@@ -429,7 +429,7 @@ impl Printer {
             widths.set(w);
         };
         let record = |record: &[u8], out: &mut Vec<u8>| match details {
-            true => Details::realign(record, widths.get(), out),
+            true => widths.get().realign(record, out),
             false => out.extend_from_slice(record),
         };
         if let Some(hold) = &self.hold {
