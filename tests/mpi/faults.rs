@@ -170,31 +170,47 @@ fn a_reader_that_stops_holds_every_process_in_bounded_memory() {
     assert_eq!(first.len() + rest.len(), whole);
 }
 
-/// Starts a stalled job with the launcher's words and `more`, reads a little of it, does
-/// `fault` to it (given the launcher's pid and the job's processes by rank) while the rest is
-/// read, and returns the launcher's status and what it wrote (stderr, then stdout, where Hydra
-/// writes its reports: the results go to the FIFO) once every process is gone (a hang, or a
-/// process left running, fails).
+/// How a faulted job ended: the launcher's status, what it wrote (stderr, then stdout, where
+/// Hydra writes its reports: the results go to the FIFO), and how many bytes of results came.
+struct Ended {
+    status: std::process::ExitStatus,
+    said: String,
+    read: usize,
+}
+
+/// Starts a stalled job on `t` with `args`, the launcher's words and `more`, reads a little
+/// of it, does `fault` to it (given the launcher's pid and the job's processes by rank) while
+/// the rest is read, and says how it ended once every process is gone (a hang, or a process
+/// left running, fails).
 fn fault(
+    t: &Tree,
+    args: &[String],
     loud: bool,
     more: &[&str],
     fault: impl FnOnce(u32, &[(u32, u32)]),
-) -> (std::process::ExitStatus, String) {
-    let (t, args) = tree_with_big_records();
-    let (mut child, fifo, mark) = stalled_job(&t, &args, loud, more);
+) -> Ended {
+    let (mut child, fifo, mark) = stalled_job(t, args, loud, more);
     let mut reader = File::open(&fifo).unwrap();
     let mut some = vec![0; 64 << 10];
     reader.read_exact(&mut some).unwrap();
     let ranks = wait_for_ranks(&mark);
     fault(child.id(), &ranks);
-    // Keep reading, so that process 0 never waits on us.
+    // Keep reading, so that process 0 never waits on us for long, but at a pace (64 KiB a
+    // millisecond at most: the whole takes 1.5 s) that no launcher's fault outruns: a job
+    // drained at full speed can write its last byte in the milliseconds its launcher takes to
+    // pass a signal on, and then what was stopped and what ended look alike.
     let drain = std::thread::spawn(move || {
-        let mut rest = Vec::new();
-        let _ = reader.read_to_end(&mut rest);
+        let mut chunk = vec![0; 64 << 10];
+        let mut read = 0;
+        while let Ok(n @ 1..) = reader.read(&mut chunk) {
+            read += n;
+            std::thread::sleep(Duration::from_millis(1));
+        }
+        read
     });
     let status = wait_end(&mut child);
     let out = child.wait_with_output().unwrap();
-    drain.join().unwrap();
+    let read = some.len() + drain.join().unwrap();
     for (rank, pid) in ranks {
         let start = Instant::now();
         while !gone(pid) {
@@ -206,7 +222,11 @@ fn fault(
         }
     }
     let said = [out.stderr, out.stdout].concat();
-    (status, String::from_utf8_lossy(&said).into_owned())
+    Ended {
+        status,
+        said: String::from_utf8_lossy(&said).into_owned(),
+        read,
+    }
 }
 
 #[test]
@@ -214,11 +234,13 @@ fn a_process_that_dies_takes_the_job_down_with_a_message() {
     if crate::skip() {
         return;
     }
-    let (status, stderr) = fault(true, &[], |_, ranks| {
+    let (t, args) = tree_with_big_records();
+    let ended = fault(&t, &args, true, &[], |_, ranks| {
         // SAFETY: kill has no preconditions; the pid is one of the job's processes.
         unsafe { libc::kill(ranks[2].1 as i32, libc::SIGKILL) };
     });
-    assert!(!status.success(), "a job missing a process must fail");
+    let stderr = &ended.said;
+    assert!(!ended.status.success(), "a job missing a process must fail");
     // What each launcher says of it.
     let says = match crate::kind() {
         Kind::OpenMpi => "signal 9",
@@ -242,11 +264,32 @@ fn ctrl_c_to_the_launcher_stops_every_process() {
         Kind::Srun => &["--quit-on-interrupt"],
         _ => &[],
     };
-    let (status, stderr) = fault(false, more, |launcher, _| {
+    let (t, args) = tree_with_big_records();
+    let ended = fault(&t, &args, false, more, |launcher, _| {
         // SAFETY: kill has no preconditions; the pid is our own child, the launcher.
         unsafe { libc::kill(launcher as i32, libc::SIGINT) };
     });
-    assert!(!status.success(), "an interrupted job succeeded: {stderr}");
+    // Every process is gone (`fault` waited for that) before the whole was written: each was
+    // stopped, none finished.
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    let whole = t.run(&words).stdout.len();
+    assert!(
+        ended.read < whole,
+        "an interrupted job wrote all {whole} bytes: {}",
+        ended.said
+    );
+    // Hydra (MPICH 4.0.2's mpiexec) forwards the SIGINT to every process, and each dies of it,
+    // but now and then its mpiexec exits 0 all the same, without its "BAD TERMINATION" report
+    // (2 jobs in 80 here; strace shows every process "killed by SIGINT", then the proxy and
+    // mpiexec "exited with 0"). That status is Hydra's race, not ffind's: the check above is
+    // what holds there. The other launchers report the interruption every time.
+    if crate::kind() != Kind::Hydra || ended.said.contains("BAD TERMINATION") {
+        assert!(
+            !ended.status.success(),
+            "an interrupted job succeeded: {}",
+            ended.said
+        );
+    }
 }
 
 #[test]
@@ -259,15 +302,17 @@ fn a_job_step_cancelled_by_slurm_fails_with_a_message() {
         return;
     }
     let name = format!("ffind-test-{}", std::process::id());
-    let (status, stderr) = fault(true, &[&format!("--job-name={name}")], |_, _| {
+    let (t, args) = tree_with_big_records();
+    let ended = fault(&t, &args, true, &[&format!("--job-name={name}")], |_, _| {
         let cancel = std::process::Command::new("scancel")
             .args(["--name", &name])
             .status()
             .unwrap();
         assert!(cancel.success(), "scancel");
     });
+    let stderr = &ended.said;
     assert!(
-        !status.success(),
+        !ended.status.success(),
         "a cancelled job step succeeded: {stderr}"
     );
     assert!(
