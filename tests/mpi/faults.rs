@@ -26,6 +26,12 @@ fn tree_with_big_records() -> (Tree, Vec<String>) {
     (t, args)
 }
 
+/// How many bytes one process (no launcher) writes of `args` on `t`: what a whole job writes.
+fn one_process_writes(t: &Tree, args: &[String]) -> usize {
+    let words: Vec<&str> = args.iter().map(String::as_str).collect();
+    t.run(&words).stdout.len()
+}
+
 /// A job of 4 processes writing to a FIFO that nobody reads yet: the launcher, the FIFO's path
 /// and the job's mark (in every process's environment, to find them by).
 fn stalled_job(
@@ -141,8 +147,7 @@ fn a_reader_that_stops_holds_every_process_in_bounded_memory() {
         return;
     }
     let (t, args) = tree_with_big_records();
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    let whole: usize = t.run(&words).stdout.len();
+    let whole = one_process_writes(&t, &args);
     assert!(whole > 90 << 20, "{whole} bytes");
     let (mut child, fifo, mark) = stalled_job(&t, &args, false, &[]);
     let mut reader = File::open(&fifo).unwrap();
@@ -271,8 +276,7 @@ fn ctrl_c_to_the_launcher_stops_every_process() {
     });
     // Every process is gone (`fault` waited for that) before the whole was written: each was
     // stopped, none finished.
-    let words: Vec<&str> = args.iter().map(String::as_str).collect();
-    let whole = t.run(&words).stdout.len();
+    let whole = one_process_writes(&t, &args);
     assert!(
         ended.read < whole,
         "an interrupted job wrote all {whole} bytes: {}",
