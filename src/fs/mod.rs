@@ -70,12 +70,12 @@ pub use kind::{FullStat, Kind, Stat};
 pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::{lock_exclusive, Mapped};
 pub use mounts::mount_type;
-#[cfg(test)]
-pub use native::symlink;
 pub use native::{
     hidden_of_entry, ino_of_ignore_entry, ino_of_walkdir_entry, marked_hidden, os_path, os_string,
     Fault, MARKS_HIDDEN,
 };
+#[cfg(test)]
+pub use native::{names_not_utf8, symlink};
 pub use system::{address_space_limit, blocks_read, device_numbers, one_allocator_arena};
 
 // What the system is and lacks, its users, its console, and the memo's private files: asked

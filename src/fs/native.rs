@@ -254,6 +254,28 @@ fn hidden_in(m: &std::fs::Metadata) -> bool {
     m.file_attributes() & 0x2 != 0
 }
 
+/// Names a file can have here that are not UTF-8, as the walk reads them: any bytes on Unix;
+/// on Windows, UTF-16 with a surrogate standing alone, which reads as WTF-8 (the surrogate in
+/// three bytes). For the tests of what matches such names.
+#[cfg(test)]
+pub fn names_not_utf8() -> [&'static [u8]; 5] {
+    #[cfg(unix)]
+    {
+        [b"\xff.o", b"a\xff", b"x\xffy", b"\xff", b"b\xfe\xff"]
+    }
+    #[cfg(windows)]
+    {
+        // A trail surrogate before a lead one is two lone surrogates, not a pair.
+        [
+            b"\xed\xa0\x80.o",
+            b"a\xed\xa0\x80",
+            b"x\xed\xb0\x80y",
+            b"\xed\xa0\x80",
+            b"b\xed\xb0\x80\xed\xa0\x80",
+        ]
+    }
+}
+
 /// Makes `link`, a symbolic link to `target` (read from `link`'s directory, as the system
 /// reads it), for the tests that swap one in. On Windows a link to a directory is a
 /// directory link, and making one needs a privilege; Wine reports success and makes nothing,

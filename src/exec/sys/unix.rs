@@ -390,3 +390,28 @@ pub fn wait_with_usage(child: Child) -> io::Result<Usage> {
             .map(|kib| kib * rss_unit),
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn usage_of(script: &str) -> Usage {
+        let child = Command::new("/bin/sh")
+            .args(["-c", script])
+            .spawn()
+            .unwrap();
+        wait_with_usage(child).unwrap()
+    }
+
+    #[test]
+    fn a_childs_usage_is_its_own_with_its_peak_memory() {
+        let usage = usage_of("exit 3");
+        assert_eq!(usage.exit_code, Some(3));
+        assert!(usage.max_rss.is_some_and(|m| m > 0), "{usage:?}");
+    }
+
+    #[test]
+    fn a_signal_is_no_exit_code() {
+        assert_eq!(usage_of("kill -9 $$").exit_code, None);
+    }
+}
