@@ -670,10 +670,12 @@ fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
         bail!("--cache does not go with --mpi: each process would keep a memo of its own part");
     }
     let Some((dir, home)) = cache_dir(cli.cache_dir.clone()) else {
-        bail!(
-            "--cache: no cache directory: set $FFIND_CACHE_DIR, $XDG_CACHE_HOME or $HOME \
-             (an absolute path)"
+        // As any other memo directory that cannot be used: one warning, and the search.
+        crate::report::say!(
+            "ffind: warning: --cache: no cache directory (set $FFIND_CACHE_DIR, $XDG_CACHE_HOME \
+             or $HOME to an absolute path); searching without the cache"
         );
+        return Ok(None);
     };
     Ok(Some(CacheSettings {
         dir,

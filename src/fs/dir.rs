@@ -211,6 +211,22 @@ impl Dir {
         self.fstat().map(|st| FullStat::from_raw(&st))
     }
 
+    /// The type of the file system this directory is on, as [`fs_magic`] gives it, asked of
+    /// the descriptor (`fstatfs`): the directory itself, whatever its path leads to by now or
+    /// however long that path is. `None` when it cannot be asked.
+    pub fn fs_magic(&self) -> Option<i64> {
+        // SAFETY: fstatfs fills the struct on success (checked by `statfs_of`).
+        #[cfg(not(target_os = "netbsd"))]
+        let fs = statfs_of(|fs| unsafe { libc::fstatfs(self.fd, fs) }).ok()?;
+        // SAFETY: fstatvfs fills the struct on success (checked by `statfs_of`).
+        #[cfg(target_os = "netbsd")]
+        let fs = statfs_of(|fs| unsafe { libc::fstatvfs(self.fd, fs) }).ok()?;
+        #[cfg(any(target_os = "linux", target_os = "android"))]
+        return Some(magic_of_statfs(&fs));
+        #[cfg(not(any(target_os = "linux", target_os = "android")))]
+        magic_of_statfs(&fs)
+    }
+
     fn fstat(&self) -> io::Result<libc::stat> {
         let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
         // SAFETY: fstat fills the struct on success, and we read it only then.
@@ -496,16 +512,40 @@ pub fn fs_magic(path: &[u8]) -> Option<i64> {
 fn statfs_magic(path: &[u8]) -> io::Result<i64> {
     let path = if path.is_empty() { &b"."[..] } else { path };
     let c = c_path(path)?;
+    // SAFETY: statfs fills the struct on success (checked by `statfs_of`).
+    statfs_of(|fs| unsafe { libc::statfs(c.as_ptr(), fs) }).map(|fs| magic_of_statfs(&fs))
+}
+
+/// The `statfs` that `call` fills (`statfs` by path, `fstatfs` by descriptor), or why it
+/// failed.
+#[cfg(not(target_os = "netbsd"))]
+fn statfs_of(call: impl FnOnce(*mut libc::statfs) -> libc::c_int) -> io::Result<libc::statfs> {
     let mut fs = std::mem::MaybeUninit::<libc::statfs>::uninit();
-    // SAFETY: statfs fills the struct on success, and we read it only then.
-    unsafe {
-        if libc::statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // f_type is i64 on x86_64 but narrower elsewhere.
-        #[allow(clippy::unnecessary_cast)]
-        Ok(fs.assume_init().f_type as i64)
+    if call(fs.as_mut_ptr()) != 0 {
+        return Err(io::Error::last_os_error());
     }
+    // SAFETY: the call succeeded, so it filled the struct.
+    Ok(unsafe { fs.assume_init() })
+}
+
+/// NetBSD's `statfs` is `statvfs`, with the same name field.
+#[cfg(target_os = "netbsd")]
+fn statfs_of(call: impl FnOnce(*mut libc::statvfs) -> libc::c_int) -> io::Result<libc::statvfs> {
+    let mut fs = std::mem::MaybeUninit::<libc::statvfs>::uninit();
+    if call(fs.as_mut_ptr()) != 0 {
+        return Err(io::Error::last_os_error());
+    }
+    // SAFETY: the call succeeded, so it filled the struct.
+    Ok(unsafe { fs.assume_init() })
+}
+
+/// The magic number Linux's `statfs` gives.
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn magic_of_statfs(fs: &libc::statfs) -> i64 {
+    // f_type is i64 on x86_64 but narrower elsewhere.
+    #[allow(clippy::unnecessary_cast)]
+    let magic = fs.f_type as i64;
+    magic
 }
 
 /// The `statfs` magic number of procfs (`PROC_SUPER_MAGIC`, linux/magic.h).
@@ -546,21 +586,28 @@ fn parent(path: &[u8]) -> &[u8] {
 /// Linux has no number for.
 #[cfg(not(any(target_os = "linux", target_os = "android")))]
 pub fn fs_magic(path: &[u8]) -> Option<i64> {
-    // NetBSD's statfs is statvfs, with the same name field.
-    #[cfg(not(target_os = "netbsd"))]
-    use libc::statfs;
-    #[cfg(target_os = "netbsd")]
-    use libc::statvfs as statfs;
     let path = if path.is_empty() { &b"."[..] } else { path };
     let c = std::ffi::CString::new(path).ok()?;
-    let mut fs = std::mem::MaybeUninit::<statfs>::uninit();
-    // SAFETY: statfs fills the struct on success, and we read it only then.
-    let fs = unsafe {
-        if statfs(c.as_ptr(), fs.as_mut_ptr()) != 0 {
-            return None;
-        }
-        fs.assume_init()
-    };
+    #[cfg(not(target_os = "netbsd"))]
+    // SAFETY: statfs fills the struct on success (checked by `statfs_of`).
+    let fs = statfs_of(|fs| unsafe { libc::statfs(c.as_ptr(), fs) }).ok()?;
+    #[cfg(target_os = "netbsd")]
+    // SAFETY: statvfs fills the struct on success (checked by `statfs_of`).
+    let fs = statfs_of(|fs| unsafe { libc::statvfs(c.as_ptr(), fs) }).ok()?;
+    magic_of_statfs(&fs)
+}
+
+/// Linux's magic number of the file system a `statfs` here names (`f_fstypename`).
+#[cfg(not(any(target_os = "linux", target_os = "android", target_os = "netbsd")))]
+fn magic_of_statfs(fs: &libc::statfs) -> Option<i64> {
+    // SAFETY: `f_fstypename` is a NUL-terminated name within its array.
+    let name = unsafe { std::ffi::CStr::from_ptr(fs.f_fstypename.as_ptr()) };
+    magic_of_name(name.to_bytes())
+}
+
+/// Linux's magic number of the file system a `statvfs` here names (`f_fstypename`).
+#[cfg(target_os = "netbsd")]
+fn magic_of_statfs(fs: &libc::statvfs) -> Option<i64> {
     // SAFETY: `f_fstypename` is a NUL-terminated name within its array.
     let name = unsafe { std::ffi::CStr::from_ptr(fs.f_fstypename.as_ptr()) };
     magic_of_name(name.to_bytes())

@@ -22,14 +22,16 @@ use std::io;
 #[cfg(target_os = "linux")]
 /// The lines of `/proc/self/status` that decide what this process may read: real,
 /// effective, saved and file-system ids, supplementary groups, effective capabilities,
-/// `no_new_privs` and the seccomp mode.
-const STATUS_FIELDS: [&str; 6] = [
+/// `no_new_privs`, the seccomp mode and how many filters there are (which says a filter was
+/// added, not what it forbids: see `memo::place::readable`).
+const STATUS_FIELDS: [&str; 7] = [
     "Uid:",
     "Gid:",
     "Groups:",
     "CapEff:",
     "NoNewPrivs:",
     "Seccomp:",
+    "Seccomp_filters:",
 ];
 
 #[cfg(target_os = "linux")]
@@ -80,6 +82,28 @@ pub fn reader_identity() -> io::Result<Vec<u8>> {
         id.push(b'\n');
     }
     Ok(id)
+}
+
+/// Whether an LSM confines this process (SELinux, AppArmor with a profile, Smack): its
+/// label is part of who reads, but its policy is not, and can be loaded anew under the same
+/// label, so only opening a directory asks it. A label that cannot be read counts as none
+/// (no such LSM here); AppArmor's `unconfined` is none.
+#[cfg(target_os = "linux")]
+pub fn confined() -> bool {
+    LABELS.iter().any(|label| {
+        std::fs::read(label).is_ok_and(|bytes| {
+            let label = bytes.trim_ascii_end().strip_suffix(b"\0").unwrap_or(&bytes);
+            let label = label.trim_ascii();
+            !label.is_empty() && label != b"unconfined" && !label.starts_with(b"unconfined ")
+        })
+    })
+}
+
+/// Elsewhere what may confine a process (macOS's App Sandbox, FreeBSD's MAC and Capsicum)
+/// cannot be seen: as if it did.
+#[cfg(not(target_os = "linux"))]
+pub fn confined() -> bool {
+    true
 }
 
 /// This process as a reader of directories: its real and effective ids and its groups.

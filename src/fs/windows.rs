@@ -531,6 +531,21 @@ impl Dir {
         }
     }
 
+    /// Linux's `statfs` magic number of the file system this directory is on (what callers
+    /// compare), from the name Windows gives it; `None` when it cannot be asked or has no
+    /// such number.
+    pub fn fs_magic(&self) -> Option<i64> {
+        let name = self.file_system_name()?;
+        Some(match name.as_str() {
+            "NTFS" => 0x5346_544E,
+            "FAT" | "FAT32" => 0x4D44,
+            "exFAT" => 0x2011_BAB0,
+            "ReFS" => 0x5265_4653,
+            "CDFS" | "UDF" => 0x9660,
+            _ => return None,
+        })
+    }
+
     /// The name of the file system this directory is on ("NTFS", "FAT32", "ReFS", ...).
     fn file_system_name(&self) -> Option<String> {
         let mut name = [0u16; 64];
@@ -740,15 +755,7 @@ pub fn is_slow_filesystem(path: &[u8]) -> bool {
 /// Linux's `statfs` magic number of the file system `path` lives on (what callers compare),
 /// from the name Windows gives it; `None` when it cannot be asked or has no such number.
 pub fn fs_magic(path: &[u8]) -> Option<i64> {
-    let name = Dir::open_path(path).ok()?.file_system_name()?;
-    Some(match name.as_str() {
-        "NTFS" => 0x5346_544E,
-        "FAT" | "FAT32" => 0x4D44,
-        "exFAT" => 0x2011_BAB0,
-        "ReFS" => 0x5265_4653,
-        "CDFS" | "UDF" => 0x9660,
-        _ => return None,
-    })
+    Dir::open_path(path).ok()?.fs_magic()
 }
 
 /// Whether opening or reading the directory at `path` failed because it is gone (removed

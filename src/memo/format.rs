@@ -193,6 +193,13 @@ fn i64_at(b: &[u8], at: usize) -> i64 {
     i64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
+/// A copy of the bytes of the record at `at` in `file`, as long as its length says (to be
+/// checked by [`Record::parse`]); `None` when that length does not fit in the file.
+pub fn record_at(file: &[u8], at: usize) -> Option<Vec<u8>> {
+    let len = usize::try_from(u32_at(file.get(at..at.checked_add(4)?)?, 0)).ok()?;
+    file.get(at..at.checked_add(len)?).map(<[u8]>::to_vec)
+}
+
 /// A record read from a file, its CRC checked.
 #[derive(Debug, Clone, Copy)]
 pub struct Record<'a> {

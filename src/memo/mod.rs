@@ -36,37 +36,39 @@ use format::{Header, Index, NewRecord, Record, Stamp, Unusable};
 pub const MARGIN_SECS: i64 = 3;
 
 /// A directory, as the memo has it or not.
-pub enum Look<'m> {
+pub enum Look {
     /// The memo does not serve this directory (no memo for its tree, a file system not
     /// trusted, a path too long, a stat that failed): read it as without `--cache`.
     Plain,
     /// Remembered and unchanged: its entries, and its stat (followed where the walk follows).
-    Hit(Hit<'m>),
+    Hit(Hit),
     /// To read, and to hand its listing back with [`Session::keep`].
     Read(Fresh),
 }
 
 /// A directory the memo serves.
-pub struct Hit<'m> {
-    record: Record<'m>,
+pub struct Hit {
+    /// Its record, copied out of the memo file and checked there (a file cut short by
+    /// another program while mapped cannot change what was checked).
+    record: Vec<u8>,
     /// The directory's stat, taken to validate it.
     pub stat: Stat,
 }
 
-impl<'m> Hit<'m> {
+impl Hit {
     /// Its entries: raw names (NUL-terminated) and kinds as `getdents64` gave them.
-    pub fn entries(&self) -> impl Iterator<Item = (&'m std::ffi::CStr, Kind)> + 'm {
+    pub fn entries(&self) -> impl Iterator<Item = (&std::ffi::CStr, Kind)> + '_ {
         // Every entry was parsed once when the record was found.
-        self.record.entries().map_while(|e| e)
+        Record::built(&self.record).entries().map_while(|e| e)
     }
 }
 
 /// A directory being read, for the memo.
 pub struct Fresh {
     tree: usize,
+    /// Its record, stamped by the stat of the directory read, taken after the time its
+    /// listing began.
     record: NewRecord,
-    /// When its listing began (taken before any stat of it).
-    listed: (i64, u32),
 }
 
 impl Fresh {
@@ -147,33 +149,46 @@ impl Tree {
         self.map.as_ref()
     }
 
-    /// The record of the directory `rel`, checked (a damaged one marks the tree damaged):
-    /// the newest one, the journal's before the first part's.
-    fn find(&self, rel: &[u8], report: &Reporter) -> Option<Record<'_>> {
+    /// The record of the directory `rel`, copied out of the file and checked (a damaged one
+    /// marks the tree damaged): the newest one, the journal's before the first part's.
+    fn find(&self, rel: &[u8], report: &Reporter) -> Option<Vec<u8>> {
         let loaded = self.loaded()?;
         let bytes = loaded.map.bytes();
         let hash = format::path_hash(rel);
         for at in loaded.indexes().flat_map(|index| index.offsets_of(hash)) {
-            let record = bytes.get(at..).and_then(Record::parse);
+            // Checked once copied: what is served is what was checked, whatever happens to
+            // the file meanwhile.
+            let copied = format::record_at(bytes, at);
+            let record = copied.as_deref().and_then(Record::parse);
             match record {
                 Some(r) if r.entries().all(|e| e.is_some()) => {
                     if r.rel() == rel {
-                        return Some(r);
+                        return copied;
                     }
                 }
                 _ => {
-                    if !self.damaged.swap(true, Ordering::Relaxed) {
-                        report.warning(&format!(
-                            "--cache: {}: damaged (a record fails its check); ignored and \
-                             written again",
-                            self.file.display()
-                        ));
-                    }
+                    self.say_damaged(loaded, report);
                     return None;
                 }
             }
         }
         None
+    }
+
+    /// Marks the tree's file damaged, and says so once: cut short while mapped (another
+    /// program truncated it during the search), or a record failing its check.
+    fn say_damaged(&self, loaded: &Loaded, report: &Reporter) {
+        if !self.damaged.swap(true, Ordering::Relaxed) {
+            let why = if loaded.map.cut_short() {
+                "cut short by another program during this search"
+            } else {
+                "damaged (a record fails its check)"
+            };
+            report.warning(&format!(
+                "--cache: {}: {why}; ignored and written again",
+                self.file.display()
+            ));
+        }
     }
 }
 
@@ -187,6 +202,8 @@ pub struct Session {
     /// Whether each device met is on a trusted file system.
     devices: Mutex<Vec<(u64, bool)>>,
     credentials: u64,
+    /// Every directory is opened before it is served ([`Session::opens_each`]).
+    opens_each: bool,
     /// A write failed: said once.
     write_failed: AtomicBool,
     /// The file systems met that the memo does not trust, as said at the end: where, and
@@ -220,8 +237,8 @@ fn settled(stamp: &Stamp, listed: (i64, u32)) -> bool {
     (s.saturating_add(MARGIN_SECS), ns) < listed
 }
 
-/// Paths longer than this are not looked up by path (one `statx` cannot take them): their
-/// directories are read as without `--cache`.
+/// Paths longer than this are not stat'ed by path (one `statx` cannot take them): their
+/// directories are opened, and looked up by their descriptor.
 const LONGEST_PATH: usize = 4000;
 
 impl Session {
@@ -244,6 +261,7 @@ impl Session {
             .as_deref()
             .map_or(Ok(()), place::home_is_ours)
             .and_then(|()| place::open_dir(&settings.dir))
+            .and_then(|()| place::readable(&settings.dir))
         {
             report.warning(&format!("--cache: {why}; searching without the cache"));
             return None;
@@ -254,6 +272,7 @@ impl Session {
             of_root: Vec::new(),
             devices: Mutex::new(Vec::new()),
             credentials,
+            opens_each: crate::fs::confined(),
             write_failed: AtomicBool::new(false),
             untrusted: Mutex::new(Vec::new()),
         };
@@ -286,10 +305,11 @@ impl Session {
         canonical: &std::path::Path,
         report: &Reporter,
     ) -> Option<(usize, Vec<u8>)> {
-        let dev = crate::fs::stat_path(canonical.as_os_str().as_encoded_bytes(), true)
-            .ok()?
-            .dev;
-        if !self.trusts(dev, root.open_path()) {
+        // The directory itself, asked through its descriptor: its path may be too long for a
+        // `statfs` by path, or lead elsewhere by now.
+        let dir = crate::fs::Dir::open_path(canonical.as_os_str().as_encoded_bytes()).ok()?;
+        let dev = dir.stat().ok()?.dev;
+        if !self.trusts(dev, || dir.fs_magic(), root.open_path()) {
             return None;
         }
         let (base, below) = place::nearest(&self.settings.dir, canonical)
@@ -408,14 +428,16 @@ impl Session {
         })
     }
 
-    /// Whether directories on the device `dev` (where `path` is) are trusted. One that is not
-    /// is noted for [`Session::finish`] to say (the kernel's own file systems are not).
-    fn trusts(&self, dev: u64, path: &[u8]) -> bool {
+    /// Whether directories on the device `dev` (where `path` is) are trusted, `magic` giving
+    /// its file system's type (asked of a descriptor: a path may lead elsewhere by now, or be
+    /// too long to ask by). One that is not is noted for [`Session::finish`] to say (the
+    /// kernel's own file systems are not).
+    fn trusts(&self, dev: u64, magic: impl FnOnce() -> Option<i64>, path: &[u8]) -> bool {
         let mut devices = self.devices.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(&(_, trusted)) = devices.iter().find(|(d, _)| *d == dev) {
             return trusted;
         }
-        let magic = crate::fs::fs_magic(path);
+        let magic = magic();
         let trusted = magic.is_some_and(trust::trusted);
         if !trusted && !magic.is_some_and(trust::kernel_own) {
             let name = crate::fs::mount_type(dev)
@@ -431,25 +453,23 @@ impl Session {
         trusted
     }
 
-    /// What the memo has for the directory shown as `path`, `rel` below the search root
-    /// `root` (an index into the configuration's roots); `follow`: the walk reaches it
-    /// through a link (a search root, or `-L`). `at` stats it through the descriptor of the
-    /// directory it would be opened from, when the walk holds one (`None`: by its path).
+    /// What the memo has for the directory `dir`, shown as `path`, `rel` below the search
+    /// root `root` (an index into the configuration's roots): `dir` is the directory the walk
+    /// opened to read, so the kernel has just said that this process may open it (its modes,
+    /// Landlock, SELinux, AppArmor and the like check the open), and what is served or kept
+    /// is of that very directory, validated by its `fstat` (a path may lead elsewhere by now).
     ///
-    /// A listing served is the one remembered of the very directory stat'ed: through the
-    /// parent's descriptor, that is the directory the walk would open and read (a path goes
-    /// through whatever directory has the parent's name now: renamed away and replaced by
-    /// another during the search, the parent read holds the old one). A listing kept is
-    /// stamped by the `fstat` of the directory read ([`Session::stamp`]), never by this stat.
+    /// The stat is taken after the listing's time ([`now`]), before the read: a listing kept
+    /// is stamped by it, so it is only ever kept with the stamp of the directory it was read
+    /// from.
     pub fn look(
         &self,
         root: usize,
         rel: &[u8],
         path: &[u8],
-        follow: bool,
-        at: impl FnOnce() -> Option<std::io::Result<crate::fs::FullStat>>,
+        dir: &crate::fs::Dir,
         report: &Reporter,
-    ) -> Look<'_> {
+    ) -> Look {
         let Some((t, below)) = self.of_root.get(root).and_then(Option::as_ref) else {
             return Look::Plain;
         };
@@ -465,49 +485,99 @@ impl Session {
         // Before the stat: a change after this instant is either in the stamp or in a
         // directory time at least this late (see `settled`).
         let listed = now();
-        let read = Look::Read(Fresh {
-            tree: t,
-            record: NewRecord::new(rel, &Stamp::default(), listed),
-            listed,
-        });
-        // Nothing remembered (a first search, a new directory): read it.
-        let Some(record) = tree.find(rel, report) else {
-            return read;
+        let Ok(st) = dir.raw_stat() else {
+            return Look::Plain;
         };
-        let st = match at() {
-            Some(st) => st,
-            None if path.len() > LONGEST_PATH => return Look::Plain,
-            None => crate::fs::raw_stat_path(path, follow),
-        };
-        let Ok(st) = st else { return Look::Plain };
-        let stat = st.stat;
-        if stat.kind() != Kind::Dir {
+        if st.stat.kind() != Kind::Dir {
             return Look::Plain;
         }
         let stamp = Stamp::of_raw(&st);
-        if stamp.dev != tree.dev && !self.trusts(stamp.dev, path) {
+        if stamp.dev != tree.dev && !self.trusts(stamp.dev, || dir.fs_magic(), path) {
             return Look::Plain;
         }
-        if record.stamp() == stamp && settled(&stamp, record.listed()) {
-            return Look::Hit(Hit { record, stat });
+        match tree.find(rel, report) {
+            Some(record)
+                if Record::built(&record).stamp() == stamp
+                    && settled(&stamp, Record::built(&record).listed()) =>
+            {
+                Look::Hit(Hit {
+                    record,
+                    stat: st.stat,
+                })
+            }
+            // Nothing remembered (a first search, a new directory), or changed: read it.
+            _ => Look::Read(Fresh {
+                tree: t,
+                record: NewRecord::new(rel, &stamp, listed),
+            }),
         }
-        read
     }
 
-    /// Stamps a directory to be read from `dir`, the very directory opened to be read (shown
-    /// as `path`), by its `fstat`, so that a listing is only ever kept with the stamp of the
-    /// directory it was read from: false when its listing is not to be kept (its stat
-    /// failed, or it is on a file system not trusted, which is said at the end).
-    pub fn stamp(&self, fresh: &mut Fresh, dir: &crate::fs::Dir, path: &[u8]) -> bool {
-        let Ok(st) = dir.raw_stat() else {
-            return false;
+    /// Whether every directory must be opened before the memo serves it ([`Session::look`]),
+    /// rather than validated by its stat alone ([`Session::look_unopened`]): where something
+    /// the stamp and who reads do not show may refuse this process a directory (an LSM that
+    /// confines it: `fs::confined`).
+    pub fn opens_each(&self) -> bool {
+        self.opens_each
+    }
+
+    /// The listing the memo serves for the directory shown as `path`, `rel` below the search
+    /// root `root`, without opening it: `None` when it does not serve it that way (nothing
+    /// remembered, changed, on a device not judged yet), and the walk then opens it and asks
+    /// [`Session::look`]. `at` stats it through the descriptor of the directory it would be
+    /// opened from, when the walk holds one (`None`: by its path).
+    ///
+    /// Only for a directory below a search root, reached without a link, where nothing but
+    /// its stamp and who reads decides whether this process may open it (not
+    /// [`Session::opens_each`]): its mode, owner, group and ACL (any change of them changes
+    /// its ctime); the ids, groups and capabilities of the reader; and a Landlock domain's
+    /// rules, which only ever allow access beneath a path, so that one letting this process
+    /// open the search root (opened before it is served) lets it open every directory below
+    /// it. A seccomp filter judges the system call, never the directory (`place::readable`).
+    pub fn look_unopened(
+        &self,
+        root: usize,
+        rel: &[u8],
+        path: &[u8],
+        at: impl FnOnce() -> Option<std::io::Result<crate::fs::FullStat>>,
+        report: &Reporter,
+    ) -> Option<Hit> {
+        let (t, below) = self.of_root.get(root).and_then(Option::as_ref)?;
+        let joined;
+        let rel = if below.is_empty() {
+            rel
+        } else {
+            joined = join(below, rel);
+            &joined
         };
-        let stamp = Stamp::of_raw(&st);
-        if stamp.dev != self.trees[fresh.tree].dev && !self.trusts(stamp.dev, path) {
-            return false;
+        let tree = &self.trees[*t];
+        let record = tree.find(rel, report)?;
+        let st = match at() {
+            Some(st) => st,
+            // Too long to stat by path: opened instead.
+            None if path.len() > LONGEST_PATH => return None,
+            None => crate::fs::raw_stat_path(path, false),
+        };
+        let st = st.ok()?;
+        if st.stat.kind() != Kind::Dir {
+            return None;
         }
-        fresh.record.stamp(&stamp, fresh.listed);
-        true
+        let stamp = Stamp::of_raw(&st);
+        // A device not judged yet is judged by the descriptor, once opened.
+        if stamp.dev != tree.dev && !self.known_trusted(stamp.dev) {
+            return None;
+        }
+        let r = Record::built(&record);
+        (r.stamp() == stamp && settled(&stamp, r.listed())).then_some(Hit {
+            record,
+            stat: st.stat,
+        })
+    }
+
+    /// Whether the device `dev` was judged trusted already.
+    fn known_trusted(&self, dev: u64) -> bool {
+        let devices = self.devices.lock().unwrap_or_else(|e| e.into_inner());
+        devices.iter().any(|&(d, trusted)| d == dev && trusted)
     }
 
     /// Keeps the whole listing of a directory read.

@@ -23,17 +23,7 @@ const STALE_TEMP: Duration = Duration::from_secs(600);
 /// cannot be used otherwise.
 pub fn open_dir(dir: &Path) -> Result<(), String> {
     let shown = dir.display();
-    if let Some(parent) = dir.parent() {
-        if !parent.as_os_str().is_empty() {
-            private::create_dir(parent, true)
-                .map_err(|e| format!("{shown}: {}", crate::report::describe(&e)))?;
-        }
-    }
-    match private::create_dir(dir, false) {
-        Ok(()) => {}
-        Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
-        Err(e) => return Err(format!("{shown}: {}", crate::report::describe(&e))),
-    }
+    create_in_own_places(dir)?;
     let md = fs::symlink_metadata(dir)
         .map_err(|e| format!("{shown}: {}", crate::report::describe(&e)))?;
     check_dir(&md).map_err(|why| format!("{shown}: {why}"))?;
@@ -41,6 +31,66 @@ pub fn open_dir(dir: &Path) -> Result<(), String> {
         // Ours, and only others' reading to take away: the memo is never shared.
         private::make_private(dir)
             .map_err(|e| format!("{shown}: {}", crate::report::describe(&e)))?;
+    }
+    Ok(())
+}
+
+/// Whether this process may read a directory at all, tried on the memo directory `dir` as
+/// the walk reads one (open, then the system's directory read): a sandbox may forbid the read
+/// itself rather than a directory (a seccomp filter judges the call and its numbers, never
+/// the directory), and a listing remembered must never reach a process that could not have
+/// read it. An error saying why not.
+pub fn readable(dir: &Path) -> Result<(), String> {
+    crate::fs::Dir::open_path(dir.as_os_str().as_encoded_bytes())
+        .and_then(|d| crate::fs::Listing::default().read_start(&d))
+        .map(|_| ())
+        .map_err(|e| {
+            format!(
+                "{}: cannot be read ({}): this process may not read directories",
+                dir.display(),
+                crate::report::describe(&e)
+            )
+        })
+}
+
+/// Makes `dir` and the directories above it that are missing (0700), each only in a
+/// directory of the effective user's or root's (a shared place such as `/tmp`; for root,
+/// root's alone): nothing is made in a place another user owns, whatever named it
+/// (`$XDG_CACHE_HOME` or `$HOME` under `sudo -E` or `su` without `-`, `$FFIND_CACHE_DIR`,
+/// `--cache-dir`), which would leave that user directories they cannot remove.
+fn create_in_own_places(dir: &Path) -> Result<(), String> {
+    let missing: Vec<&Path> = dir
+        .ancestors()
+        .filter(|a| !a.as_os_str().is_empty())
+        .take_while(|a| fs::symlink_metadata(a).is_err_and(|e| e.kind() == io::ErrorKind::NotFound))
+        .collect();
+    let euid = crate::fs::effective_uid();
+    for new in missing.into_iter().rev() {
+        let parent = match new.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+        let md = fs::metadata(parent)
+            .map_err(|e| format!("{}: {}", parent.display(), crate::report::describe(&e)))?;
+        let owner = Stat::from_metadata(&md).uid;
+        if owner != euid && (owner != 0 || euid == 0) && crate::fs::HAS_OWNERS {
+            return Err(format!(
+                "{} is uid {owner}'s, and ffind runs as uid {euid}: nothing is made in another \
+                 user's place (give --cache-dir or $FFIND_CACHE_DIR)",
+                parent.display()
+            ));
+        }
+        match private::create_dir(new, false) {
+            Ok(()) => {}
+            Err(e) if e.kind() == io::ErrorKind::AlreadyExists => {}
+            Err(e) => {
+                return Err(format!(
+                    "{}: {}",
+                    new.display(),
+                    crate::report::describe(&e)
+                ))
+            }
+        }
     }
     Ok(())
 }

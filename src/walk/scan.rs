@@ -311,26 +311,25 @@ impl Scanner {
         // Every result of this directory, read or served, is one level below it (a held
         // breadth-first search is sorted by it).
         self.batch.depth = job.state.depth + 1;
-        // With --cache, the memo is asked first: a directory it serves is not read.
-        let mut fresh = None;
+        // With --cache, the memo is asked first. Where the kernel's answer to opening a
+        // directory is all in its stamp and in who reads (docs/SECURITY.md), a directory the
+        // memo serves is validated by its stat and not opened; elsewhere (a process an LSM
+        // confines, a directory reached through a link, a search root) it is opened first,
+        // and served only once the kernel let this process open it.
         if let Some(memo) = walk.memo {
-            let dir_path = job.path();
-            let rel = dir_path.get(job.state.root_base..).unwrap_or_default();
-            // Stat'ed through the parent's descriptor where the walk holds it: the very
-            // directory it would open (its path may lead elsewhere by now).
-            let at = || {
-                let name = CStr::from_bytes_with_nul(&job.path[job.name_start..]).ok()?;
-                job.parent.as_ref()?.stat_child(name, job.via_link)
-            };
-            match memo.look(job.state.root, rel, dir_path, job.via_link, at, walk.report) {
-                // A search root must still be the directory the search began with (else
-                // the read below says so).
-                Look::Hit(hit) if job.state.depth > 0 || job.state.is_root(&hit.stat) => {
-                    return self.remembered(walk, job, &hit, push)
+            if job.parent.is_some() && !job.via_link && !memo.opens_each() {
+                let dir_path = job.path();
+                let rel = dir_path.get(job.state.root_base..).unwrap_or_default();
+                // Stat'ed through the parent's descriptor where the walk holds it: the very
+                // directory it would open (its path may lead elsewhere by now).
+                let at = || {
+                    let name = CStr::from_bytes_with_nul(&job.path[job.name_start..]).ok()?;
+                    job.parent.as_ref()?.stat_child(name, job.via_link)
+                };
+                let root = job.state.root;
+                if let Some(hit) = memo.look_unopened(root, rel, dir_path, at, walk.report) {
+                    return self.remembered(walk, job, None, &hit, push);
                 }
-                Look::Hit(_) => {}
-                Look::Read(f) => fresh = Some(f),
-                Look::Plain => {}
             }
         }
         let DirJob {
@@ -362,9 +361,23 @@ impl Scanner {
             Err(e) if state.depth > 0 && is_vanished(dir_path, &e, via_link) => return,
             Err(e) => return walk.report.path_error(dir_path, &e),
         };
-        if let (Some(memo), Some(f)) = (walk.memo, &mut fresh) {
-            if !memo.stamp(f, &dir, dir_path) {
-                fresh = None;
+        // The directory open: the memo serves it, or has the listing read kept.
+        let mut fresh = None;
+        if let Some(memo) = walk.memo {
+            let rel = dir_path.get(state.root_base..).unwrap_or_default();
+            match memo.look(state.root, rel, dir_path, &dir, walk.report) {
+                Look::Hit(hit) => {
+                    let job = DirJob {
+                        path: job_path,
+                        name_start,
+                        parent,
+                        via_link,
+                        state,
+                    };
+                    return self.remembered(walk, job, Some(dir), &hit, push);
+                }
+                Look::Read(f) => fresh = Some(f),
+                Look::Plain => {}
             }
         }
         // With ignore rules, a directory's own ignore files must be read before any of its
@@ -450,14 +463,16 @@ impl Scanner {
         }
     }
 
-    /// Scans a directory that the memo serves (`--cache`): its entries come from the memo,
-    /// and it is opened only if something needs its descriptor (its ignore files, an
-    /// entry's metadata, a subdirectory that must be read).
+    /// Scans a directory that the memo serves (`--cache`): its entries come from the memo.
+    /// `dir`: the directory, when the walk opened it before the memo served it; else it is
+    /// opened only if something needs its descriptor (its ignore files, an entry's metadata,
+    /// a subdirectory that must be read).
     fn remembered(
         &mut self,
         walk: &Walk<'_>,
         job: DirJob,
-        hit: &Hit<'_>,
+        dir: Option<Dir>,
+        hit: &Hit,
         push: &mut dyn FnMut(DirJob),
     ) {
         let config = walk.config;
@@ -475,27 +490,32 @@ impl Scanner {
             reopened,
             ..
         } = self;
-        let attempted = Cell::new(false);
+        let attempted = Cell::new(dir.is_some());
         let node = CachedDir::new(
             parent.clone(),
             base_len(dir_path),
             via_link,
             state.root_id(),
         );
-        node.served(hit.stat.dev, hit.stat.ino);
-        let opening = Opening::later(Box::new(|| {
-            attempted.set(true);
-            let dir = match &parent {
-                Some(p) => {
-                    let name = CStr::from_bytes_with_nul(&job_path[name_start..]).ok()?;
-                    p.open_child(&job_path, name, via_link, reopened).ok()?
-                }
-                None => Dir::open_path(dir_path).ok()?,
-            };
-            // The directory whose listing is served, or none: entries' metadata and ignore
-            // files are never taken from another that has its name by now.
-            node.is(&dir).then(|| node.read(dir))
-        }));
+        if dir.is_none() {
+            node.served(hit.stat.dev, hit.stat.ino);
+        }
+        let opening = match dir {
+            Some(dir) => Opening::open(node.read(dir)),
+            None => Opening::later(Box::new(|| {
+                attempted.set(true);
+                let dir = match &parent {
+                    Some(p) => {
+                        let name = CStr::from_bytes_with_nul(&job_path[name_start..]).ok()?;
+                        p.open_child(&job_path, name, via_link, reopened).ok()?
+                    }
+                    None => Dir::open_path(dir_path).ok()?,
+                };
+                // The directory whose listing is served, or none: entries' metadata and ignore
+                // files are never taken from another that has its name by now.
+                node.is(&dir).then(|| node.read(dir))
+            })),
+        };
         let mut state = walk.entered(state, config.follow.then_some(&hit.stat));
         if config.ignore.is_some() {
             let present = ignore_files_in(

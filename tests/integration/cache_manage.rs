@@ -60,9 +60,38 @@ fn nothing_is_made_in_a_home_that_is_another_users() {
             "{xdg:?}: root made a .cache in another user's home"
         );
     }
-    // The user's own home is used as before.
+    // Whatever names the other user's place: $XDG_CACHE_HOME beside root's own home (su
+    // without `-`, `sudo -E`), $FFIND_CACHE_DIR or --cache-dir; nothing is made there.
     let own = t.root().parent().unwrap().join("own-home");
     fs::create_dir(&own).unwrap();
+    let own_shown = own.display().to_string();
+    let cache = format!("{shown}/.cache");
+    let memo = format!("{shown}/.cache/ffind");
+    let by_xdg = run_with_home(&t, &own_shown, Some(&cache), &["--cache", "-u"]);
+    let mut by_var = t.cmd(&["--cache", "-u"]);
+    by_var.env("FFIND_CACHE_DIR", &memo);
+    let by_var = Run::from(by_var.stdin(Stdio::null()).output_ok());
+    let by_option = t.run(&["--cache", "--cache-dir", &memo, "-u"]);
+    for (how, r) in [
+        ("$XDG_CACHE_HOME", by_xdg),
+        ("$FFIND_CACHE_DIR", by_var),
+        ("--cache-dir", by_option),
+    ] {
+        assert_eq!(r.sorted(), plain.sorted(), "{how}");
+        assert_eq!(r.code, 0, "{how}: {}", r.stderr);
+        assert_eq!(r.stderr.lines().count(), 1, "{how}: {}", r.stderr);
+        assert!(
+            r.stderr.contains(&format!("{shown} is uid 65534's"))
+                && r.stderr.contains("searching without the cache"),
+            "{how}: {}",
+            r.stderr
+        );
+        assert!(
+            !home.join(".cache").exists(),
+            "{how}: root made a .cache in another user's home"
+        );
+    }
+    // The user's own home is used as before.
     let r = run_with_home(&t, own.to_str().unwrap(), None, &["--cache", "-u"]);
     assert_eq!(r.stderr, "");
     assert_eq!(memo_files(&own.join(".cache/ffind")).len(), 1);
@@ -72,11 +101,33 @@ fn nothing_is_made_in_a_home_that_is_another_users() {
 fn a_relative_home_or_cache_home_is_ignored() {
     let t = Tree::new();
     t.files(&["a/b"]);
-    // No absolute home: no memo directory (and none made below the working directory).
-    let r = run_with_home(&t, "rel", None, &["--cache", "-u"]);
-    assert_eq!(r.code, 2, "{}", r.stderr);
-    assert!(r.stderr.contains("no cache directory"), "{}", r.stderr);
-    assert!(!t.root().join("rel").exists());
+    // No absolute home: no memo directory (and none made below the working directory), and
+    // the search as without --cache, with one warning: from the command line and from the
+    // config file alike (an unset home is searched the same way).
+    let plain = t.run(&["--no-cache", "-u"]);
+    let config = t.home().join(".config/ffind");
+    fs::create_dir_all(&config).unwrap();
+    for from_config in [false, true] {
+        if from_config {
+            fs::write(config.join("config"), "--cache\n").unwrap();
+        }
+        let args: &[&str] = if from_config {
+            &["-u"]
+        } else {
+            &["--cache", "-u"]
+        };
+        let r = run_with_home(&t, "rel", None, args);
+        assert_eq!(
+            r.code, 0,
+            "from the config file: {from_config}: {}",
+            r.stderr
+        );
+        assert_eq!(r.sorted(), plain.sorted());
+        assert_eq!(r.stderr.lines().count(), 1, "{}", r.stderr);
+        assert!(r.stderr.contains("no cache directory"), "{}", r.stderr);
+        assert!(!t.root().join("rel").exists());
+    }
+    fs::remove_file(config.join("config")).unwrap();
     // A relative $XDG_CACHE_HOME is ignored for the home's .cache (the XDG rule).
     let home = t.home().display().to_string();
     let r = run_with_home(&t, &home, Some("xdg-rel"), &["--cache", "-u"]);

@@ -26,6 +26,9 @@ mod cache_journal;
 mod cache_manage;
 #[cfg(unix)]
 mod cache_quiet;
+// Linux only: Landlock and seccomp.
+#[cfg(target_os = "linux")]
+mod cache_sandbox;
 #[cfg(unix)]
 mod cache_swap;
 mod cli_compat;
