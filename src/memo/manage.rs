@@ -178,7 +178,9 @@ fn forget_below(file: &Path, below: &[u8]) -> io::Result<bool> {
     if kept.len() == records.len() {
         return Ok(false);
     }
-    place::replace(file, header.root, header.credentials, &kept)?;
+    place::replace(file, header.root, header.credentials, &kept, || {
+        !map.cut_short()
+    })?;
     Ok(true)
 }
 

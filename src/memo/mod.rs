@@ -618,6 +618,11 @@ impl Session {
         let mut wrote = false;
         for tree in &self.trees {
             let fresh = tree.fresh.lock().unwrap_or_else(|e| e.into_inner());
+            // Cut short while this search read it (its lost pages read as zeros: lookups found
+            // nothing there, or a record failing its check): none of it is kept.
+            if let Some(loaded) = tree.map.as_ref().filter(|l| l.map.cut_short()) {
+                tree.say_damaged(loaded, report);
+            }
             let damaged = tree.damaged.load(Ordering::Relaxed);
             if fresh.is_empty() && !damaged && tree.map.is_some() {
                 // Unchanged: only its last use is recorded, for the size bound.
@@ -659,7 +664,14 @@ impl Session {
                 .map(|l| format::live_records(l.map.bytes(), l.indexes()))
                 .unwrap_or_default();
             let records = merged(live, &fresh);
-            match place::replace(&tree.file, &tree.canonical, self.credentials, &records) {
+            let intact = || old.is_none_or(|l| !l.map.cut_short());
+            match place::replace(
+                &tree.file,
+                &tree.canonical,
+                self.credentials,
+                &records,
+                intact,
+            ) {
                 Ok(()) => wrote = true,
                 Err(e) => self.say_write_failed(tree, &e, report),
             }

@@ -204,8 +204,16 @@ pub fn append(path: &Path, read: &File, expected: usize, segment: &[u8]) -> io::
 }
 
 /// Writes `records` as the memo file `path` of the tree at `root`: into a new temporary file
-/// (0600) beside it, renamed over `path` once whole.
-pub fn replace(path: &Path, root: &[u8], credentials: u64, records: &[&[u8]]) -> io::Result<()> {
+/// (0600) beside it, renamed over `path` once whole, and only if `intact` still says the
+/// records were read whole (they may lie in a mapping of the old file, which another program
+/// may cut short meanwhile: its lost pages read as zeros, `fs::Mapped`).
+pub fn replace(
+    path: &Path,
+    root: &[u8],
+    credentials: u64,
+    records: &[&[u8]],
+    intact: impl FnOnce() -> bool,
+) -> io::Result<()> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let stamp = SystemTime::now()
         .duration_since(SystemTime::UNIX_EPOCH)
@@ -226,6 +234,12 @@ pub fn replace(path: &Path, root: &[u8], credentials: u64, records: &[&[u8]]) ->
         format::write_file(&mut out, root, credentials, records)?;
         out.flush()?;
         drop(out);
+        if !intact() {
+            return Err(io::Error::new(
+                io::ErrorKind::InvalidData,
+                "the memo file was cut short by another program while it was read",
+            ));
+        }
         fs::rename(&temp, path)
     })();
     if written.is_err() {

@@ -450,7 +450,11 @@ fn a_settled_tree_is_served_from_the_memo_without_reading_directories() {
     // The memo directory alone is read, once, to find out whether this process may read
     // directories at all (docs/SECURITY.md): no directory of the tree.
     let memo_fd = format!("<{}>", memo.display());
-    let reads: Vec<&str> = r.stderr.lines().filter(|l| l.contains("getdents64")).collect();
+    let reads: Vec<&str> = r
+        .stderr
+        .lines()
+        .filter(|l| l.contains("getdents64"))
+        .collect();
     assert!(
         !reads.is_empty() && reads.iter().all(|l| l.contains(&memo_fd)),
         "directories of the tree were read: {}",
@@ -902,4 +906,89 @@ fn the_memo_list_shows_times_in_the_local_time_zone() {
     assert_eq!(zone, "XYZ");
     let hour = |time: &str| time[..2].parse::<u32>().unwrap();
     assert_eq!(hour(&east), (hour(&utc) + 3) % 24, "{utc} {east}");
+}
+
+/// The memo file truncated by another program while a search has it mapped (`: > memo.ffc`
+/// during the search): the search is not killed by SIGBUS, prints what `--no-cache` prints,
+/// and says once that the file was cut short; the next search serves from a whole file again.
+/// The search is held in the middle by a reader that stops reading (the pipe fills), the file
+/// truncated, then the rest read. Under serial, queue and rayon.
+#[test]
+fn a_memo_file_cut_short_during_a_search_is_survived_and_said_once() {
+    use std::io::Read;
+    use std::process::Stdio;
+    let t = Tree::new();
+    // About 300 KB of results: several times what a pipe holds, in 200 directories.
+    let long = "n".repeat(60);
+    let files: Vec<String> = (0..200)
+        .flat_map(|d| (0..20).map(move |f| (d, f)))
+        .map(|(d, f)| format!("dir{d:03}/{long}{f:02}"))
+        .collect();
+    let refs: Vec<&str> = files.iter().map(String::as_str).collect();
+    t.files(&refs);
+    std::thread::sleep(SETTLE);
+    let want = t.run(&["--no-cache", "-u"]).sorted();
+    for method in METHODS {
+        let memo = t.home().join(format!("memo-{method}"));
+        let m = memo.to_str().unwrap();
+        let args = [
+            "--cache",
+            "--cache-dir",
+            m,
+            "--method",
+            method,
+            "-j",
+            "1",
+            "-u",
+        ];
+        assert_eq!(t.run(&args).sorted(), want, "{method}: filling");
+        let file = memo_files(&memo).pop().unwrap();
+        let mut child = t
+            .cmd(&args)
+            .stdin(Stdio::null())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut out = child.stdout.take().unwrap();
+        // The first bytes, then the search stalls on the full pipe; the file cut meanwhile.
+        let mut first = vec![0u8; 4096];
+        out.read_exact(&mut first).unwrap();
+        std::thread::sleep(std::time::Duration::from_millis(300));
+        fs::File::options()
+            .write(true)
+            .open(&file)
+            .unwrap()
+            .set_len(0)
+            .unwrap();
+        let mut rest = Vec::new();
+        out.read_to_end(&mut rest).unwrap();
+        let mut stderr = String::new();
+        child
+            .stderr
+            .take()
+            .unwrap()
+            .read_to_string(&mut stderr)
+            .unwrap();
+        let status = child.wait().unwrap();
+        assert_eq!(status.code(), Some(0), "{method}: {status} {stderr}");
+        first.extend(rest);
+        let mut got: Vec<String> = String::from_utf8(first)
+            .unwrap()
+            .lines()
+            .map(String::from)
+            .collect();
+        got.sort();
+        assert_eq!(got, want, "{method}: {stderr}");
+        let said: Vec<&str> = stderr.lines().collect();
+        assert_eq!(said.len(), 1, "{method}: {stderr}");
+        assert!(
+            said[0].contains("cut short by another program"),
+            "{method}: {stderr}"
+        );
+        // Written again whole: the next search is served, without a word.
+        let again = t.run(&args);
+        assert_eq!(again.sorted(), want, "{method}");
+        assert_eq!(again.stderr, "", "{method}");
+    }
 }

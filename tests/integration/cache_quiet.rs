@@ -103,3 +103,59 @@ fn an_untrusted_file_system_is_named_once_and_only_when_asked() {
         let _ = Command::new("umount").arg(at).status();
     }
 }
+
+/// A trusted file system (tmpfs) mounted below a path longer than `PATH_MAX`: its type is
+/// asked of the directory's descriptor (`fstatfs`), never by that path (which `statfs` cannot
+/// take), so it is used, and not called untrusted on every search.
+#[test]
+fn a_trusted_file_system_below_a_long_path_is_trusted() {
+    if !is_root() || !have("mount") {
+        eprintln!("skipped: needs root and mount");
+        return;
+    }
+    let t = Tree::new();
+    t.files(&["T/a"]);
+    // 20 levels of 250-byte names, then `mnt`: about 5,000 bytes, made and mounted one
+    // component at a time from inside.
+    let name = "d".repeat(250);
+    let deep =
+        format!("cd T && for i in $(seq 20); do mkdir -p {name} && cd {name} || exit 1; done");
+    let mounted = Command::new("bash")
+        .arg("-c")
+        .arg(format!(
+            "{deep} && mkdir mnt && mount -t tmpfs tmpfs mnt && touch mnt/f && mkdir mnt/sub"
+        ))
+        .current_dir(t.root())
+        .status()
+        .is_ok_and(|s| s.success());
+    if !mounted {
+        eprintln!("skipped: mounting a tmpfs is not permitted here");
+        return;
+    }
+    /// Unmounts it however the test ends.
+    struct Mounted<'a>(&'a Tree, String);
+    impl Drop for Mounted<'_> {
+        fn drop(&mut self) {
+            let _ = Command::new("bash")
+                .arg("-c")
+                .arg(format!("{} && umount mnt", self.1))
+                .current_dir(self.0.root())
+                .status();
+        }
+    }
+    let _mounted = Mounted(&t, deep);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    let plain = t.run(&["--no-cache", "-u", ".", "T"]);
+    assert!(plain.sorted().iter().any(|p| p.contains("/mnt/sub")));
+    for _ in 0..2 {
+        let cached = t.run(&["--cache", "--cache-dir", m, "-u", ".", "T"]);
+        assert_eq!(cached.sorted(), plain.sorted());
+        assert_eq!(cached.code, plain.code);
+        assert!(
+            !cached.stderr.contains("not used on"),
+            "a tmpfs below a long path called untrusted: {}",
+            cached.stderr
+        );
+    }
+}
