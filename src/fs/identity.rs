@@ -1,17 +1,18 @@
 //! Who reads: everything the kernel consults when it decides whether this process may open
-//! and list a directory, as bytes (the directory memo of `--cache` keeps a listing only for
-//! the same reader, since a listing served must never reach a process that could not have
-//! read the directory itself: issue 31).
+//! and list a directory that a process can see, as bytes (the directory memo of `--cache`
+//! keeps a listing only for the same reader, since a listing served must never reach a
+//! process that could not have read the directory itself).
 //!
 //! On Linux that is more than the uid and groups: the effective capabilities
 //! (`CAP_DAC_OVERRIDE` and `CAP_DAC_READ_SEARCH` read any directory; root without them reads
 //! what its modes allow, and an ordinary user given them through `AmbientCapabilities=` or
 //! `setpriv` reads everything), the user namespace the ids and capabilities are taken in,
-//! the security labels of the LSMs that label processes (SELinux, AppArmor, Smack), and
-//! `no_new_privs` and the seccomp mode (a Landlock or seccomp sandbox needs one of them: a
-//! sandboxed process is never served what the same user read outside it). All but the
-//! namespace come from `/proc/self/status` and `/proc/self/attr`; without `/proc` there is
-//! no identity, and no memo.
+//! the security labels of the LSMs that label processes (SELinux, AppArmor, Smack),
+//! `no_new_privs`, the seccomp mode and the number of filters. All but the namespace come
+//! from `/proc/self/status` and `/proc/self/attr`; without `/proc` there is no identity, and
+//! no memo. What no process can see is not here: a Landlock domain, what a seccomp filter
+//! forbids, an LSM's policy behind its label. The memo asks the kernel itself for those, by
+//! opening directories and reading its own ([`confined`]; docs/SECURITY.md).
 //!
 //! On macOS and the BSDs: the real and effective ids and the groups. Neither has capabilities
 //! that let a non-root process read past a directory's mode; what they do have and ffind does

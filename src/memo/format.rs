@@ -305,6 +305,17 @@ pub enum Unusable {
     Version(u32),
 }
 
+/// The root path a memo file's header names, its header checked (magic, version, the
+/// header's CRC): `bytes` need only hold the header. `None` for anything else.
+pub fn root_in(bytes: &[u8]) -> Option<&[u8]> {
+    if bytes.len() < HEADER || bytes[..8] != MAGIC || u32_at(bytes, 8) != VERSION {
+        return None;
+    }
+    let end = HEADER.checked_add(u32_at(bytes, 44) as usize)?;
+    (end <= bytes.len() && crc32fast::hash(&bytes[16..end]) == u32_at(bytes, 12))
+        .then(|| &bytes[HEADER..end])
+}
+
 impl<'a> Header<'a> {
     /// Checks `file` (magic, version, sizes, the header's and the index's CRCs).
     pub fn parse(file: &'a [u8]) -> Result<Header<'a>, Unusable> {

@@ -110,15 +110,25 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
 fn clear_path(dir: &Path, path: &Path, out: &mut impl Write) -> io::Result<bool> {
     let canonical = fs::canonicalize(path)?;
     let shown = escaped(canonical.as_os_str().as_encoded_bytes());
-    let forgot = match place::nearest(dir, &canonical) {
+    let forgot = match place::nearest_of_every_reader(dir, &canonical)? {
         None => None,
-        Some((file, _, below)) if below.is_empty() => match fs::remove_file(&file) {
-            Ok(()) => Some(String::new()),
-            Err(e) if e.kind() == io::ErrorKind::NotFound => None,
-            Err(e) => return Err(e),
-        },
-        Some((file, base, below)) => {
-            forget_below(&file, &below)?.then(|| format!(" (in the memo of {})", escaped(&base)))
+        Some((files, _, below)) if below.is_empty() => {
+            let mut removed = false;
+            for file in files {
+                match fs::remove_file(&file) {
+                    Ok(()) => removed = true,
+                    Err(e) if e.kind() == io::ErrorKind::NotFound => {}
+                    Err(e) => return Err(e),
+                }
+            }
+            removed.then(String::new)
+        }
+        Some((files, base, below)) => {
+            let mut forgot = false;
+            for file in files {
+                forgot |= forget_below(&file, &below)?;
+            }
+            forgot.then(|| format!(" (in the memo of {})", escaped(&base)))
         }
     };
     match forgot {

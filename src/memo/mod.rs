@@ -142,6 +142,21 @@ impl Loaded {
 const MOST_SEGMENTS: usize = 32;
 
 impl Tree {
+    /// Whether the directory of the record `r` is still at its path below the tree's root:
+    /// the same directory (device and inode), not followed through a link. One that cannot
+    /// be told (a path too long to stat, an error) counts as gone: dropping a record costs a
+    /// read, keeping a stale one costs room.
+    fn still_there(&self, r: &Record<'_>) -> bool {
+        let path = join(&self.canonical, r.rel());
+        if path.len() > LONGEST_PATH {
+            return false;
+        }
+        let stamp = r.stamp();
+        crate::fs::raw_stat_path(&path, false).is_ok_and(|st| {
+            st.stat.kind() == Kind::Dir && (st.stat.dev, st.stat.ino) == (stamp.dev, stamp.ino)
+        })
+    }
+
     fn loaded(&self) -> Option<&Loaded> {
         if self.damaged.load(Ordering::Relaxed) {
             return None;
@@ -312,7 +327,7 @@ impl Session {
         if !self.trusts(dev, || dir.fs_magic(), root.open_path()) {
             return None;
         }
-        let (base, below) = place::nearest(&self.settings.dir, canonical)
+        let (base, below) = place::nearest(&self.settings.dir, canonical, self.credentials)
             .map(|(_, base, below)| (base, below))
             .or_else(|| {
                 canonical.ancestors().find_map(|base| {
@@ -332,7 +347,7 @@ impl Session {
         if let Some(i) = self.trees.iter().position(|t| t.canonical == base) {
             return Some((i, below));
         }
-        let file = place::file_of(&self.settings.dir, &base);
+        let file = place::file_of(&self.settings.dir, &base, self.credentials);
         Some((self.add_tree(root, &base, dev, file, report), below))
     }
 
@@ -591,6 +606,14 @@ impl Session {
         }
     }
 
+    /// Whether a tree that `tree` is in has a file of this reader by now.
+    fn inside_a_remembered_tree(&self, tree: &Tree) -> bool {
+        crate::fs::os_path(&tree.canonical)
+            .parent()
+            .and_then(|above| place::nearest(&self.settings.dir, above, self.credentials))
+            .is_some()
+    }
+
     /// Says once that a tree's memo could not be written.
     fn say_write_failed(&self, tree: &Tree, e: &std::io::Error, report: &Reporter) {
         if !self.write_failed.swap(true, Ordering::Relaxed) {
@@ -660,10 +683,16 @@ impl Session {
                     }
                 }
             }
+            // A tree first remembered by this search: if a search of a tree it is in wrote
+            // that tree's file meanwhile, that file serves it from now on (one file per tree).
+            let first = tree.map.is_none();
+            if first && self.inside_a_remembered_tree(tree) {
+                continue;
+            }
             let live = old
                 .map(|l| format::live_records(l.map.bytes(), l.indexes()))
                 .unwrap_or_default();
-            let records = merged(live, &fresh);
+            let records = merged(live, &fresh, |r| tree.still_there(r));
             let intact = || old.is_none_or(|l| !l.map.cut_short());
             match place::replace(
                 &tree.file,
@@ -672,7 +701,18 @@ impl Session {
                 &records,
                 intact,
             ) {
-                Ok(()) => wrote = true,
+                Ok(()) => {
+                    wrote = true;
+                    if first {
+                        let dir = &self.settings.dir;
+                        place::one_file_per_tree(
+                            dir,
+                            &tree.file,
+                            &tree.canonical,
+                            self.credentials,
+                        );
+                    }
+                }
                 Err(e) => self.say_write_failed(tree, &e, report),
             }
         }
@@ -706,9 +746,16 @@ fn join(dir: &[u8], rel: &[u8]) -> Vec<u8> {
 }
 
 /// The records of the new file: those read now, and the old file's (`old`: its live
-/// records, the newest of each path) not read again whose directory is still there as far as
-/// this search knows (each parent read now still lists it, and its own parent is kept).
-fn merged<'a>(old: Vec<Record<'a>>, fresh: &'a [Vec<u8>]) -> Vec<&'a [u8]> {
+/// records, the newest of each path) not read again whose directory is still there: a parent
+/// read now still lists it, or, where its parent was not read (outside this search, excluded,
+/// past `--max-depth`), `still_there` says the very directory is still at its path; and its
+/// own parent is kept. So the memo follows the tree that exists, not the history of searches
+/// of its subdirectories.
+fn merged<'a>(
+    old: Vec<Record<'a>>,
+    fresh: &'a [Vec<u8>],
+    still_there: impl Fn(&Record<'a>) -> bool,
+) -> Vec<&'a [u8]> {
     let mut now: HashMap<&'a [u8], Record<'a>> = HashMap::with_capacity(fresh.len());
     for bytes in fresh {
         let r = Record::built(bytes);
@@ -732,21 +779,22 @@ fn merged<'a>(old: Vec<Record<'a>>, fresh: &'a [Vec<u8>]) -> Vec<&'a [u8]> {
     for (_, r) in before {
         let rel = r.rel();
         let keep = match rel.iter().rposition(|&b| b == b'/') {
-            _ if rel.is_empty() => true,
+            _ if rel.is_empty() => still_there(&r),
             split => {
                 let (parent, name) = match split {
                     Some(i) => (&rel[..i], &rel[i + 1..]),
                     None => (&b""[..], rel),
                 };
                 kept.contains(parent)
-                    && now.get(parent).is_none_or(|p| {
-                        listed
+                    && match now.get(parent) {
+                        Some(p) => listed
                             .entry(parent)
                             .or_insert_with(|| {
                                 p.entries().flatten().map(|(n, _)| n.to_bytes()).collect()
                             })
-                            .contains(name)
-                    })
+                            .contains(name),
+                        None => still_there(&r),
+                    }
             }
         };
         if keep {
@@ -828,7 +876,7 @@ mod tests {
             record(b"a", &[(c"b", Kind::Dir), (c"new", Kind::File)]),
         ];
         let indexes = format::newest_first(&file, header.index_at, header.base_end, &[]);
-        let merged = merged(format::live_records(&file, indexes), &fresh);
+        let merged = merged(format::live_records(&file, indexes), &fresh, |_| true);
         let mut rels: Vec<&[u8]> = merged
             .iter()
             .map(|b| Record::parse(b).unwrap().rel())
@@ -841,5 +889,34 @@ mod tests {
             .find(|r| r.rel() == b"a")
             .unwrap();
         assert_eq!(a.entries().count(), 2, "the fresh record wins");
+    }
+
+    #[test]
+    fn a_rewrite_drops_what_is_gone_outside_the_search() {
+        let old_records = [
+            record(b"", &[(c"build1", Kind::Dir), (c"src", Kind::Dir)]),
+            record(b"build1", &[(c"obj", Kind::Dir)]),
+            record(b"build1/obj", &[]),
+            record(b"src", &[]),
+        ];
+        let refs: Vec<&[u8]> = old_records.iter().map(Vec::as_slice).collect();
+        let mut file = Vec::new();
+        format::write_file(&mut file, b"/r", 0, &refs).unwrap();
+        let header = Header::parse(&file).unwrap();
+        // This search read only build2, a new directory; build1 was removed since.
+        let fresh = [record(b"build2", &[])];
+        let indexes = format::newest_first(&file, header.index_at, header.base_end, &[]);
+        let there = |r: &Record<'_>| r.rel() != b"build1";
+        let merged = merged(format::live_records(&file, indexes), &fresh, there);
+        let mut rels: Vec<&[u8]> = merged
+            .iter()
+            .map(|b| Record::parse(b).unwrap().rel())
+            .collect();
+        rels.sort();
+        assert_eq!(
+            rels,
+            [&b""[..], b"build2", b"src"],
+            "build1 and below dropped"
+        );
     }
 }

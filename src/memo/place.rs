@@ -134,18 +134,43 @@ fn check_dir(md: &fs::Metadata) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// The file of the tree whose canonical root path is `root`.
-pub fn file_of(dir: &Path, root: &[u8]) -> PathBuf {
-    dir.join(format!("tree-{:016x}{SUFFIX}", format::path_hash(root)))
+/// The file of the tree whose canonical root path is `root`, as the reader `credentials`
+/// ([`crate::memo::credentials`]) keeps it: each reader of one user (a shell, the same user
+/// under `no_new_privs` or in a container, with other capabilities) keeps a memo of its own,
+/// so that switching between them reads nothing again.
+pub fn file_of(dir: &Path, root: &[u8], credentials: u64) -> PathBuf {
+    dir.join(format!(
+        "tree-{:016x}-{credentials:016x}{SUFFIX}",
+        format::path_hash(root)
+    ))
 }
 
-/// The memo file nearest `canonical` (a canonical path): its own, else its nearest ancestor's
-/// (a search of a subdirectory of a remembered tree is served by the tree's records). With
-/// that ancestor's path and `canonical`'s path below it (no leading `/`; empty for itself).
-/// Any file there counts, even one to be refused: reading it says why.
-pub fn nearest(dir: &Path, canonical: &Path) -> Option<(PathBuf, Vec<u8>, Vec<u8>)> {
+/// Whether the file name `name` is a memo file of the tree whose root hashes to `root_hash`:
+/// any reader's, or of the format before readers had files of their own (`tree-HASH.ffc`).
+fn is_file_of(name: &[u8], root_hash: u64) -> bool {
+    let stem = format!("tree-{root_hash:016x}");
+    name.strip_prefix(stem.as_bytes()).is_some_and(|rest| {
+        rest == SUFFIX.as_bytes()
+            || rest.strip_prefix(b"-").is_some_and(|r| {
+                r.len() == 16 + SUFFIX.len()
+                    && r.ends_with(SUFFIX.as_bytes())
+                    && r[..16].iter().all(u8::is_ascii_hexdigit)
+            })
+    })
+}
+
+/// The memo file of this reader (`credentials`) nearest `canonical` (a canonical path): its
+/// own, else its nearest ancestor's (a search of a subdirectory of a remembered tree is
+/// served by the tree's records). With that ancestor's path and `canonical`'s path below it
+/// (no leading `/`; empty for itself). Any file there counts, even one to be refused:
+/// reading it says why.
+pub fn nearest(
+    dir: &Path,
+    canonical: &Path,
+    credentials: u64,
+) -> Option<(PathBuf, Vec<u8>, Vec<u8>)> {
     canonical.ancestors().find_map(|base| {
-        let file = file_of(dir, base.as_os_str().as_encoded_bytes());
+        let file = file_of(dir, base.as_os_str().as_encoded_bytes(), credentials);
         fs::symlink_metadata(&file).is_ok().then(|| {
             (
                 file,
@@ -154,6 +179,82 @@ pub fn nearest(dir: &Path, canonical: &Path) -> Option<(PathBuf, Vec<u8>, Vec<u8
             )
         })
     })
+}
+
+/// The memo files of one tree (every reader's), its root path, and a path's below it.
+pub type TreeFiles = (Vec<PathBuf>, Vec<u8>, Vec<u8>);
+
+/// Every reader's memo files of the tree nearest `canonical` that has any (see [`nearest`]),
+/// with its path and `canonical`'s below it: what `--cache-clear=PATH` forgets.
+pub fn nearest_of_every_reader(dir: &Path, canonical: &Path) -> io::Result<Option<TreeFiles>> {
+    let names: Vec<PathBuf> = match fs::read_dir(dir) {
+        Ok(entries) => entries.flatten().map(|e| e.path()).collect(),
+        Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
+        Err(e) => return Err(e),
+    };
+    Ok(canonical.ancestors().find_map(|base| {
+        let bytes = base.as_os_str().as_encoded_bytes();
+        let hash = format::path_hash(bytes);
+        let files: Vec<PathBuf> = names
+            .iter()
+            .filter(|p| {
+                p.file_name()
+                    .is_some_and(|n| is_file_of(n.as_encoded_bytes(), hash))
+            })
+            .cloned()
+            .collect();
+        (!files.is_empty()).then(|| (files, bytes.to_vec(), below(canonical, base)))
+    }))
+}
+
+/// After this reader's first file of the tree at `root` was written as `file`: one file per
+/// tree, whatever the timing of searches that began before either had one. If a tree this
+/// one is in has a file by now (a search of it ended meanwhile), this file goes (the other
+/// serves it from now on); else the files of trees inside this one go (they were searched
+/// at the same time, or before; this file serves them from now on). Each of two such
+/// searches writes its file before looking for the other's, so one of them sees the other.
+pub fn one_file_per_tree(dir: &Path, file: &Path, root: &[u8], credentials: u64) {
+    let root = crate::fs::os_path(root);
+    let root = root.as_ref();
+    let mut above = root.ancestors().skip(1);
+    if above.any(|base| {
+        fs::symlink_metadata(file_of(
+            dir,
+            base.as_os_str().as_encoded_bytes(),
+            credentials,
+        ))
+        .is_ok()
+    }) {
+        let _ = fs::remove_file(file);
+        return;
+    }
+    let Ok(entries) = fs::read_dir(dir) else {
+        return;
+    };
+    let ours = format!("-{credentials:016x}{SUFFIX}");
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name();
+        if path == file || !name.as_encoded_bytes().ends_with(ours.as_bytes()) {
+            continue;
+        }
+        let mut head = vec![0u8; 64 * 1024];
+        let Ok(n) = open_file(&path)
+            .ok()
+            .flatten()
+            .map_or(Ok(0), |mut f| io::Read::read(&mut f, &mut head))
+        else {
+            continue;
+        };
+        let inside = format::root_in(&head[..n]).is_some_and(|other| {
+            crate::fs::os_path(other)
+                .strip_prefix(root)
+                .is_ok_and(|rest| !rest.as_os_str().is_empty())
+        });
+        if inside {
+            let _ = fs::remove_file(&path);
+        }
+    }
 }
 
 /// `path` below its ancestor `base`, as a record's path: no leading `/`, empty for `base`

@@ -116,3 +116,50 @@ fn a_capability_taken_away_is_part_of_who_reads() {
     ];
     held_out(&t, &ffind, &memo, &root, &without);
 }
+
+/// Two readers of one user (root as it is, and under no_new_privs, as in a container or a
+/// service with NoNewPrivileges=): each keeps its own memo, so that a search by one after a
+/// search by the other reads no directory again (each replaced the other's file before, and
+/// every switch read the whole tree).
+#[test]
+fn each_reader_of_one_user_keeps_its_own_memo() {
+    if !can_change_capabilities() || !crate::fixture::need("strace") {
+        return;
+    }
+    let (t, ffind, memo) = tree(0o755, 0);
+    let dirs: Vec<String> = (0..30).map(|i| format!("T/d{i}/f")).collect();
+    t.files(&dirs.iter().map(String::as_str).collect::<Vec<_>>());
+    std::thread::sleep(SETTLE);
+    let m = memo.to_str().unwrap();
+    let args = ["--cache", "--cache-dir", m, "-u", ".", "T"];
+    let plain: [&str; 0] = [];
+    let no_new_privs = ["--no-new-privs"];
+    let want = run(&t, &plain, &ffind, &["--no-cache", "-u", ".", "T"]).sorted();
+    for reader in [&plain[..], &no_new_privs[..]] {
+        assert_eq!(run(&t, reader, &ffind, &args).sorted(), want, "{reader:?}");
+    }
+    assert_eq!(
+        crate::cache::memo_files(&memo).len(),
+        2,
+        "one file per reader"
+    );
+    for reader in [&plain[..], &no_new_privs[..]] {
+        let mut c = Command::new("strace");
+        c.args(["-f", "-qq", "-y", "-e", "trace=getdents64", "--", "setpriv"])
+            .args(reader)
+            .arg(&ffind)
+            .args(args)
+            .current_dir(t.root())
+            .stdin(Stdio::null());
+        clean_env(&mut c, &t.home());
+        let r = Run::from(output_of(&mut c));
+        assert_eq!(r.sorted(), want, "{reader:?}");
+        let memo_fd = format!("<{}>", memo.display());
+        let read: Vec<&str> = r
+            .stderr
+            .lines()
+            .filter(|l| l.contains("getdents64") && !l.contains(&memo_fd))
+            .collect();
+        assert!(read.is_empty(), "{reader:?} read the tree again: {read:?}");
+    }
+}

@@ -306,3 +306,91 @@ fn cache_check_agrees_with_cache_on_tmpfs_and_here() {
     );
     assert!(out.contains("the memo (--cache) is safe here"), "{out}");
 }
+
+/// Subdirectories of a remembered tree searched one after another and removed (builds): the
+/// memo's size follows the tree that exists, not the history (it grew by each build's records
+/// before: 40 builds of 300 files took a memo of 302 B to 123 KB).
+#[test]
+fn the_memo_follows_the_tree_not_the_history_of_its_searches() {
+    let t = Tree::new();
+    t.files(&["T/src/a", "T/src/b"]);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    assert_eq!(
+        t.run(&["--cache", "--cache-dir", m, "-u", ".", "T"]).code,
+        0
+    );
+    let names: Vec<String> = (0..300).map(|i| format!("object-{i:03}.o")).collect();
+    let mut sizes = Vec::new();
+    for build in 0..40 {
+        let dir = format!("T/build{build}");
+        let files: Vec<String> = names.iter().map(|n| format!("{dir}/{n}")).collect();
+        let refs: Vec<&str> = files.iter().map(String::as_str).collect();
+        t.files(&refs);
+        let r = t.run(&["--cache", "--cache-dir", m, "-u", ".", &dir]);
+        assert_eq!(r.sorted().len(), 300, "build {build}: {}", r.stderr);
+        assert_eq!(r.stderr, "", "build {build}");
+        fs::remove_dir_all(t.root().join(&dir)).unwrap();
+        let files = memo_files(&memo);
+        assert_eq!(files.len(), 1, "build {build}: {files:?}");
+        sizes.push(fs::metadata(&files[0]).unwrap().len());
+    }
+    let most = *sizes.iter().max().unwrap();
+    assert!(
+        most <= 3 * sizes[0] && sizes[39] <= 3 * sizes[0],
+        "the memo grew with the searches: {sizes:?}"
+    );
+    // What is left still serves the tree as it is.
+    let plain = t.run(&["--no-cache", "-u", ".", "T"]);
+    let cached = t.run(&["--cache", "--cache-dir", m, "-u", ".", "T"]);
+    assert_eq!(cached.sorted(), plain.sorted());
+}
+
+/// A tree and a directory inside it first searched at the same time, on an empty memo
+/// directory: one file, whatever the timing (each search made one before), and it is the
+/// tree's.
+#[test]
+fn a_tree_and_its_subdirectory_first_searched_at_once_keep_one_file() {
+    let t = Tree::new();
+    let files: Vec<String> = (0..40)
+        .flat_map(|d| (0..25).map(move |f| format!("T/d{}/e{d}/f{f}", d % 4)))
+        .collect();
+    let refs: Vec<&str> = files.iter().map(String::as_str).collect();
+    t.files(&refs);
+    for attempt in 0..6 {
+        let memo = t.home().join(format!("memo{attempt}"));
+        let m = memo.to_str().unwrap();
+        let mut searches: Vec<_> = [
+            ["--cache", "--cache-dir", m, "-u", ".", "T"],
+            ["--cache", "--cache-dir", m, "-u", ".", "T/d3"],
+        ]
+        .iter()
+        .map(|args| {
+            t.cmd(args)
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+        for s in &mut searches {
+            assert!(s.wait().unwrap().success());
+        }
+        let kept = memo_files(&memo);
+        assert_eq!(kept.len(), 1, "attempt {attempt}: {kept:?}");
+        let listed = t.run(&["--cache-list", "--cache-dir", m]);
+        let listed = String::from_utf8_lossy(&listed.stdout);
+        assert!(
+            listed
+                .lines()
+                .next()
+                .is_some_and(|l| l.ends_with("/root/T")),
+            "attempt {attempt}: {listed}"
+        );
+        // The subdirectory is served by it.
+        let plain = t.run(&["--no-cache", "-u", ".", "T/d3"]);
+        let cached = t.run(&["--cache", "--cache-dir", m, "-u", ".", "T/d3"]);
+        assert_eq!(cached.sorted(), plain.sorted());
+        assert_eq!(memo_files(&memo).len(), 1, "attempt {attempt}");
+    }
+}
