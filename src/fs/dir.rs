@@ -221,9 +221,6 @@ impl Dir {
         // SAFETY: fstatvfs fills the struct on success (checked by `statfs_of`).
         #[cfg(target_os = "netbsd")]
         let fs = statfs_of(|fs| unsafe { libc::fstatvfs(self.fd, fs) }).ok()?;
-        #[cfg(any(target_os = "linux", target_os = "android"))]
-        return Some(magic_of_statfs(&fs));
-        #[cfg(not(any(target_os = "linux", target_os = "android")))]
         magic_of_statfs(&fs)
     }
 
@@ -501,19 +498,24 @@ pub fn is_slow_filesystem(path: &[u8]) -> bool {
     fs_magic(path).is_some_and(|magic| SLOW_FS_MAGICS.contains(&magic))
 }
 
-/// The `statfs` magic number (`f_type`) of the file system `path` lives on; `None` when it
-/// cannot be asked.
-#[cfg(any(target_os = "linux", target_os = "android"))]
+/// The type of the file system `path` lives on, as Linux's `statfs` magic number (`f_type`;
+/// elsewhere the number Linux gives the file system `statfs` names in `f_fstypename`: "apfs",
+/// "ufs", "zfs", ...); `None` when it cannot be asked, or for a type Linux has no number for.
 pub fn fs_magic(path: &[u8]) -> Option<i64> {
-    statfs_magic(path).ok()
+    statfs_magic(path).ok().flatten()
 }
 
 /// [`fs_magic`], or why `statfs` failed.
-fn statfs_magic(path: &[u8]) -> io::Result<i64> {
+fn statfs_magic(path: &[u8]) -> io::Result<Option<i64>> {
     let path = if path.is_empty() { &b"."[..] } else { path };
     let c = c_path(path)?;
+    #[cfg(not(target_os = "netbsd"))]
     // SAFETY: statfs fills the struct on success (checked by `statfs_of`).
-    statfs_of(|fs| unsafe { libc::statfs(c.as_ptr(), fs) }).map(|fs| magic_of_statfs(&fs))
+    let fs = statfs_of(|fs| unsafe { libc::statfs(c.as_ptr(), fs) })?;
+    #[cfg(target_os = "netbsd")]
+    // SAFETY: statvfs fills the struct on success (checked by `statfs_of`).
+    let fs = statfs_of(|fs| unsafe { libc::statvfs(c.as_ptr(), fs) })?;
+    Ok(magic_of_statfs(&fs))
 }
 
 /// The `statfs` that `call` fills (`statfs` by path, `fstatfs` by descriptor), or why it
@@ -541,11 +543,10 @@ fn statfs_of(call: impl FnOnce(*mut libc::statvfs) -> libc::c_int) -> io::Result
 
 /// The magic number Linux's `statfs` gives.
 #[cfg(any(target_os = "linux", target_os = "android"))]
-fn magic_of_statfs(fs: &libc::statfs) -> i64 {
+fn magic_of_statfs(fs: &libc::statfs) -> Option<i64> {
     // f_type is i64 on x86_64 but narrower elsewhere.
     #[allow(clippy::unnecessary_cast)]
-    let magic = fs.f_type as i64;
-    magic
+    Some(fs.f_type as i64)
 }
 
 /// The `statfs` magic number of procfs (`PROC_SUPER_MAGIC`, linux/magic.h).
@@ -563,7 +564,7 @@ pub fn is_gone(path: &[u8], err: &io::Error) -> bool {
     match err.raw_os_error() {
         Some(libc::ENOENT) => true,
         Some(libc::ESRCH | libc::EINVAL) => match statfs_magic(parent(path)) {
-            Ok(magic) => magic == PROC_SUPER_MAGIC,
+            Ok(magic) => magic == Some(PROC_SUPER_MAGIC),
             Err(e) => matches!(e.raw_os_error(), Some(libc::ENOENT | libc::ESRCH)),
         },
         _ => false,
@@ -578,23 +579,6 @@ fn parent(path: &[u8]) -> &[u8] {
         Some(slash) => &path[..slash],
         None => b".",
     }
-}
-
-/// The type of the file system `path` lives on, as Linux's `statfs` magic number of the same
-/// file system (what the callers compare), from the name `statfs` gives here
-/// (`f_fstypename`: "apfs", "ufs", "zfs", ...); `None` when it cannot be asked, or for a type
-/// Linux has no number for.
-#[cfg(not(any(target_os = "linux", target_os = "android")))]
-pub fn fs_magic(path: &[u8]) -> Option<i64> {
-    let path = if path.is_empty() { &b"."[..] } else { path };
-    let c = std::ffi::CString::new(path).ok()?;
-    #[cfg(not(target_os = "netbsd"))]
-    // SAFETY: statfs fills the struct on success (checked by `statfs_of`).
-    let fs = statfs_of(|fs| unsafe { libc::statfs(c.as_ptr(), fs) }).ok()?;
-    #[cfg(target_os = "netbsd")]
-    // SAFETY: statvfs fills the struct on success (checked by `statfs_of`).
-    let fs = statfs_of(|fs| unsafe { libc::statvfs(c.as_ptr(), fs) }).ok()?;
-    magic_of_statfs(&fs)
 }
 
 /// Linux's magic number of the file system a `statfs` here names (`f_fstypename`).

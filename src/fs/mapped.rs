@@ -329,6 +329,11 @@ impl Mapped {
     pub fn bytes(&self) -> &[u8] {
         &self.bytes
     }
+
+    /// Never: the bytes were read, and stay as read whatever happens to the file.
+    pub fn cut_short(&self) -> bool {
+        false
+    }
 }
 
 #[cfg(test)]
