@@ -15,6 +15,7 @@ pub mod manage;
 pub mod place;
 mod trust;
 
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -485,17 +486,10 @@ impl Session {
         dir: &crate::fs::Dir,
         report: &Reporter,
     ) -> Look {
-        let Some((t, below)) = self.of_root.get(root).and_then(Option::as_ref) else {
+        let Some((t, rel)) = self.in_tree(root, rel) else {
             return Look::Plain;
         };
-        let t = *t;
-        let joined;
-        let rel = if below.is_empty() {
-            rel
-        } else {
-            joined = join(below, rel);
-            &joined
-        };
+        let rel = &*rel;
         let tree = &self.trees[t];
         // Before the stat: a change after this instant is either in the stamp or in a
         // directory time at least this late (see `settled`).
@@ -528,6 +522,18 @@ impl Session {
         }
     }
 
+    /// The tree of the search root `root` (an index into the configuration's roots) and the
+    /// record path there of its directory `rel`: `None` when the memo has no tree for it.
+    fn in_tree<'r>(&self, root: usize, rel: &'r [u8]) -> Option<(usize, Cow<'r, [u8]>)> {
+        let (t, below) = self.of_root.get(root).and_then(Option::as_ref)?;
+        let rel = if below.is_empty() {
+            Cow::Borrowed(rel)
+        } else {
+            Cow::Owned(join(below, rel))
+        };
+        Some((*t, rel))
+    }
+
     /// Whether every directory must be opened before the memo serves it ([`Session::look`]),
     /// rather than validated by its stat alone ([`Session::look_unopened`]): where something
     /// the stamp and who reads do not show may refuse this process a directory (an LSM that
@@ -557,16 +563,9 @@ impl Session {
         at: impl FnOnce() -> Option<std::io::Result<crate::fs::FullStat>>,
         report: &Reporter,
     ) -> Option<Hit> {
-        let (t, below) = self.of_root.get(root).and_then(Option::as_ref)?;
-        let joined;
-        let rel = if below.is_empty() {
-            rel
-        } else {
-            joined = join(below, rel);
-            &joined
-        };
-        let tree = &self.trees[*t];
-        let record = tree.find(rel, report)?;
+        let (t, rel) = self.in_tree(root, rel)?;
+        let tree = &self.trees[t];
+        let record = tree.find(&rel, report)?;
         let st = match at() {
             Some(st) => st,
             // Too long to stat by path: opened instead.
@@ -866,29 +865,34 @@ mod tests {
             record(b"skipped", &[]),
             record(b"orphan/x", &[]),
         ];
-        let refs: Vec<&[u8]> = old_records.iter().map(Vec::as_slice).collect();
-        let mut file = Vec::new();
-        format::write_file(&mut file, b"/r", 0, &refs).unwrap();
-        let header = Header::parse(&file).unwrap();
         // This search read the root again ("gone" was removed) and "a".
         let fresh = [
             record(b"", &[(c"a", Kind::Dir), (c"skipped", Kind::Dir)]),
             record(b"a", &[(c"b", Kind::Dir), (c"new", Kind::File)]),
         ];
-        let indexes = format::newest_first(&file, header.index_at, header.base_end, &[]);
-        let merged = merged(format::live_records(&file, indexes), &fresh, |_| true);
-        let mut rels: Vec<&[u8]> = merged
-            .iter()
-            .map(|b| Record::parse(b).unwrap().rel())
-            .collect();
-        rels.sort();
+        let merged = rewritten(&old_records, &fresh, |_| true);
+        let rels: Vec<&[u8]> = merged.iter().map(|r| Record::built(r).rel()).collect();
         assert_eq!(rels, [&b""[..], b"a", b"a/b", b"skipped"]);
-        let a = merged
-            .iter()
-            .map(|b| Record::parse(b).unwrap())
-            .find(|r| r.rel() == b"a")
-            .unwrap();
+        let a = Record::built(&merged[1]);
         assert_eq!(a.entries().count(), 2, "the fresh record wins");
+    }
+
+    /// The records (in path order) of the file that `old_records` were rewritten into after a
+    /// search that read `fresh`, `there` saying which directories not read are still there.
+    fn rewritten(
+        old_records: &[Vec<u8>],
+        fresh: &[Vec<u8>],
+        there: impl Fn(&Record<'_>) -> bool,
+    ) -> Vec<Vec<u8>> {
+        let refs: Vec<&[u8]> = old_records.iter().map(Vec::as_slice).collect();
+        let mut file = Vec::new();
+        format::write_file(&mut file, b"/r", 0, &refs).unwrap();
+        let header = Header::parse(&file).unwrap();
+        let indexes = format::newest_first(&file, header.index_at, header.base_end, &[]);
+        merged(format::live_records(&file, indexes), fresh, there)
+            .into_iter()
+            .map(<[u8]>::to_vec)
+            .collect()
     }
 
     #[test]
@@ -899,20 +903,10 @@ mod tests {
             record(b"build1/obj", &[]),
             record(b"src", &[]),
         ];
-        let refs: Vec<&[u8]> = old_records.iter().map(Vec::as_slice).collect();
-        let mut file = Vec::new();
-        format::write_file(&mut file, b"/r", 0, &refs).unwrap();
-        let header = Header::parse(&file).unwrap();
         // This search read only build2, a new directory; build1 was removed since.
         let fresh = [record(b"build2", &[])];
-        let indexes = format::newest_first(&file, header.index_at, header.base_end, &[]);
-        let there = |r: &Record<'_>| r.rel() != b"build1";
-        let merged = merged(format::live_records(&file, indexes), &fresh, there);
-        let mut rels: Vec<&[u8]> = merged
-            .iter()
-            .map(|b| Record::parse(b).unwrap().rel())
-            .collect();
-        rels.sort();
+        let merged = rewritten(&old_records, &fresh, |r| r.rel() != b"build1");
+        let rels: Vec<&[u8]> = merged.iter().map(|r| Record::built(r).rel()).collect();
         assert_eq!(
             rels,
             [&b""[..], b"build2", b"src"],

@@ -40,7 +40,7 @@ fn tree(mode: u32, owner: u32) -> (Tree, PathBuf, PathBuf) {
 }
 
 /// Runs `setpriv PRIV... ffind ARGS...` in the tree's root.
-fn run(t: &Tree, setpriv: &[&str], ffind: &Path, args: &[&str]) -> Run {
+pub fn run(t: &Tree, setpriv: &[&str], ffind: &Path, args: &[&str]) -> Run {
     let mut c = Command::new("setpriv");
     c.args(setpriv)
         .arg(ffind)

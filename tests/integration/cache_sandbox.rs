@@ -9,10 +9,10 @@
 use std::fs;
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::OnceLock;
 
-use crate::fixture::{bin, clean_env, have, is_root, output_of, Run, Tree};
+use crate::fixture::{bin, have, is_root, Run, Tree};
 
 const METHODS: [&str; 3] = ["serial", "queue", "rayon"];
 
@@ -85,19 +85,13 @@ fn memo(t: &Tree, name: &str, owner: u32) -> PathBuf {
     memo
 }
 
-/// `[setpriv AS...] sandbox RESTRICTIONS... -- ffind ARGS...` in the tree's root.
+/// `setpriv AS... sandbox RESTRICTIONS... -- ffind ARGS...` in the tree's root.
 fn run(t: &Tree, user: &[&str], restrictions: &[&str], ffind: &Path, args: &[&str]) -> Run {
-    let mut c = Command::new("setpriv");
-    c.args(user)
-        .arg(sandbox().unwrap())
-        .args(restrictions)
-        .arg("--")
-        .arg(ffind)
-        .args(args)
-        .current_dir(t.root())
-        .stdin(Stdio::null());
-    clean_env(&mut c, &t.home());
-    Run::from(output_of(&mut c))
+    let mut before = user.to_vec();
+    before.push(sandbox().unwrap().to_str().unwrap());
+    before.extend(restrictions);
+    before.push("--");
+    crate::cache_identity::run(t, &before, ffind, args)
 }
 
 /// The search of `T` with the memo in `memo`, by `method`.
