@@ -91,13 +91,21 @@ pub fn reader_identity() -> io::Result<Vec<u8>> {
 /// (no such LSM here); AppArmor's `unconfined` is none.
 #[cfg(target_os = "linux")]
 pub fn confined() -> bool {
-    LABELS.iter().any(|label| {
-        std::fs::read(label).is_ok_and(|bytes| {
-            let label = bytes.trim_ascii_end().strip_suffix(b"\0").unwrap_or(&bytes);
-            let label = label.trim_ascii();
-            !label.is_empty() && label != b"unconfined" && !label.starts_with(b"unconfined ")
-        })
-    })
+    LABELS
+        .iter()
+        .any(|label| std::fs::read(label).is_ok_and(|bytes| confines(&bytes)))
+}
+
+/// Whether a process labelled `label` (as `/proc/self/attr` gives it: a newline or a NUL may
+/// end it) is confined: any label but none and AppArmor's `unconfined`.
+#[cfg(target_os = "linux")]
+fn confines(label: &[u8]) -> bool {
+    let label = label
+        .trim_ascii()
+        .strip_suffix(b"\0")
+        .unwrap_or(label.trim_ascii())
+        .trim_ascii();
+    !label.is_empty() && label != b"unconfined" && !label.starts_with(b"unconfined ")
 }
 
 /// Elsewhere what may confine a process (macOS's App Sandbox, FreeBSD's MAC and Capsicum)
@@ -142,6 +150,27 @@ pub fn reader_identity() -> io::Result<Vec<u8>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_lsm_label_confines_unless_it_says_unconfined() {
+        for free in [
+            &b""[..],
+            b"\n",
+            b"unconfined\n",
+            b"unconfined\0",
+            b"unconfined (?)\n",
+        ] {
+            assert!(!confines(free), "{free:?}");
+        }
+        for held in [
+            &b"firefox (enforce)\n"[..],
+            b"unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023\0",
+            b"system_u:system_r:httpd_t:s0",
+            b"_\n",
+        ] {
+            assert!(confines(held), "{held:?}");
+        }
+    }
 
     #[test]
     fn the_identity_holds_the_ids_and_capabilities() {
