@@ -589,3 +589,47 @@ fn cmd_gets_a_result_as_text_never_as_a_command() {
     with_bang.sort();
     assert_eq!(run.sorted(), with_bang);
 }
+
+/// Issue 41, item 1: a rule on paths (`src/exec`) in an ignore file outside the tree matches
+/// as in the tree's own `.gitignore` (and as fd.exe matches it): in `--ignore-file`,
+/// `%APPDATA%\ffind\ignore`, `%APPDATA%\fd\ignore`, and git's global excludes under
+/// `--no-require-git`; the walk joins with `\`, and those files were given the path so.
+#[test]
+fn path_rules_of_ignore_files_outside_the_tree_match() {
+    let t = Tree::new();
+    t.files(&["src/exec/a.rs", "src/exec/sub/b.rs", "src/c.rs", "d.rs"]);
+    let outside = t.home().join("ign.txt");
+    fs::write(&outside, "src/exec\n").unwrap();
+    let want = ["d.rs", "src/c.rs"];
+    let run = t.run(&["--ignore-file", outside.to_str().unwrap(), "-e", "rs"]);
+    run.assert_paths(&want);
+    let config = t.home().join(".config");
+    for (file, args) in [
+        (config.join("ffind").join("ignore"), &["-e", "rs"][..]),
+        (config.join("fd").join("ignore"), &["-e", "rs"]),
+        (
+            config.join("git").join("ignore"),
+            &["--no-require-git", "-e", "rs"],
+        ),
+    ] {
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(&file, "src/exec\n").unwrap();
+        t.run(args).assert_paths(&want);
+        // Anchored, and a directory rule, the same.
+        fs::write(&file, "/src/exec/\n").unwrap();
+        t.run(args).assert_paths(&want);
+        fs::remove_file(&file).unwrap();
+    }
+    // Every method reads them alike.
+    for m in crate::fd_parity::METHODS {
+        let run = t.run(&[
+            "--method",
+            m,
+            "--ignore-file",
+            outside.to_str().unwrap(),
+            "-e",
+            "rs",
+        ]);
+        run.assert_paths(&want);
+    }
+}
