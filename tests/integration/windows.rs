@@ -633,3 +633,44 @@ fn path_rules_of_ignore_files_outside_the_tree_match() {
         run.assert_paths(&want);
     }
 }
+
+/// Issue 41, item 2: `-t x` finds what fd.exe finds (its faccess crate's rule): a file that
+/// opens for execution whose name has no extension or `exe`, `com`, `bat` or `cmd` written in
+/// lower case (`PATHEXT` unread; `UPPER.EXE` is not one), under every method; a directory only
+/// with `-t d` as well.
+#[test]
+fn executables_are_found_by_extension_as_fd_finds_them() {
+    let t = Tree::new();
+    t.files(&[
+        "run.bat",
+        "script.cmd",
+        "tool.exe",
+        "old.com",
+        "noext",
+        ".profile",
+        "notes.txt",
+        "UPPER.EXE",
+        "x.ps1",
+        "bin/inner.exe",
+        "bin/inner.dll",
+    ]);
+    let want = [
+        "bin/inner.exe",
+        "noext",
+        "old.com",
+        "run.bat",
+        "script.cmd",
+        "tool.exe",
+    ];
+    for m in crate::fd_parity::METHODS {
+        t.run(&["--method", m, "-t", "x"]).assert_paths(&want);
+        let mut hidden = want.to_vec();
+        hidden.push(".profile");
+        t.run(&["--method", m, "-H", "-t", "x"])
+            .assert_paths(&hidden);
+        let mut dirs = want.to_vec();
+        dirs.push("bin/");
+        t.run(&["--method", m, "-t", "x", "-t", "d"])
+            .assert_listing(&dirs);
+    }
+}
