@@ -87,8 +87,8 @@ pub mod private;
 mod users;
 pub use console::{die_of, enable_ansi_colors, text_output, Endings};
 pub use host::{
-    default_separator, device_of, is_null_device, is_separator, CURRENT_DIR, HAS_MEMO, HAS_MPI,
-    SEPARATOR, SYSTEM,
+    default_separator, device_of, is_null_device, is_separator, pattern_separator, CURRENT_DIR,
+    HAS_MEMO, HAS_MPI, SEPARATOR, SYSTEM,
 };
 pub use users::{effective_uid, group_id, group_name, link_host, user_id, user_name, HAS_OWNERS};
 

@@ -674,3 +674,28 @@ fn executables_are_found_by_extension_as_fd_finds_them() {
             .assert_listing(&dirs);
     }
 }
+
+/// Issue 41, item 3: a `/` in a pattern is taken, as fd.exe takes it (its check is for `\`):
+/// `-g '**/*.rs'` matches names, exit 0; a pattern with `\` that names a directory is refused
+/// as fd.exe refuses it (exit 2 here, fd's 1: docs/DIFFERENCES.md).
+#[test]
+fn a_slash_in_a_pattern_is_taken_and_a_backslash_directory_refused() {
+    let t = Tree::new();
+    t.files(&["a.rs", "src/b.rs", "src/sub/c.rs", "x.txt"]);
+    t.run(&["-g", "**/*.rs"])
+        .assert_paths(&["a.rs", "src/b.rs", "src/sub/c.rs"]);
+    let run = t.run(&["src/b"]);
+    assert_eq!((run.code, run.stdout.len()), (0, 0), "{}", run.stderr);
+    t.run(&["-p", "src/b"]).assert_paths(&["src/b.rs"]);
+    let run = t.run(&["src\\sub"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("ffind: the search pattern 'src\\sub' contains a path separator ('\\')"),
+        "{}",
+        run.stderr
+    );
+    // A '\' that names no directory is a regex's escape.
+    t.run(&["\\.rs$"])
+        .assert_paths(&["a.rs", "src/b.rs", "src/sub/c.rs"]);
+}
