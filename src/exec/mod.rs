@@ -313,8 +313,9 @@ impl Runner {
         false
     }
 
-    /// Reports a command that could not be started. When its program is fixed, nothing else
-    /// would start either: everything stops after one message (fd repeats it per result).
+    /// Reports a command that could not be started, saying so and why. When its program is
+    /// fixed and missing or refused, nothing else would start either: everything stops after
+    /// one message (fd repeats it per result); other failures stop only that command.
     fn cannot_start(&self, command: &CommandTemplate, cmd: &Command, err: &io::Error) {
         self.fail();
         let fatal = command.fixed_program()
@@ -327,8 +328,14 @@ impl Runner {
         }
         let what = if err.kind() == io::ErrorKind::NotFound {
             "command not found".to_owned()
+        } else if sys::start_again(err) {
+            format!(
+                "could not be started: {} (tried {} times)",
+                describe(err),
+                children::START_TRIES
+            )
         } else {
-            describe(err)
+            format!("could not be started: {}", describe(err))
         };
         // Escaped as every path in a message is: with `-x {}` the program is a file name.
         let program = escaped(cmd.get_program().as_encoded_bytes());

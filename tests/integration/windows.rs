@@ -699,3 +699,34 @@ fn a_slash_in_a_pattern_is_taken_and_a_backslash_directory_refused() {
     t.run(&["\\.rs$"])
         .assert_paths(&["a.rs", "src/b.rs", "src/sub/c.rs"]);
 }
+
+/// Issue 41, item 6: a program that cannot be started is said to be so, with the system's
+/// why (here a text file, which is no program: Wine's "Bad EXE format"), exit 1, once per
+/// command line that failed; a start that fails for a passing reason (Wine's
+/// ERROR_INTERNAL_ERROR) is tried again (the unit tests of exec/children.rs and
+/// exec/sys/windows.rs).
+#[test]
+fn a_program_that_cannot_start_is_said_to_have_failed_to_start() {
+    let t = Tree::new();
+    t.write("notes.txt", "not a program\r\n").files(&["b.txt"]);
+    for (args, lines) in [
+        (&["-e", "txt", "-X", "./notes.txt"][..], 1),
+        (&["-e", "txt", "-j", "1", "-x", "./notes.txt"], 2),
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr.lines().count(),
+            lines,
+            "{args:?}: {}",
+            run.stderr
+        );
+        for line in run.stderr.lines() {
+            assert!(
+                line.starts_with("ffind: ./notes.txt: could not be started: ")
+                    && line.len() > "ffind: ./notes.txt: could not be started: ".len(),
+                "{args:?}: {line}"
+            );
+        }
+    }
+}

@@ -23,11 +23,13 @@ mod windows;
 pub use self::argument::Argument;
 #[cfg(unix)]
 pub use self::unix::{
-    exit_interrupted, has_exited, is_too_long, prepare, stdout_gone, wait_exit, wait_with_usage,
-    watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process, ResultArgs,
+    exit_interrupted, has_exited, is_too_long, prepare, start_again, stdout_gone, wait_exit,
+    wait_with_usage, watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
+    ResultArgs,
 };
 #[cfg(windows)]
 pub use self::windows::{
-    exit_interrupted, has_exited, is_too_long, prepare, stdout_gone, wait_exit, wait_with_usage,
-    watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process, ResultArgs,
+    exit_interrupted, has_exited, is_too_long, prepare, start_again, stdout_gone, wait_exit,
+    wait_with_usage, watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
+    ResultArgs,
 };

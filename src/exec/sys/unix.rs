@@ -349,6 +349,12 @@ impl LineLimit {
     }
 }
 
+/// Whether a command failed to start for a reason that may pass: none on Unix, whose
+/// `fork`/`exec` failures (no memory, too many processes, a bad program) say something lasting.
+pub fn start_again(_e: &io::Error) -> bool {
+    false
+}
+
 /// How an argument made from a result reaches the program: as it is, on Unix, where a program
 /// gets its arguments as a list and no shell reads them.
 #[derive(Debug, Clone, Copy)]

@@ -24,7 +24,8 @@ use std::time::Duration;
 use crossbeam_channel::{unbounded, Receiver, RecvTimeoutError, Sender};
 use windows_sys::core::BOOL;
 use windows_sys::Win32::Foundation::{
-    ERROR_FILENAME_EXCED_RANGE, FILETIME, HANDLE, STATUS_CONTROL_C_EXIT, WAIT_OBJECT_0,
+    ERROR_FILENAME_EXCED_RANGE, ERROR_INTERNAL_ERROR, FILETIME, HANDLE, STATUS_CONTROL_C_EXIT,
+    WAIT_OBJECT_0,
 };
 use windows_sys::Win32::System::Console::{SetConsoleCtrlHandler, CTRL_BREAK_EVENT, CTRL_C_EVENT};
 use windows_sys::Win32::System::ProcessStatus::{K32GetProcessMemoryInfo, PROCESS_MEMORY_COUNTERS};
@@ -281,6 +282,14 @@ pub fn stdout_gone() -> bool {
 /// says so as "The filename or extension is too long".
 pub fn is_too_long(e: &io::Error) -> bool {
     e.raw_os_error() == Some(ERROR_FILENAME_EXCED_RANGE as i32)
+}
+
+/// Whether a command failed to start for a reason that may pass when it is started again:
+/// `ERROR_INTERNAL_ERROR` (1359), which Wine's process start gives now and then (`wine client
+/// error: sendmsg`), more often when several programs start at once; Windows gives it for no
+/// lasting reason either.
+pub fn start_again(e: &io::Error) -> bool {
+    e.raw_os_error() == Some(ERROR_INTERNAL_ERROR as i32)
 }
 
 /// `CreateProcessW`'s limit on a command line: 32,767 UTF-16 units, its NUL included.
@@ -664,6 +673,17 @@ mod tests {
         let other = ResultArgs::for_command(OsStr::new("findstr.exe"), []);
         let cmd = other.command(OsStr::new("findstr.exe"), &[v("a&b")]);
         assert_eq!(cmd.get_args().collect::<Vec<_>>(), ["a&b"]);
+    }
+
+    #[test]
+    fn wines_failed_start_is_tried_again_and_nothing_else() {
+        assert!(start_again(&io::Error::from_raw_os_error(1359)));
+        for lasting in [2, 5, 193] {
+            assert!(
+                !start_again(&io::Error::from_raw_os_error(lasting)),
+                "{lasting}"
+            );
+        }
     }
 
     #[test]
