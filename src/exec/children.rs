@@ -221,7 +221,7 @@ impl Children {
 
 /// What every system shares: a start tried again.
 #[cfg(test)]
-mod starts {
+mod tests {
     use super::*;
 
     #[test]
@@ -262,9 +262,10 @@ mod starts {
     }
 }
 
+/// What Unix's children do: signals, groups.
 #[cfg(unix)]
 #[cfg(test)]
-mod tests {
+mod unix_tests {
     use super::*;
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;
