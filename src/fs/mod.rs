@@ -39,6 +39,7 @@ mod budget;
 mod dir;
 mod dirent;
 pub mod escape;
+pub mod help;
 mod identity;
 mod kind;
 mod listing;

@@ -730,3 +730,75 @@ fn a_program_that_cannot_start_is_said_to_have_failed_to_start() {
         }
     }
 }
+
+/// Issue 41, item 4: `--help`, `-h`, the manual and the PowerShell completion's descriptions
+/// name what Windows does, from one source (cli/help.rs on fs::help): the config file and
+/// the ignore files in %APPDATA%, the memo in %LOCALAPPDATA% (and --cache off), the hidden
+/// attribute, `\` as the separator, --owner and --mpi refused; nothing of Unix's places.
+#[test]
+fn the_help_says_what_windows_does() {
+    let t = Tree::new();
+    let out = |args: &[&str]| {
+        let run = t.run(args);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+        String::from_utf8(run.stdout).unwrap()
+    };
+    let long = out(&["--help"]);
+    // The manual's part that is clap's (its ENVIRONMENT and FILES, written for every system,
+    // name Windows' places beside Unix's).
+    let man = out(&["--gen-man"]);
+    let man = man[..man.find(".SH BENCHMARK").unwrap()].to_owned();
+    for (what, text) in [("--help", &long), ("--gen-man", &man)] {
+        // The manual is roff: a backslash is written \\, a dash \-, a quote \*(Aq. Lines are
+        // wrapped.
+        let text = text.replace(r"\-", "-").replace(r"\*(Aq", "'");
+        let text = text.replace(r"\\", r"\");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for want in [
+            r"%APPDATA%\ffind\config",
+            "%FFIND_CONFIG_PATH%",
+            "with the hidden attribute",
+            r".config\git\ignore in git's home",
+            "Refused on Windows, where files have no user and group ids",
+            "Refused on Windows: --mpi runs on Linux only",
+            "Off on Windows",
+        ] {
+            assert!(text.contains(want), "{what} lacks {want:?}");
+        }
+        // The manual shows no text for an option with a short help only (clap_mangen's way,
+        // on every system): these are --help's.
+        if what == "--help" {
+            for want in [
+                r"%APPDATA%\ffind\ignore, or fd's, %APPDATA%\fd\ignore",
+                r"%LOCALAPPDATA%\ffind",
+                r#"instead of "\" between"#,
+            ] {
+                assert!(text.contains(want), "{what} lacks {want:?}");
+            }
+        }
+        for unix in ["~/.config", "~/.cache", "$XDG_", "0700", "$FFIND_"] {
+            assert!(!text.contains(unix), "{what} says {unix:?}");
+        }
+    }
+    let short = out(&["-h"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for want in [
+        "Owned by this user and/or group (refused on Windows)",
+        "(off on",
+    ] {
+        assert!(short.contains(want), "-h lacks {want:?}:\n{short}");
+    }
+    let ps = out(&["--gen-completions", "powershell"]);
+    for want in ["(refused on Windows)", r"%APPDATA%\ffind\ignore"] {
+        assert!(
+            ps.contains(want),
+            "the PowerShell completion lacks {want:?}"
+        );
+    }
+    assert!(
+        !ps.contains("$XDG_"),
+        "the PowerShell completion says $XDG_"
+    );
+}
