@@ -1,226 +1,216 @@
-
 using namespace System.Management.Automation
 using namespace System.Management.Automation.Language
 
+# ffind's completion (ffind --gen-completions powershell): options, their listed values, and
+# after -x/-X a command and its own arguments; paths as PowerShell completes them.
 Register-ArgumentCompleter -Native -CommandName 'ffind' -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
 
-    $commandElements = $commandAst.CommandElements
-    $command = @(
-        'ffind'
-        for ($i = 1; $i -lt $commandElements.Count; $i++) {
-            $element = $commandElements[$i]
-            if ($i -eq 1 -and $element.Value -eq '--bench' -and $element.Value -ne $wordToComplete) {
-                '--bench'
-                break
-            }
-            if ($element -isnot [StringConstantExpressionAst] -or
-                $element.StringConstantType -ne [StringConstantType]::BareWord -or
-                $element.Value.StartsWith('-') -or
-                $element.Value -eq $wordToComplete) {
-                break
-        }
-        $element.Value
-    }) -join ';'
+    $search = @(
+        @{ Names = @('--and'); Help = 'Another pattern that every result must match too (repeatable)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-H', '--hidden'); Help = 'Search hidden entries too'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-I', '--no-ignore'); Help = 'Show entries that ignore files hide'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-ignore-vcs'); Help = 'Show entries that git''s ignore files would hide'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-ignore-parent'); Help = 'Do not apply the ignore files of the directories above a search path'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-global-ignore-file'); Help = 'Do not read the global ignore file: $XDG_CONFIG_HOME/ffind/ignore (by default ~/.config/ffind/ignore), or fd''s, $XDG_CONFIG_HOME/fd/ignore, when ffind''s does not exist'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-require-git'); Help = 'Apply git''s ignore files even outside a git repository'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--ignore-file'); Help = 'Add an ignore file in .gitignore format (repeatable)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-u', '--unrestricted'); Help = 'Search hidden and ignored entries too'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-s', '--case-sensitive'); Help = 'Match case-sensitively'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-i', '--ignore-case'); Help = 'Match case-insensitively'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-g', '--glob'); Help = 'Treat the pattern as a glob ("*.rs")'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--regex'); Help = 'Treat the pattern as a regular expression (the default; overrides --glob)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-F', '--fixed-strings'); Help = 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--exact'); Help = 'Match the whole file name (with --full-path, the whole path) exactly: like --fixed-strings, the pattern is literal, but it must be all of the name, not a part'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-p', '--full-path'); Help = 'Match the full path, not the name'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-L', '--follow'); Help = 'Follow symbolic links'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-d', '--max-depth'); Help = 'Descend at most this many levels'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--min-depth'); Help = 'Show only entries at least this many levels below the search path'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--exact-depth'); Help = 'Show only entries exactly this many levels below the search path'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-E', '--exclude'); Help = 'Skip entries that match this glob'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--ignore-contain'); Help = 'Skip directories that hold an entry of this name, and everything in them (repeatable)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--prune'); Help = 'Do not descend into directories that match the search'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-t', '--type'); Help = 'Filter by type: f, d, l, x, e, s, p, ...'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'f'; Help = 'regular files' }, @{ Name = 'file'; Help = 'regular files' }, @{ Name = 'd'; Help = 'directories' }, @{ Name = 'directory'; Help = 'directories' }, @{ Name = 'l'; Help = 'symbolic links' }, @{ Name = 'symlink'; Help = 'symbolic links' }, @{ Name = 'x'; Help = 'files we may execute' }, @{ Name = 'executable'; Help = 'files we may execute' }, @{ Name = 'e'; Help = 'empty files or directories' }, @{ Name = 'empty'; Help = 'empty files or directories' }, @{ Name = 's'; Help = 'sockets' }, @{ Name = 'socket'; Help = 'sockets' }, @{ Name = 'p'; Help = 'named pipes (FIFOs)' }, @{ Name = 'pipe'; Help = 'named pipes (FIFOs)' }, @{ Name = 'b'; Help = 'block devices' }, @{ Name = 'block-device'; Help = 'block devices' }, @{ Name = 'c'; Help = 'character devices' }, @{ Name = 'char-device'; Help = 'character devices' }) }
+        @{ Names = @('-e', '--extension'); Help = 'Filter by extension: rs, tar.gz, ...'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-S', '--size'); Help = 'Filter by size: +1M, -10k, 500b, ...'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--changed-within'); Help = 'Modified within 2weeks, 10h, since a date'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--changed-before'); Help = 'Modified before a date, or longer ago'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-o', '--owner'); Help = 'Owned by this user and/or group'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--one-file-system'); Help = 'Do not descend into directories on another file system than the search path''s'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-0', '--print0'); Help = 'Separate results with NUL instead of newline (for xargs -0)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-a', '--absolute-path'); Help = 'Print absolute paths'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--strip-cwd-prefix'); Help = 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'always'; Help = 'always' }, @{ Name = 'never'; Help = 'never' }, @{ Name = 'auto'; Help = 'auto' }) }
+        @{ Names = @('--sort'); Help = 'Print the results sorted: path, depth, none'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'path'; Help = 'By path, component by component' }, @{ Name = 'depth'; Help = 'Shallower entries first, then by path' }, @{ Name = 'none'; Help = 'As found, from the first (without --sort, a small search comes sorted, as in fd)' }) }
+        @{ Names = @('--order'); Help = 'Stream depth first, or breadth (nearest first)'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'depth'; Help = 'As the workers reach them, mostly depth first (the default)' }, @{ Name = 'breadth'; Help = 'Nearest first: depth by depth below the search path' }) }
+        @{ Names = @('--max-results'); Help = 'Stop after this many results. Overridden by -1'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-1'); Help = 'Stop after the first result (same as --max-results=1)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-q', '--quiet'); Help = 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--format'); Help = 'Print each result through a template'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-l', '--list-details'); Help = 'List details, like ls -l'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--json'); Help = 'Print one JSON object per result'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--json-fields'); Help = 'With --json: metadata to add to each object, comma-separated: size (bytes), mtime (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user", "group" when known), nlink, inode'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'size'; Help = 'size' }, @{ Name = 'mtime'; Help = 'mtime' }, @{ Name = 'mode'; Help = 'mode' }, @{ Name = 'owner'; Help = 'owner' }, @{ Name = 'nlink'; Help = 'nlink' }, @{ Name = 'inode'; Help = 'inode' }) }
+        @{ Names = @('--path-separator'); Help = 'Print this instead of "/" between path components (and after directories)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-c', '--color'); Help = 'When to color: auto, always, never'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'auto'; Help = 'auto' }, @{ Name = 'always'; Help = 'always' }, @{ Name = 'never'; Help = 'never' }) }
+        @{ Names = @('--hyperlink'); Help = 'Make each result a terminal hyperlink (OSC 8) to its file:// URL: auto (when colors are on; the default when given without a value), always, never (the default)'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'auto'; Help = 'auto' }, @{ Name = 'always'; Help = 'always' }, @{ Name = 'never'; Help = 'never' }) }
+        @{ Names = @('-x', '--exec'); Help = 'Run a command for each result'; TakesValue = $true; Command = $true; Values = @() }
+        @{ Names = @('-X', '--exec-batch'); Help = 'Run a command with all the results'; TakesValue = $true; Command = $true; Values = @() }
+        @{ Names = @('--batch-size'); Help = 'Give each -X command at most this many results (0, the default: as many as fit in a command line)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--method'); Help = 'The traversal method. All give the same results; they differ in speed'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'auto'; Help = 'The fastest method for this machine: currently `queue`' }, @{ Name = 'serial'; Help = 'One thread reading directories itself, depth first' }, @{ Name = 'walkdir'; Help = 'The walkdir crate, one thread' }, @{ Name = 'queue'; Help = 'A work queue of directories served by --concurrency workers' }, @{ Name = 'rayon'; Help = 'Rayon''s work stealing, one task per directory' }, @{ Name = 'jwalk'; Help = 'The jwalk crate' }, @{ Name = 'ignore'; Help = 'The ignore crate''s parallel walker (fd''s engine)' }) }
+        @{ Names = @('-j', '--concurrency'); Help = 'How many directories are read at once (threads). Default: the number of CPUs, more on network and FUSE file systems. Up to 4096; the rayon, jwalk and ignore methods use at most 64 (their schedulers slow down with more)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-C', '--base-directory'); Help = 'Change the working directory before searching; results are relative to it'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--search-path'); Help = 'More search paths, for patterns that look like paths (repeatable)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--output'); Help = 'Write the results to FILE instead of standard output (it is created, or emptied first)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--mpi'); Help = 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--cache'); Help = 'Remember directories; reread only those that changed'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-cache'); Help = 'Do not use the directory memo (undoes --cache, in the config file for example)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--cache-dir'); Help = 'Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind, else ~/.cache/ffind). It must be the user''s own directory, which no one else may write to, and not a symbolic link; ffind creates it 0700'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--cache-limit'); Help = 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--cache-list'); Help = 'List what the memo of --cache holds: each search path, its file''s size and when it was last used, then the total. Searches nothing'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--cache-clear'); Help = 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below (given again for more paths). Searches nothing. (Removing the cache directory by hand is as safe.)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--cache-check'); Help = 'Test whether --cache can be trusted on the file system of PATH (default .): its type, and whether creating, renaming and removing entries in a directory made there change its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1 when not. Searches nothing'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--no-config'); Help = 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-errors'); Help = 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--show-errors'); Help = 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--bench'); Help = 'Time the traversal methods instead'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-h', '--help'); Help = 'Print help (see more with ''--help'')'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-V', '--version'); Help = 'Print version'; TakesValue = $false; Command = $false; Values = @() }
+    )
+    $bench = @(
+        @{ Names = @('--methods'); Help = 'The methods to compare, comma-separated (serial, walkdir, queue, rayon, jwalk, ignore), or "all". serial and walkdir use one thread whatever the concurrency: they run once, at concurrency 1, not once per level'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'serial'; Help = 'serial' }, @{ Name = 'walkdir'; Help = 'walkdir' }, @{ Name = 'queue'; Help = 'queue' }, @{ Name = 'rayon'; Help = 'rayon' }, @{ Name = 'jwalk'; Help = 'jwalk' }, @{ Name = 'ignore'; Help = 'ignore' }, @{ Name = 'all'; Help = 'all' }) }
+        @{ Names = @('-j', '--concurrency'); Help = 'The concurrency levels (threads) to time each parallel method at, comma-separated. Default: the powers of two up to twice the number of CPUs'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-r', '--runs'); Help = 'Timed runs per benchmark'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-w', '--warmup'); Help = 'Untimed runs per benchmark before the timed ones, to warm the caches'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--export-json'); Help = 'Write the results as JSON, in hyperfine''s schema (for its scripts: plot_whisker.py, plot_parametrized.py for a one-method sweep, advanced_statistics.py)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--export-markdown'); Help = 'Write the results as a Markdown table, as hyperfine does'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--export-csv'); Help = 'Write the results as CSV, as hyperfine does'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--export-svg'); Help = 'Draw the mean time against concurrency, one line per method, as an SVG chart'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--and'); Help = 'Another pattern that every result must match too (repeatable)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-H', '--hidden'); Help = 'Search hidden entries too'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-I', '--no-ignore'); Help = 'Show entries that ignore files hide'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-ignore-vcs'); Help = 'Show entries that git''s ignore files would hide'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-ignore-parent'); Help = 'Do not apply the ignore files of the directories above a search path'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-global-ignore-file'); Help = 'Do not read the global ignore file: $XDG_CONFIG_HOME/ffind/ignore (by default ~/.config/ffind/ignore), or fd''s, $XDG_CONFIG_HOME/fd/ignore, when ffind''s does not exist'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-require-git'); Help = 'Apply git''s ignore files even outside a git repository'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--ignore-file'); Help = 'Add an ignore file in .gitignore format (repeatable)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-u', '--unrestricted'); Help = 'Search hidden and ignored entries too'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-s', '--case-sensitive'); Help = 'Match case-sensitively'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-i', '--ignore-case'); Help = 'Match case-insensitively'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-g', '--glob'); Help = 'Treat the pattern as a glob ("*.rs")'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--regex'); Help = 'Treat the pattern as a regular expression (the default; overrides --glob)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-F', '--fixed-strings'); Help = 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--exact'); Help = 'Match the whole file name (with --full-path, the whole path) exactly: like --fixed-strings, the pattern is literal, but it must be all of the name, not a part'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-p', '--full-path'); Help = 'Match the full path, not the name'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-L', '--follow'); Help = 'Follow symbolic links'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-d', '--max-depth'); Help = 'Descend at most this many levels'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--min-depth'); Help = 'Show only entries at least this many levels below the search path'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--exact-depth'); Help = 'Show only entries exactly this many levels below the search path'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-E', '--exclude'); Help = 'Skip entries that match this glob'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--ignore-contain'); Help = 'Skip directories that hold an entry of this name, and everything in them (repeatable)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--prune'); Help = 'Do not descend into directories that match the search'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-t', '--type'); Help = 'Filter by type: f, d, l, x, e, s, p, ...'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'f'; Help = 'regular files' }, @{ Name = 'file'; Help = 'regular files' }, @{ Name = 'd'; Help = 'directories' }, @{ Name = 'directory'; Help = 'directories' }, @{ Name = 'l'; Help = 'symbolic links' }, @{ Name = 'symlink'; Help = 'symbolic links' }, @{ Name = 'x'; Help = 'files we may execute' }, @{ Name = 'executable'; Help = 'files we may execute' }, @{ Name = 'e'; Help = 'empty files or directories' }, @{ Name = 'empty'; Help = 'empty files or directories' }, @{ Name = 's'; Help = 'sockets' }, @{ Name = 'socket'; Help = 'sockets' }, @{ Name = 'p'; Help = 'named pipes (FIFOs)' }, @{ Name = 'pipe'; Help = 'named pipes (FIFOs)' }, @{ Name = 'b'; Help = 'block devices' }, @{ Name = 'block-device'; Help = 'block devices' }, @{ Name = 'c'; Help = 'character devices' }, @{ Name = 'char-device'; Help = 'character devices' }) }
+        @{ Names = @('-e', '--extension'); Help = 'Filter by extension: rs, tar.gz, ...'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-S', '--size'); Help = 'Filter by size: +1M, -10k, 500b, ...'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--changed-within'); Help = 'Modified within 2weeks, 10h, since a date'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--changed-before'); Help = 'Modified before a date, or longer ago'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-o', '--owner'); Help = 'Owned by this user and/or group'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--one-file-system'); Help = 'Do not descend into directories on another file system than the search path''s'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-0', '--print0'); Help = 'Separate results with NUL instead of newline (for xargs -0)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-a', '--absolute-path'); Help = 'Print absolute paths'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--strip-cwd-prefix'); Help = 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'always'; Help = 'always' }, @{ Name = 'never'; Help = 'never' }, @{ Name = 'auto'; Help = 'auto' }) }
+        @{ Names = @('--sort'); Help = 'Print the results sorted: path, depth, none'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'path'; Help = 'By path, component by component' }, @{ Name = 'depth'; Help = 'Shallower entries first, then by path' }, @{ Name = 'none'; Help = 'As found, from the first (without --sort, a small search comes sorted, as in fd)' }) }
+        @{ Names = @('--order'); Help = 'Stream depth first, or breadth (nearest first)'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'depth'; Help = 'As the workers reach them, mostly depth first (the default)' }, @{ Name = 'breadth'; Help = 'Nearest first: depth by depth below the search path' }) }
+        @{ Names = @('--max-results'); Help = 'Stop after this many results. Overridden by -1'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-1'); Help = 'Stop after the first result (same as --max-results=1)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-q', '--quiet'); Help = 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--format'); Help = 'Print each result through a template'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-l', '--list-details'); Help = 'List details, like ls -l'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--json'); Help = 'Print one JSON object per result'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--json-fields'); Help = 'With --json: metadata to add to each object, comma-separated: size (bytes), mtime (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user", "group" when known), nlink, inode'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'size'; Help = 'size' }, @{ Name = 'mtime'; Help = 'mtime' }, @{ Name = 'mode'; Help = 'mode' }, @{ Name = 'owner'; Help = 'owner' }, @{ Name = 'nlink'; Help = 'nlink' }, @{ Name = 'inode'; Help = 'inode' }) }
+        @{ Names = @('--path-separator'); Help = 'Print this instead of "/" between path components (and after directories)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-c', '--color'); Help = 'When to color: auto, always, never'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'auto'; Help = 'auto' }, @{ Name = 'always'; Help = 'always' }, @{ Name = 'never'; Help = 'never' }) }
+        @{ Names = @('--hyperlink'); Help = 'Make each result a terminal hyperlink (OSC 8) to its file:// URL: auto (when colors are on; the default when given without a value), always, never (the default)'; TakesValue = $true; Command = $false; Values = @(@{ Name = 'auto'; Help = 'auto' }, @{ Name = 'always'; Help = 'always' }, @{ Name = 'never'; Help = 'never' }) }
+        @{ Names = @('--batch-size'); Help = 'Give each -X command at most this many results (0, the default: as many as fit in a command line)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('-C', '--base-directory'); Help = 'Change the working directory before searching; results are relative to it'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--search-path'); Help = 'More search paths, for patterns that look like paths (repeatable)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--output'); Help = 'Write the results to FILE instead of standard output (it is created, or emptied first)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--mpi'); Help = 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--cache'); Help = 'Remember directories; reread only those that changed'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-cache'); Help = 'Do not use the directory memo (undoes --cache, in the config file for example)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--cache-dir'); Help = 'Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind, else ~/.cache/ffind). It must be the user''s own directory, which no one else may write to, and not a symbolic link; ffind creates it 0700'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--cache-limit'); Help = 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--cache-list'); Help = 'List what the memo of --cache holds: each search path, its file''s size and when it was last used, then the total. Searches nothing'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--cache-clear'); Help = 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below (given again for more paths). Searches nothing. (Removing the cache directory by hand is as safe.)'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--cache-check'); Help = 'Test whether --cache can be trusted on the file system of PATH (default .): its type, and whether creating, renaming and removing entries in a directory made there change its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1 when not. Searches nothing'; TakesValue = $true; Command = $false; Values = @() }
+        @{ Names = @('--no-config'); Help = 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--no-errors'); Help = 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('--show-errors'); Help = 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-h', '--help'); Help = 'Print help (see more with ''--help'')'; TakesValue = $false; Command = $false; Values = @() }
+        @{ Names = @('-V', '--version'); Help = 'Print version'; TakesValue = $false; Command = $false; Values = @() }
+    )
 
-    $completions = @(switch ($command) {
-        'ffind;--bench' {
-            [CompletionResult]::new('--methods', '--methods', [CompletionResultType]::ParameterName, 'The methods to compare, comma-separated (serial, walkdir, queue, rayon, jwalk, ignore), or "all". serial and walkdir use one thread whatever the concurrency: they run once, at concurrency 1, not once per level')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'The concurrency levels (threads) to time each parallel method at, comma-separated. Default: the powers of two up to twice the number of CPUs')
-            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'The concurrency levels (threads) to time each parallel method at, comma-separated. Default: the powers of two up to twice the number of CPUs')
-            [CompletionResult]::new('-r', '-r', [CompletionResultType]::ParameterName, 'Timed runs per benchmark')
-            [CompletionResult]::new('--runs', '--runs', [CompletionResultType]::ParameterName, 'Timed runs per benchmark')
-            [CompletionResult]::new('-w', '-w', [CompletionResultType]::ParameterName, 'Untimed runs per benchmark before the timed ones, to warm the caches')
-            [CompletionResult]::new('--warmup', '--warmup', [CompletionResultType]::ParameterName, 'Untimed runs per benchmark before the timed ones, to warm the caches')
-            [CompletionResult]::new('--export-json', '--export-json', [CompletionResultType]::ParameterName, 'Write the results as JSON, in hyperfine''s schema (for its scripts: plot_whisker.py, plot_parametrized.py for a one-method sweep, advanced_statistics.py)')
-            [CompletionResult]::new('--export-markdown', '--export-markdown', [CompletionResultType]::ParameterName, 'Write the results as a Markdown table, as hyperfine does')
-            [CompletionResult]::new('--export-csv', '--export-csv', [CompletionResultType]::ParameterName, 'Write the results as CSV, as hyperfine does')
-            [CompletionResult]::new('--export-svg', '--export-svg', [CompletionResultType]::ParameterName, 'Draw the mean time against concurrency, one line per method, as an SVG chart')
-            [CompletionResult]::new('--and', '--and', [CompletionResultType]::ParameterName, 'Another pattern that every result must match too (repeatable)')
-            [CompletionResult]::new('--ignore-file', '--ignore-file', [CompletionResultType]::ParameterName, 'Add an ignore file in .gitignore format (repeatable)')
-            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Descend at most this many levels')
-            [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Descend at most this many levels')
-            [CompletionResult]::new('--min-depth', '--min-depth', [CompletionResultType]::ParameterName, 'Show only entries at least this many levels below the search path')
-            [CompletionResult]::new('--exact-depth', '--exact-depth', [CompletionResultType]::ParameterName, 'Show only entries exactly this many levels below the search path')
-            [CompletionResult]::new('-E', '-E ', [CompletionResultType]::ParameterName, 'Skip entries that match this glob')
-            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip entries that match this glob')
-            [CompletionResult]::new('--ignore-contain', '--ignore-contain', [CompletionResultType]::ParameterName, 'Skip directories that hold an entry of this name, and everything in them (repeatable)')
-            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Filter by type: f, d, l, x, e, s, p, ...')
-            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Filter by type: f, d, l, x, e, s, p, ...')
-            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Filter by extension: rs, tar.gz, ...')
-            [CompletionResult]::new('--extension', '--extension', [CompletionResultType]::ParameterName, 'Filter by extension: rs, tar.gz, ...')
-            [CompletionResult]::new('-S', '-S ', [CompletionResultType]::ParameterName, 'Filter by size: +1M, -10k, 500b, ...')
-            [CompletionResult]::new('--size', '--size', [CompletionResultType]::ParameterName, 'Filter by size: +1M, -10k, 500b, ...')
-            [CompletionResult]::new('--changed-within', '--changed-within', [CompletionResultType]::ParameterName, 'Modified within 2weeks, 10h, since a date')
-            [CompletionResult]::new('--changed-before', '--changed-before', [CompletionResultType]::ParameterName, 'Modified before a date, or longer ago')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Owned by this user and/or group')
-            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Owned by this user and/or group')
-            [CompletionResult]::new('--strip-cwd-prefix', '--strip-cwd-prefix', [CompletionResultType]::ParameterName, 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never')
-            [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Print the results sorted: path, depth, none')
-            [CompletionResult]::new('--order', '--order', [CompletionResultType]::ParameterName, 'Stream depth first, or breadth (nearest first)')
-            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'Stop after this many results. Overridden by -1')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Print each result through a template')
-            [CompletionResult]::new('--json-fields', '--json-fields', [CompletionResultType]::ParameterName, 'With --json: metadata to add to each object, comma-separated: size (bytes), mtime (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user", "group" when known), nlink, inode')
-            [CompletionResult]::new('--path-separator', '--path-separator', [CompletionResultType]::ParameterName, 'Print this instead of "/" between path components (and after directories)')
-            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'When to color: auto, always, never')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color: auto, always, never')
-            [CompletionResult]::new('--hyperlink', '--hyperlink', [CompletionResultType]::ParameterName, 'Make each result a terminal hyperlink (OSC 8) to its file:// URL: auto (when colors are on; the default when given without a value), always, never (the default)')
-            [CompletionResult]::new('--batch-size', '--batch-size', [CompletionResultType]::ParameterName, 'Give each -X command at most this many results (0, the default: as many as fit in a command line)')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Change the working directory before searching; results are relative to it')
-            [CompletionResult]::new('--base-directory', '--base-directory', [CompletionResultType]::ParameterName, 'Change the working directory before searching; results are relative to it')
-            [CompletionResult]::new('--search-path', '--search-path', [CompletionResultType]::ParameterName, 'More search paths, for patterns that look like paths (repeatable)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of standard output (it is created, or emptied first)')
-            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind, else ~/.cache/ffind). It must be the user''s own directory, which no one else may write to, and not a symbolic link; ffind creates it 0700')
-            [CompletionResult]::new('--cache-limit', '--cache-limit', [CompletionResultType]::ParameterName, 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first')
-            [CompletionResult]::new('--cache-clear', '--cache-clear', [CompletionResultType]::ParameterName, 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below (given again for more paths). Searches nothing. (Removing the cache directory by hand is as safe.)')
-            [CompletionResult]::new('--cache-check', '--cache-check', [CompletionResultType]::ParameterName, 'Test whether --cache can be trusted on the file system of PATH (default .): its type, and whether creating, renaming and removing entries in a directory made there change its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1 when not. Searches nothing')
-            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Search hidden entries too')
-            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden entries too')
-            [CompletionResult]::new('-I', '-I ', [CompletionResultType]::ParameterName, 'Show entries that ignore files hide')
-            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Show entries that ignore files hide')
-            [CompletionResult]::new('--no-ignore-vcs', '--no-ignore-vcs', [CompletionResultType]::ParameterName, 'Show entries that git''s ignore files would hide')
-            [CompletionResult]::new('--no-ignore-parent', '--no-ignore-parent', [CompletionResultType]::ParameterName, 'Do not apply the ignore files of the directories above a search path')
-            [CompletionResult]::new('--no-global-ignore-file', '--no-global-ignore-file', [CompletionResultType]::ParameterName, 'Do not read the global ignore file: $XDG_CONFIG_HOME/ffind/ignore (by default ~/.config/ffind/ignore), or fd''s, $XDG_CONFIG_HOME/fd/ignore, when ffind''s does not exist')
-            [CompletionResult]::new('--no-require-git', '--no-require-git', [CompletionResultType]::ParameterName, 'Apply git''s ignore files even outside a git repository')
-            [CompletionResult]::new('-u', '-u', [CompletionResultType]::ParameterName, 'Search hidden and ignored entries too')
-            [CompletionResult]::new('--unrestricted', '--unrestricted', [CompletionResultType]::ParameterName, 'Search hidden and ignored entries too')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Match case-sensitively')
-            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Match case-sensitively')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
-            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match case-insensitively')
-            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Treat the pattern as a glob ("*.rs")')
-            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Treat the pattern as a glob ("*.rs")')
-            [CompletionResult]::new('--regex', '--regex', [CompletionResultType]::ParameterName, 'Treat the pattern as a regular expression (the default; overrides --glob)')
-            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression')
-            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression')
-            [CompletionResult]::new('--exact', '--exact', [CompletionResultType]::ParameterName, 'Match the whole file name (with --full-path, the whole path) exactly: like --fixed-strings, the pattern is literal, but it must be all of the name, not a part')
-            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Match the full path, not the name')
-            [CompletionResult]::new('--full-path', '--full-path', [CompletionResultType]::ParameterName, 'Match the full path, not the name')
-            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links')
-            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links')
-            [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Do not descend into directories that match the search')
-            [CompletionResult]::new('--one-file-system', '--one-file-system', [CompletionResultType]::ParameterName, 'Do not descend into directories on another file system than the search path''s')
-            [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'Separate results with NUL instead of newline (for xargs -0)')
-            [CompletionResult]::new('--print0', '--print0', [CompletionResultType]::ParameterName, 'Separate results with NUL instead of newline (for xargs -0)')
-            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Print absolute paths')
-            [CompletionResult]::new('--absolute-path', '--absolute-path', [CompletionResultType]::ParameterName, 'Print absolute paths')
-            [CompletionResult]::new('-1', '-1', [CompletionResultType]::ParameterName, 'Stop after the first result (same as --max-results=1)')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match')
-            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'List details, like ls -l')
-            [CompletionResult]::new('--list-details', '--list-details', [CompletionResultType]::ParameterName, 'List details, like ls -l')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object per result')
-            [CompletionResult]::new('--mpi', '--mpi', [CompletionResultType]::ParameterName, 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)')
-            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Remember directories; reread only those that changed')
-            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Do not use the directory memo (undoes --cache, in the config file for example)')
-            [CompletionResult]::new('--cache-list', '--cache-list', [CompletionResultType]::ParameterName, 'List what the memo of --cache holds: each search path, its file''s size and when it was last used, then the total. Searches nothing')
-            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)')
-            [CompletionResult]::new('--no-errors', '--no-errors', [CompletionResultType]::ParameterName, 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read')
-            [CompletionResult]::new('--show-errors', '--show-errors', [CompletionResultType]::ParameterName, 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
-        }
-        'ffind' {
-            [CompletionResult]::new('--and', '--and', [CompletionResultType]::ParameterName, 'Another pattern that every result must match too (repeatable)')
-            [CompletionResult]::new('--ignore-file', '--ignore-file', [CompletionResultType]::ParameterName, 'Add an ignore file in .gitignore format (repeatable)')
-            [CompletionResult]::new('-d', '-d', [CompletionResultType]::ParameterName, 'Descend at most this many levels')
-            [CompletionResult]::new('--max-depth', '--max-depth', [CompletionResultType]::ParameterName, 'Descend at most this many levels')
-            [CompletionResult]::new('--min-depth', '--min-depth', [CompletionResultType]::ParameterName, 'Show only entries at least this many levels below the search path')
-            [CompletionResult]::new('--exact-depth', '--exact-depth', [CompletionResultType]::ParameterName, 'Show only entries exactly this many levels below the search path')
-            [CompletionResult]::new('-E', '-E ', [CompletionResultType]::ParameterName, 'Skip entries that match this glob')
-            [CompletionResult]::new('--exclude', '--exclude', [CompletionResultType]::ParameterName, 'Skip entries that match this glob')
-            [CompletionResult]::new('--ignore-contain', '--ignore-contain', [CompletionResultType]::ParameterName, 'Skip directories that hold an entry of this name, and everything in them (repeatable)')
-            [CompletionResult]::new('-t', '-t', [CompletionResultType]::ParameterName, 'Filter by type: f, d, l, x, e, s, p, ...')
-            [CompletionResult]::new('--type', '--type', [CompletionResultType]::ParameterName, 'Filter by type: f, d, l, x, e, s, p, ...')
-            [CompletionResult]::new('-e', '-e', [CompletionResultType]::ParameterName, 'Filter by extension: rs, tar.gz, ...')
-            [CompletionResult]::new('--extension', '--extension', [CompletionResultType]::ParameterName, 'Filter by extension: rs, tar.gz, ...')
-            [CompletionResult]::new('-S', '-S ', [CompletionResultType]::ParameterName, 'Filter by size: +1M, -10k, 500b, ...')
-            [CompletionResult]::new('--size', '--size', [CompletionResultType]::ParameterName, 'Filter by size: +1M, -10k, 500b, ...')
-            [CompletionResult]::new('--changed-within', '--changed-within', [CompletionResultType]::ParameterName, 'Modified within 2weeks, 10h, since a date')
-            [CompletionResult]::new('--changed-before', '--changed-before', [CompletionResultType]::ParameterName, 'Modified before a date, or longer ago')
-            [CompletionResult]::new('-o', '-o', [CompletionResultType]::ParameterName, 'Owned by this user and/or group')
-            [CompletionResult]::new('--owner', '--owner', [CompletionResultType]::ParameterName, 'Owned by this user and/or group')
-            [CompletionResult]::new('--strip-cwd-prefix', '--strip-cwd-prefix', [CompletionResultType]::ParameterName, 'Do not print the "./" prefix for entries of the current directory (the default when no PATH is given). WHEN is always (the default), never or auto, and goes after "=": --strip-cwd-prefix=never')
-            [CompletionResult]::new('--sort', '--sort', [CompletionResultType]::ParameterName, 'Print the results sorted: path, depth, none')
-            [CompletionResult]::new('--order', '--order', [CompletionResultType]::ParameterName, 'Stream depth first, or breadth (nearest first)')
-            [CompletionResult]::new('--max-results', '--max-results', [CompletionResultType]::ParameterName, 'Stop after this many results. Overridden by -1')
-            [CompletionResult]::new('--format', '--format', [CompletionResultType]::ParameterName, 'Print each result through a template')
-            [CompletionResult]::new('--json-fields', '--json-fields', [CompletionResultType]::ParameterName, 'With --json: metadata to add to each object, comma-separated: size (bytes), mtime (RFC 3339, UTC), mode (octal string, "0644"), owner (uid, gid, and the names "user", "group" when known), nlink, inode')
-            [CompletionResult]::new('--path-separator', '--path-separator', [CompletionResultType]::ParameterName, 'Print this instead of "/" between path components (and after directories)')
-            [CompletionResult]::new('-c', '-c', [CompletionResultType]::ParameterName, 'When to color: auto, always, never')
-            [CompletionResult]::new('--color', '--color', [CompletionResultType]::ParameterName, 'When to color: auto, always, never')
-            [CompletionResult]::new('--hyperlink', '--hyperlink', [CompletionResultType]::ParameterName, 'Make each result a terminal hyperlink (OSC 8) to its file:// URL: auto (when colors are on; the default when given without a value), always, never (the default)')
-            [CompletionResult]::new('-x', '-x', [CompletionResultType]::ParameterName, 'Run a command for each result')
-            [CompletionResult]::new('--exec', '--exec', [CompletionResultType]::ParameterName, 'Run a command for each result')
-            [CompletionResult]::new('-X', '-X ', [CompletionResultType]::ParameterName, 'Run a command with all the results')
-            [CompletionResult]::new('--exec-batch', '--exec-batch', [CompletionResultType]::ParameterName, 'Run a command with all the results')
-            [CompletionResult]::new('--batch-size', '--batch-size', [CompletionResultType]::ParameterName, 'Give each -X command at most this many results (0, the default: as many as fit in a command line)')
-            [CompletionResult]::new('--method', '--method', [CompletionResultType]::ParameterName, 'The traversal method. All give the same results; they differ in speed')
-            [CompletionResult]::new('-j', '-j', [CompletionResultType]::ParameterName, 'How many directories are read at once (threads). Default: the number of CPUs, more on network and FUSE file systems. Up to 4096; the rayon, jwalk and ignore methods use at most 64 (their schedulers slow down with more)')
-            [CompletionResult]::new('--concurrency', '--concurrency', [CompletionResultType]::ParameterName, 'How many directories are read at once (threads). Default: the number of CPUs, more on network and FUSE file systems. Up to 4096; the rayon, jwalk and ignore methods use at most 64 (their schedulers slow down with more)')
-            [CompletionResult]::new('-C', '-C ', [CompletionResultType]::ParameterName, 'Change the working directory before searching; results are relative to it')
-            [CompletionResult]::new('--base-directory', '--base-directory', [CompletionResultType]::ParameterName, 'Change the working directory before searching; results are relative to it')
-            [CompletionResult]::new('--search-path', '--search-path', [CompletionResultType]::ParameterName, 'More search paths, for patterns that look like paths (repeatable)')
-            [CompletionResult]::new('--output', '--output', [CompletionResultType]::ParameterName, 'Write the results to FILE instead of standard output (it is created, or emptied first)')
-            [CompletionResult]::new('--cache-dir', '--cache-dir', [CompletionResultType]::ParameterName, 'Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind, else ~/.cache/ffind). It must be the user''s own directory, which no one else may write to, and not a symbolic link; ffind creates it 0700')
-            [CompletionResult]::new('--cache-limit', '--cache-limit', [CompletionResultType]::ParameterName, 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first')
-            [CompletionResult]::new('--cache-clear', '--cache-clear', [CompletionResultType]::ParameterName, 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below (given again for more paths). Searches nothing. (Removing the cache directory by hand is as safe.)')
-            [CompletionResult]::new('--cache-check', '--cache-check', [CompletionResultType]::ParameterName, 'Test whether --cache can be trusted on the file system of PATH (default .): its type, and whether creating, renaming and removing entries in a directory made there change its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1 when not. Searches nothing')
-            [CompletionResult]::new('-H', '-H ', [CompletionResultType]::ParameterName, 'Search hidden entries too')
-            [CompletionResult]::new('--hidden', '--hidden', [CompletionResultType]::ParameterName, 'Search hidden entries too')
-            [CompletionResult]::new('-I', '-I ', [CompletionResultType]::ParameterName, 'Show entries that ignore files hide')
-            [CompletionResult]::new('--no-ignore', '--no-ignore', [CompletionResultType]::ParameterName, 'Show entries that ignore files hide')
-            [CompletionResult]::new('--no-ignore-vcs', '--no-ignore-vcs', [CompletionResultType]::ParameterName, 'Show entries that git''s ignore files would hide')
-            [CompletionResult]::new('--no-ignore-parent', '--no-ignore-parent', [CompletionResultType]::ParameterName, 'Do not apply the ignore files of the directories above a search path')
-            [CompletionResult]::new('--no-global-ignore-file', '--no-global-ignore-file', [CompletionResultType]::ParameterName, 'Do not read the global ignore file: $XDG_CONFIG_HOME/ffind/ignore (by default ~/.config/ffind/ignore), or fd''s, $XDG_CONFIG_HOME/fd/ignore, when ffind''s does not exist')
-            [CompletionResult]::new('--no-require-git', '--no-require-git', [CompletionResultType]::ParameterName, 'Apply git''s ignore files even outside a git repository')
-            [CompletionResult]::new('-u', '-u', [CompletionResultType]::ParameterName, 'Search hidden and ignored entries too')
-            [CompletionResult]::new('--unrestricted', '--unrestricted', [CompletionResultType]::ParameterName, 'Search hidden and ignored entries too')
-            [CompletionResult]::new('-s', '-s', [CompletionResultType]::ParameterName, 'Match case-sensitively')
-            [CompletionResult]::new('--case-sensitive', '--case-sensitive', [CompletionResultType]::ParameterName, 'Match case-sensitively')
-            [CompletionResult]::new('-i', '-i', [CompletionResultType]::ParameterName, 'Match case-insensitively')
-            [CompletionResult]::new('--ignore-case', '--ignore-case', [CompletionResultType]::ParameterName, 'Match case-insensitively')
-            [CompletionResult]::new('-g', '-g', [CompletionResultType]::ParameterName, 'Treat the pattern as a glob ("*.rs")')
-            [CompletionResult]::new('--glob', '--glob', [CompletionResultType]::ParameterName, 'Treat the pattern as a glob ("*.rs")')
-            [CompletionResult]::new('--regex', '--regex', [CompletionResultType]::ParameterName, 'Treat the pattern as a regular expression (the default; overrides --glob)')
-            [CompletionResult]::new('-F', '-F ', [CompletionResultType]::ParameterName, 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression')
-            [CompletionResult]::new('--fixed-strings', '--fixed-strings', [CompletionResultType]::ParameterName, 'Treat the pattern as a literal string, found anywhere in the name, instead of a regular expression')
-            [CompletionResult]::new('--exact', '--exact', [CompletionResultType]::ParameterName, 'Match the whole file name (with --full-path, the whole path) exactly: like --fixed-strings, the pattern is literal, but it must be all of the name, not a part')
-            [CompletionResult]::new('-p', '-p', [CompletionResultType]::ParameterName, 'Match the full path, not the name')
-            [CompletionResult]::new('--full-path', '--full-path', [CompletionResultType]::ParameterName, 'Match the full path, not the name')
-            [CompletionResult]::new('-L', '-L ', [CompletionResultType]::ParameterName, 'Follow symbolic links')
-            [CompletionResult]::new('--follow', '--follow', [CompletionResultType]::ParameterName, 'Follow symbolic links')
-            [CompletionResult]::new('--prune', '--prune', [CompletionResultType]::ParameterName, 'Do not descend into directories that match the search')
-            [CompletionResult]::new('--one-file-system', '--one-file-system', [CompletionResultType]::ParameterName, 'Do not descend into directories on another file system than the search path''s')
-            [CompletionResult]::new('-0', '-0', [CompletionResultType]::ParameterName, 'Separate results with NUL instead of newline (for xargs -0)')
-            [CompletionResult]::new('--print0', '--print0', [CompletionResultType]::ParameterName, 'Separate results with NUL instead of newline (for xargs -0)')
-            [CompletionResult]::new('-a', '-a', [CompletionResultType]::ParameterName, 'Print absolute paths')
-            [CompletionResult]::new('--absolute-path', '--absolute-path', [CompletionResultType]::ParameterName, 'Print absolute paths')
-            [CompletionResult]::new('-1', '-1', [CompletionResultType]::ParameterName, 'Stop after the first result (same as --max-results=1)')
-            [CompletionResult]::new('-q', '-q', [CompletionResultType]::ParameterName, 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match')
-            [CompletionResult]::new('--quiet', '--quiet', [CompletionResultType]::ParameterName, 'Print nothing; exit 0 if anything matches, 1 otherwise. Stops at the first match')
-            [CompletionResult]::new('-l', '-l', [CompletionResultType]::ParameterName, 'List details, like ls -l')
-            [CompletionResult]::new('--list-details', '--list-details', [CompletionResultType]::ParameterName, 'List details, like ls -l')
-            [CompletionResult]::new('--json', '--json', [CompletionResultType]::ParameterName, 'Print one JSON object per result')
-            [CompletionResult]::new('--mpi', '--mpi', [CompletionResultType]::ParameterName, 'Spread the search over the processes of an MPI job, on as many nodes as it has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)')
-            [CompletionResult]::new('--cache', '--cache', [CompletionResultType]::ParameterName, 'Remember directories; reread only those that changed')
-            [CompletionResult]::new('--no-cache', '--no-cache', [CompletionResultType]::ParameterName, 'Do not use the directory memo (undoes --cache, in the config file for example)')
-            [CompletionResult]::new('--cache-list', '--cache-list', [CompletionResultType]::ParameterName, 'List what the memo of --cache holds: each search path, its file''s size and when it was last used, then the total. Searches nothing')
-            [CompletionResult]::new('--no-config', '--no-config', [CompletionResultType]::ParameterName, 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)')
-            [CompletionResult]::new('--no-errors', '--no-errors', [CompletionResultType]::ParameterName, 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read')
-            [CompletionResult]::new('--show-errors', '--show-errors', [CompletionResultType]::ParameterName, 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors')
-            [CompletionResult]::new('--bench', '--bench', [CompletionResultType]::ParameterName, 'Time the traversal methods instead')
-            [CompletionResult]::new('-h', '-h', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('--help', '--help', [CompletionResultType]::ParameterName, 'Print help (see more with ''--help'')')
-            [CompletionResult]::new('-V', '-V ', [CompletionResultType]::ParameterName, 'Print version')
-            [CompletionResult]::new('--version', '--version', [CompletionResultType]::ParameterName, 'Print version')
-            break
+    # The words before the one completed, after ffind's own name.
+    $words = @(foreach ($e in ($commandAst.CommandElements | Select-Object -Skip 1)) {
+        if ($e.Extent.EndOffset -lt $cursorPosition -or
+            ($e.Extent.EndOffset -eq $cursorPosition -and $wordToComplete -eq '')) {
+            if ($e -is [StringConstantExpressionAst]) { $e.Value } else { $e.Extent.Text }
         }
     })
+    $table = $search
+    if ($words.Count -gt 0 -and $words[0] -eq '--bench') {
+        $table = $bench
+    }
 
-    $completions.Where{ $_.CompletionText -like "$wordToComplete*" } |
-        Sort-Object -Property ListItemText
+    # After -x CMD or -X CMD, up to a ';': the command, then its own arguments.
+    $at = -1
+    for ($i = 0; $i -lt $words.Count; $i++) {
+        if ($at -lt 0) {
+            $option = $table | Where-Object { $_.Command -and $_.Names -contains $words[$i] }
+            if ($option) { $at = $i + 1 }
+        } elseif ($words[$i] -eq ';') {
+            $at = -1
+        }
+    }
+    if ($at -ge 0) {
+        if ($words.Count -eq $at) {
+            Get-Command -CommandType Application, ExternalScript -Name "$wordToComplete*" -ErrorAction SilentlyContinue |
+                Sort-Object Name -Unique | ForEach-Object {
+                    [CompletionResult]::new($_.Name, $_.Name, [CompletionResultType]::Command, $_.Name)
+                }
+        } else {
+            $line = (@($words[$at..($words.Count - 1)]) + $wordToComplete) -join ' '
+            (TabExpansion2 -inputScript $line -cursorColumn $line.Length).CompletionMatches
+        }
+        return
+    }
+
+    # A listed value: after its option, or after --option=.
+    $prefix = ''
+    $typed = $wordToComplete
+    $option = $null
+    if ($wordToComplete -match '^(--[^=]+)=(.*)$') {
+        $prefix = $Matches[1] + '='
+        $typed = $Matches[2]
+        $option = $table | Where-Object { $_.Names -contains $Matches[1] } | Select-Object -First 1
+    } elseif ($words.Count -gt 0) {
+        $option = $table | Where-Object { $_.TakesValue -and $_.Names -contains $words[-1] } | Select-Object -First 1
+    }
+    if ($option -and $option.TakesValue) {
+        foreach ($value in $option.Values) {
+            if ($value.Name -like "$typed*") {
+                [CompletionResult]::new($prefix + $value.Name, $value.Name, [CompletionResultType]::ParameterValue, $value.Help)
+            }
+        }
+        return
+    }
+
+    # An option's name.
+    if ($wordToComplete.StartsWith('-')) {
+        foreach ($option in $table) {
+            foreach ($name in $option.Names) {
+                if ($name -like "$wordToComplete*") {
+                    [CompletionResult]::new($name, $name, [CompletionResultType]::ParameterName, $option.Help)
+                }
+            }
+        }
+    }
 }

@@ -7,7 +7,8 @@
 //! and the search options it passes on to every run ([`bench_command`]); the first is taught
 //! to hand a command line that starts with `--bench` to the second. Besides that seam, the
 //! words after `-x CMD`/`-X CMD` complete as CMD's own arguments (as fd's zsh completion does),
-//! which clap cannot describe, and the options `--help` hides are not offered.
+//! which clap cannot describe, and the options `--help` hides, or the system refuses, are not
+//! offered. PowerShell's script is ffind's own, from the same definition ([`powershell`]).
 
 use std::io::{self, Write};
 
@@ -17,12 +18,21 @@ use clap_complete::Shell;
 use crate::bench;
 use crate::cli::Cli;
 
+mod powershell;
+
 /// The search options `ffind --bench` cannot pass on: they are refused (-x, -X), or are not
 /// options of a search.
 const NOT_UNDER_BENCH: &[&str] = &["exec", "exec_batch", "bench", "gen_completions", "gen_man"];
 
 /// Writes the completion script for `shell`.
 pub fn write(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
+    if shell == Shell::PowerShell {
+        let tables = [shown(Cli::command()), shown(bench_command())].map(|mut cmd| {
+            cmd.build();
+            powershell::table(&cmd)
+        });
+        return out.write_all(powershell::script(&tables[0], &tables[1]).as_bytes());
+    }
     let search = generate(shell, shown(Cli::command()), "ffind");
     let bench = generate(shell, shown(bench_command()), BENCH_NAME);
     let script = match shell {
@@ -30,7 +40,6 @@ pub fn write(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
         Shell::Zsh => zsh(&search, &bench),
         Shell::Fish => fish(&search, &bench),
         Shell::Elvish => elvish(&search, &bench),
-        Shell::PowerShell => powershell(&search, &bench),
         _ => search,
     };
     out.write_all(script.as_bytes())
@@ -92,7 +101,16 @@ fn shown(mut full: Command) -> Command {
     if let Some(version) = full.get_version() {
         cmd = cmd.version(leak(version));
     }
-    for arg in full.get_arguments().filter(|a| !a.is_hide_set()) {
+    // What the system refuses is not offered (--owner and --mpi on Windows).
+    let refused = |a: &Arg| match a.get_id().as_str() {
+        "owner" => !crate::fs::HAS_OWNERS,
+        "mpi" => !crate::fs::HAS_MPI,
+        _ => false,
+    };
+    for arg in full
+        .get_arguments()
+        .filter(|a| !a.is_hide_set() && !refused(a))
+    {
         let mut shown = copy(arg);
         for other in full.get_arg_conflicts_with(arg) {
             if !other.is_hide_set() {
@@ -309,28 +327,6 @@ fn elvish(search: &str, bench: &str) -> String {
         "    var completions = [",
         &format!("\n        &'ffind;--bench'= {{{entry}\n        }}"),
     )
-}
-
-/// PowerShell: as elvish, under the command `ffind;--bench`.
-fn powershell(search: &str, bench: &str) -> String {
-    let entry = between(
-        bench,
-        &format!("'{BENCH_NAME}' {{"),
-        "\n            break\n        }",
-    );
-    let search = insert_after(
-        search,
-        "            $element = $commandElements[$i]",
-        "\n            if ($i -eq 1 -and $element.Value -eq '--bench' -and \
-         $element.Value -ne $wordToComplete) {\n                '--bench'\n                \
-         break\n            }",
-    );
-    let search = insert_after(
-        &search,
-        "    $completions = @(switch ($command) {",
-        &format!("\n        'ffind;--bench' {{{entry}\n            break\n        }}"),
-    );
-    search
 }
 
 /// The text of `script` between `start` and the next `end`.

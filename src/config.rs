@@ -394,18 +394,11 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     let mut sources: Vec<&str> = cli.pattern.iter().map(String::as_str).collect();
     sources.extend(cli.and.iter().map(String::as_str));
     if !cli.full_path {
-        // A file name never holds a '/', whatever the syntax; on Windows, as fd says, nor a '\'
-        // where the pattern names a directory ('\' is a regex's escape too: `\d+`).
-        let names_a_path = |p: &&&str| {
-            p.contains('/')
-                || (SEPARATOR != b'/' && p.contains(SEPARATOR as char) && Path::new(p).is_dir())
-        };
-        if let Some(p) = sources.iter().find(names_a_path) {
-            let sep = if p.contains('/') {
-                '/'
-            } else {
-                SEPARATOR as char
-            };
+        // A pattern that would match no file name ([`crate::fs::pattern_separator`]).
+        let named = sources
+            .iter()
+            .find_map(|p| crate::fs::pattern_separator(p).map(|sep| (p, sep)));
+        if let Some((p, sep)) = named {
             bail!(
                 "the search pattern '{p}' contains a path separator ('{sep}') and would match no file \
                  name.\nTo search all entries below '{p}', use a match-all pattern: ffind . '{p}'\n\

@@ -4,6 +4,8 @@
 //! braces; any other brace is literal too. Everything works on raw bytes, so names that are not
 //! UTF-8 come through intact.
 
+use std::ops::Range;
+
 use crate::fs::is_separator;
 
 /// One piece of a template.
@@ -108,8 +110,20 @@ impl Template {
     /// an option (text of the template's own is the command's, and kept as it is); each `/` in
     /// a value is written as `separator` when one is given (`--path-separator`).
     pub fn expand_argument(&self, path: &[u8], separator: Option<&[u8]>) -> Vec<u8> {
+        self.expand_argument_marked(path, separator).0
+    }
+
+    /// [`Template::expand_argument`], with where each placeholder's value lies in it (what
+    /// came from the result, not from the command line).
+    pub fn expand_argument_marked(
+        &self,
+        path: &[u8],
+        separator: Option<&[u8]>,
+    ) -> (Vec<u8>, Vec<Range<usize>>) {
         let mut out = Vec::new();
+        let mut values = Vec::new();
         self.expand_into_with(path, &mut out, |value, out| {
+            let start = out.len();
             let guarded;
             let value = if out.is_empty() && reads_as_option(value) {
                 guarded = [crate::fs::CURRENT_DIR, value].concat();
@@ -123,8 +137,9 @@ impl Template {
                 }
                 None => out.extend_from_slice(value),
             }
+            values.push(start..out.len());
         });
-        out
+        (out, values)
     }
 
     /// The template expanded for `path`.
@@ -215,6 +230,16 @@ mod tests {
             b"a/.\\d\\e.x:.\\d:e.x:.\\d\\e".to_vec()
         );
         assert_eq!(t.expand_argument(b"d/e", None), t.expand(b"d/e"));
+    }
+
+    #[test]
+    fn marked_values_are_what_the_result_gave() {
+        let (text, values) =
+            Template::parse(b"x{/}-{//}").expand_argument_marked(b"-d/-f", Some(b"#"));
+        assert_eq!(text, b"x-f--d");
+        assert_eq!(values, [1..3, 4..6]);
+        let (text, values) = Template::parse(b"{/}").expand_argument_marked(b"d/-f", None);
+        assert_eq!((&text[values[0].clone()], values.len()), (&b"./-f"[..], 1));
     }
 
     #[test]

@@ -12,24 +12,15 @@ use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum, ValueHint};
 
-/// A parallel file finder with fd's command line.
-///
-/// Lists the entries below each PATH whose file name matches PATTERN (a regular expression,
-/// case-insensitive unless it contains an uppercase letter). Hidden entries, and those that
-/// ignore files (.gitignore, .ignore, .fdignore, .ffindignore) name, are skipped unless asked
-/// for.
-///
-/// Options you always want can go in a config file, one per line ('#' starts a comment):
-/// $FFIND_CONFIG_PATH names it, else $XDG_CONFIG_HOME/ffind/config (by default
-/// ~/.config/ffind/config) is read when it exists. The command line comes after it and wins;
-/// --no-config skips it.
-///
-/// `ffind --bench [OPTIONS] [PATH]...` times the traversal methods instead (see
-/// `ffind --bench --help`).
+use super::help;
+
+// ffind's description is cli/help.rs's (it names the config file's place).
 #[derive(Debug, Parser)]
 #[command(
     name = "ffind",
     version,
+    about = "A parallel file finder with fd's command line",
+    long_about = help::long_about(),
     max_term_width = 100,
     args_override_self = true,
     after_long_help = "Exit status: 0 on success, 1 when a path could not be read (or, with -q, \
@@ -66,11 +57,7 @@ pub struct Cli {
     #[arg(long = "and", value_name = "PATTERN", action = ArgAction::Append)]
     pub and: Vec<String>,
 
-    /// Include hidden files and directories (names starting with a dot).
-    ///
-    /// Entries that ignore files hide stay hidden (see -I, -u); a "!" rule in an ignore file
-    /// shows a hidden entry even without -H. Overridden by --no-hidden.
-    #[arg(help = "Search hidden entries too", long_help)]
+    #[arg(help = "Search hidden entries too", long_help = help::hidden())]
     #[arg(short = 'H', long, overrides_with = "no_hidden")]
     pub hidden: bool,
 
@@ -91,12 +78,8 @@ pub struct Cli {
     #[arg(long, hide = true, overrides_with = "no_ignore")]
     pub ignore: bool,
 
-    /// Show entries that git's ignore files would hide.
-    ///
-    /// That is .gitignore, .git/info/exclude and the global git excludes (core.excludesFile,
-    /// by default $XDG_CONFIG_HOME/git/ignore); .ignore, .fdignore, .ffindignore and ffind's
-    /// global ignore file still apply. Overridden by --ignore-vcs.
-    #[arg(hide_short_help = true)]
+    #[arg(hide_short_help = true, long_help = help::no_ignore_vcs())]
+    #[arg(help = "Show entries that git's ignore files would hide")]
     #[arg(long, overrides_with = "ignore_vcs")]
     pub no_ignore_vcs: bool,
 
@@ -116,10 +99,7 @@ pub struct Cli {
     #[arg(long, hide = true, overrides_with = "no_ignore_parent")]
     pub ignore_parent: bool,
 
-    /// Do not read the global ignore file: $XDG_CONFIG_HOME/ffind/ignore (by default
-    /// ~/.config/ffind/ignore), or fd's, $XDG_CONFIG_HOME/fd/ignore, when ffind's does not
-    /// exist.
-    #[arg(hide_short_help = true)]
+    #[arg(hide_short_help = true, help = help::no_global_ignore_file())]
     #[arg(long)]
     pub no_global_ignore_file: bool,
 
@@ -332,11 +312,7 @@ pub struct Cli {
     )]
     pub changed_before: Option<String>,
 
-    /// Only entries owned by this user and/or group: "user", "user:group", ":group", ids
-    /// accepted; "!" negates a part ("!root", ":!wheel").
-    ///
-    /// Examples: --owner john, --owner :students, --owner '!john:students', --owner 1000.
-    #[arg(help = "Owned by this user and/or group", long_help)]
+    #[arg(help = &help::owner()[0], long_help = &help::owner()[1])]
     #[arg(short = 'o', long, value_name = "USER:GROUP")]
     pub owner: Option<String>,
 
@@ -469,8 +445,7 @@ pub struct Cli {
           value_parser = ["size", "mtime", "mode", "owner", "nlink", "inode"])]
     pub json_fields: Vec<String>,
 
-    /// Print this instead of "/" between path components (and after directories).
-    #[arg(hide_short_help = true)]
+    #[arg(hide_short_help = true, help = help::path_separator())]
     #[arg(long, value_name = "SEP")]
     pub path_separator: Option<String>,
 
@@ -579,32 +554,11 @@ pub struct Cli {
     #[arg(long, value_name = "FILE", conflicts_with_all = ["exec", "exec_batch"])]
     pub output: Option<PathBuf>,
 
-    /// Spread the search over the processes of an MPI job, on as many nodes as it has:
-    /// mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun).
-    ///
-    /// Directories are shared out between the processes as they are found; process 0 prints
-    /// every result and error, and the output is what one process would print. Every process
-    /// needs this ffind and the search paths at the same place. Started without an MPI
-    /// launcher, ffind runs as one process. Needs ffind built with `--features mpi`; -x, -X
-    /// and --method other than auto or queue do not go with it. See docs/SCALE.md.
-    #[arg(hide_short_help = true)]
+    #[arg(hide_short_help = true, help = &help::mpi()[0], long_help = &help::mpi()[1])]
     #[arg(long)]
     pub mpi: bool,
 
-    /// Remember the directories read, and read again next time only those that changed
-    /// (a directory's stat tells: device, inode, mtime, ctime, size, mode).
-    ///
-    /// A repeated search of an unchanged tree then costs one stat per directory instead of
-    /// reading it, and prints exactly what a search without --cache prints: a directory
-    /// changed since, or within 3 seconds of being remembered, is read again, and ignore
-    /// files are always read. The memo is the user's own (--cache-dir), one file per tree,
-    /// which a search of a directory inside it also uses; file systems whose directory times cannot be trusted (NFS, SMB, FUSE, 9P, FAT,
-    /// proc) are searched without it, with a warning. Only for --method auto, serial, queue
-    /// and rayon. See docs/CACHE.md.
-    #[arg(
-        help = "Remember directories; reread only those that changed",
-        long_help
-    )]
+    #[arg(help = &help::cache()[0], long_help = &help::cache()[1])]
     #[arg(long, overrides_with = "no_cache")]
     pub cache: bool,
 
@@ -617,10 +571,7 @@ pub struct Cli {
     #[arg(long, overrides_with = "cache", hide_short_help = true)]
     pub no_cache: bool,
 
-    /// Where --cache keeps its memo (default: $FFIND_CACHE_DIR, else $XDG_CACHE_HOME/ffind,
-    /// else ~/.cache/ffind). It must be the user's own directory, which no one else may write
-    /// to, and not a symbolic link; ffind creates it 0700.
-    #[arg(long, value_name = "DIR", hide_short_help = true)]
+    #[arg(long, value_name = "DIR", hide_short_help = true, help = help::cache_dir())]
     pub cache_dir: Option<PathBuf>,
 
     /// The most the memo may take on disk, in MiB (default 1024); past it, the search paths
@@ -667,13 +618,8 @@ pub struct Cli {
     )]
     pub cache_check: Option<PathBuf>,
 
-    /// Do not read the config file of default options ($FFIND_CONFIG_PATH, else
-    /// $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config).
-    ///
-    /// That file holds one option per line (blank lines and lines starting with '#'
-    /// skipped), read before the command line's, so the command line wins: a config file's
-    /// -H is undone by --no-hidden.
-    #[arg(hide_short_help = true)]
+    #[arg(hide_short_help = true, help = &help::no_config()[0])]
+    #[arg(long_help = &help::no_config()[1])]
     #[arg(long)]
     pub no_config: bool,
 

@@ -83,6 +83,13 @@ pub fn read(path: PathBuf) -> Result<ConfigFile, String> {
         false,
     )
     .map_err(|e| format!("config file {}: {}", shown(&path), describe(&e)))?;
+    if crate::fs::text::is_utf16(&bytes) {
+        use crate::fs::text::{SAVE_AS_UTF8, UTF16};
+        return Err(format!(
+            "config file {}: {UTF16}: {SAVE_AS_UTF8}",
+            shown(&path)
+        ));
+    }
     let (args, lines) = split_lines(&bytes);
     Ok(ConfigFile { path, args, lines })
 }

@@ -4,6 +4,7 @@
 
 pub mod args;
 pub mod config_file;
+pub mod help;
 pub mod hint;
 
 use std::ffi::OsString;

@@ -13,7 +13,7 @@
 use std::ffi::OsString;
 use std::process::Command;
 
-use super::sys::LineLimit;
+use super::sys::{Argument, LineLimit, ResultArgs};
 use super::{CommandTemplate, ExecSpec, Runner};
 use crate::template::Template;
 
@@ -29,9 +29,11 @@ struct Line {
     /// The argument each result expands.
     each: &'static Template,
     /// What the batch's results expanded to, in order.
-    args: Vec<OsString>,
+    args: Vec<Argument>,
     /// How long the command line may be, and what each argument costs in it.
     limit: LineLimit,
+    /// How the results' values reach the program.
+    results: ResultArgs,
     /// What the command line costs with them.
     used: usize,
 }
@@ -50,6 +52,7 @@ impl Line {
         let mut line = Line {
             command,
             limit: LineLimit::for_program(&program),
+            results: command.result_args(&program),
             program,
             before: args[1..at].iter().map(fixed).collect(),
             after: args[at + 1..].iter().map(fixed).collect(),
@@ -73,31 +76,33 @@ impl Line {
     }
 
     /// Whether `arg` could not be passed even alone.
-    fn never_fits(&self, arg: &OsString) -> bool {
-        arg.len() > self.limit.longest()
-            || self.fixed_cost() + self.limit.cost(arg) > self.limit.room()
+    fn never_fits(&self, arg: &Argument) -> bool {
+        arg.text.len() > self.limit.longest()
+            || self.fixed_cost() + self.limit.cost(&arg.text) > self.limit.room()
     }
 
     /// Whether `arg` would make the line too long.
-    fn too_long_with(&self, arg: &OsString) -> bool {
-        self.used + self.limit.cost(arg) > self.limit.room()
+    fn too_long_with(&self, arg: &Argument) -> bool {
+        self.used + self.limit.cost(&arg.text) > self.limit.room()
     }
 
     /// Adds a result's argument.
-    fn push(&mut self, arg: OsString) {
-        self.used += self.limit.cost(&arg);
+    fn push(&mut self, arg: Argument) {
+        self.used += self.limit.cost(&arg.text);
         self.args.push(arg);
     }
 
     /// What a result adds to the line: its argument.
-    fn expand(&self, path: &[u8]) -> OsString {
-        self.command.expand(self.each, path)
+    fn expand(&self, path: &[u8]) -> Argument {
+        self.command.expand_marked(self.each, path)
     }
 
     fn command(&self) -> Command {
-        let mut cmd = Command::new(&self.program);
-        cmd.args(&self.before).args(&self.args).args(&self.after);
-        cmd
+        let fixed = |args: &[OsString]| args.iter().cloned().map(Argument::fixed).collect();
+        let before: Vec<Argument> = fixed(&self.before);
+        let after: Vec<Argument> = fixed(&self.after);
+        let args = [before, self.args.clone(), after].concat();
+        self.results.command(&self.program, &args)
     }
 
     /// Empties the batch's arguments.
@@ -130,7 +135,7 @@ impl Batcher {
     /// Adds a result, first running the batch if the result would not fit in it. A result
     /// that would not fit in any command line is reported instead.
     pub fn add(&mut self, path: Vec<u8>, runner: &Runner) {
-        let expanded: Vec<OsString> = self.lines.iter().map(|l| l.expand(&path)).collect();
+        let expanded: Vec<Argument> = self.lines.iter().map(|l| l.expand(&path)).collect();
         let never_fits = self
             .lines
             .iter()
@@ -138,6 +143,15 @@ impl Batcher {
             .any(|(line, arg)| line.never_fits(arg));
         if never_fits {
             runner.too_long(&path);
+            return;
+        }
+        let refused = self
+            .lines
+            .iter()
+            .zip(&expanded)
+            .find_map(|(line, arg)| line.results.check(arg).err());
+        if let Some(why) = refused {
+            runner.refused(&path, why);
             return;
         }
         let full = self.spec.batch_size > 0 && self.count() >= self.spec.batch_size;

@@ -62,6 +62,28 @@ pub enum Group {
 /// reaped before it exits anyway (a process stuck in the kernel cannot die at once).
 const AFTER_KILL: Duration = Duration::from_millis(500);
 
+/// How often a start that failed for a passing reason ([`sys::start_again`]) is tried in all.
+pub const START_TRIES: u32 = 3;
+
+/// What `start` gives, tried again (after 20 ms, then 40) while it fails for a reason `again`
+/// says may pass, [`START_TRIES`] times in all: a command is not lost to a start the system
+/// failed once (Wine's, now and then: docs/WINDOWS.md).
+fn started<T>(
+    mut start: impl FnMut() -> io::Result<T>,
+    again: impl Fn(&io::Error) -> bool,
+) -> io::Result<T> {
+    let mut tries = 1;
+    loop {
+        match start() {
+            Err(e) if tries < START_TRIES && again(&e) => {
+                std::thread::sleep(Duration::from_millis(20 * u64::from(tries)));
+                tries += 1;
+            }
+            done => return done,
+        }
+    }
+}
+
 #[derive(Debug, Default)]
 struct State {
     running: Vec<Process>,
@@ -99,7 +121,7 @@ impl Children {
             }
             state.starting += 1;
         }
-        let spawned = cmd.spawn();
+        let spawned = started(|| cmd.spawn(), sys::start_again);
         let mut state = self.lock();
         state.starting -= 1;
         self.ended.notify_all();
@@ -197,9 +219,53 @@ impl Children {
     }
 }
 
-#[cfg(unix)]
+/// What every system shares: a start tried again.
 #[cfg(test)]
 mod tests {
+    use super::*;
+
+    #[test]
+    fn a_start_that_may_pass_is_tried_again_and_no_more_than_that() {
+        let passing = || io::Error::other("passing");
+        let again = |e: &io::Error| e.to_string() == "passing";
+        for fails in 0..=START_TRIES {
+            let mut tries = 0;
+            let got = started(
+                || {
+                    tries += 1;
+                    if tries <= fails {
+                        Err(passing())
+                    } else {
+                        Ok(tries)
+                    }
+                },
+                again,
+            );
+            if fails < START_TRIES {
+                assert_eq!(got.unwrap(), fails + 1);
+            } else {
+                assert!(got.is_err());
+                assert_eq!(tries, START_TRIES);
+            }
+        }
+        // Any other failure is said at once.
+        let mut tries = 0;
+        let got: io::Result<()> = started(
+            || {
+                tries += 1;
+                Err(io::ErrorKind::NotFound.into())
+            },
+            again,
+        );
+        assert!(got.is_err());
+        assert_eq!(tries, 1);
+    }
+}
+
+/// What Unix's children do: signals, groups.
+#[cfg(unix)]
+#[cfg(test)]
+mod unix_tests {
     use super::*;
     use nix::sys::signal::{kill, Signal};
     use nix::unistd::Pid;

@@ -28,7 +28,7 @@ mod usage;
 
 pub use self::sys::wait_with_usage;
 
-use std::ffi::OsString;
+use std::ffi::{OsStr, OsString};
 use std::io::{self, IsTerminal, Write};
 use std::process::{Command, ExitStatus};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -75,19 +75,45 @@ impl CommandTemplate {
         crate::fs::os_string(t.expand_argument(path, self.separator.as_deref()))
     }
 
+    /// One argument, `t`, expanded for `path`, with where the result's values lie in it.
+    fn expand_marked(&self, t: &Template, path: &[u8]) -> sys::Argument {
+        let (text, values) = t.expand_argument_marked(path, self.separator.as_deref());
+        sys::Argument {
+            text: crate::fs::os_string(text),
+            values,
+        }
+    }
+
     /// Whether the program itself is fixed (no placeholder in it): then a program that cannot
     /// be started will not start for any other result either.
     pub fn fixed_program(&self) -> bool {
         !self.args[0].has_placeholder()
     }
 
-    /// The command for one result.
-    pub fn for_path(&self, path: &[u8]) -> Command {
-        let mut cmd = Command::new(self.expand(&self.args[0], path));
-        for arg in &self.args[1..] {
-            cmd.arg(self.expand(arg, path));
+    /// How the values of results reach `program` ([`sys::ResultArgs`]), given the arguments
+    /// without a placeholder (the same for every result).
+    fn result_args(&self, program: &OsStr) -> sys::ResultArgs {
+        let fixed: Vec<OsString> = self.args[1..]
+            .iter()
+            .filter(|t| !t.has_placeholder())
+            .map(|t| crate::fs::os_string(t.expand(b"")))
+            .collect();
+        sys::ResultArgs::for_command(program, fixed.iter().map(OsString::as_os_str))
+    }
+
+    /// The command for one result, or why the result cannot be passed to it (on Windows, a
+    /// name cmd.exe would read otherwise: [`sys::ResultArgs`]).
+    pub fn for_path(&self, path: &[u8]) -> Result<Command, &'static str> {
+        let program = self.expand(&self.args[0], path);
+        let results = self.result_args(&program);
+        let args: Vec<sys::Argument> = self.args[1..]
+            .iter()
+            .map(|t| self.expand_marked(t, path))
+            .collect();
+        for arg in &args {
+            results.check(arg)?;
         }
-        cmd
+        Ok(results.command(&program, &args))
     }
 
     /// Checks the rules of -X (fd's): one argument with placeholders, not the program.
@@ -287,8 +313,9 @@ impl Runner {
         false
     }
 
-    /// Reports a command that could not be started. When its program is fixed, nothing else
-    /// would start either: everything stops after one message (fd repeats it per result).
+    /// Reports a command that could not be started, saying so and why. When its program is
+    /// fixed and missing or refused, nothing else would start either: everything stops after
+    /// one message (fd repeats it per result); other failures stop only that command.
     fn cannot_start(&self, command: &CommandTemplate, cmd: &Command, err: &io::Error) {
         self.fail();
         let fatal = command.fixed_program()
@@ -301,8 +328,14 @@ impl Runner {
         }
         let what = if err.kind() == io::ErrorKind::NotFound {
             "command not found".to_owned()
+        } else if sys::start_again(err) {
+            format!(
+                "could not be started: {} (tried {} times)",
+                describe(err),
+                children::START_TRIES
+            )
         } else {
-            describe(err)
+            format!("could not be started: {}", describe(err))
         };
         // Escaped as every path in a message is: with `-x {}` the program is a file name.
         let program = escaped(cmd.get_program().as_encoded_bytes());
@@ -315,11 +348,17 @@ impl Runner {
     /// made of it) is longer than the system takes (`E2BIG`; on Windows, a command line past
     /// 32,767 units). The other results go on.
     fn too_long(&self, path: &[u8]) {
-        self.fail();
-        let line = format!(
-            "ffind: {}: cannot be passed to a command: Argument list too long\n",
-            escaped(path)
+        self.refused(
+            path,
+            "cannot be passed to a command: Argument list too long",
         );
+    }
+
+    /// Reports a result that is not passed to a command, and why ([`sys::ResultArgs`]). The
+    /// other results go on.
+    fn refused(&self, path: &[u8], why: &str) {
+        self.fail();
+        let line = format!("ffind: {}: {why}\n", escaped(path));
         let _lock = self.output.lock().unwrap_or_else(|e| e.into_inner());
         let _ = io::stderr().lock().write_all(line.as_bytes());
     }
@@ -410,9 +449,15 @@ mod tests {
     #[test]
     fn without_placeholder_the_path_is_appended() {
         let c = CommandTemplate::parse(&words(&["echo", "-n"]), None);
-        assert_eq!(argv(&c.for_path(b"a/b.c")), ["echo", "-n", "a/b.c"]);
+        assert_eq!(
+            argv(&c.for_path(b"a/b.c").unwrap()),
+            ["echo", "-n", "a/b.c"]
+        );
         let c = CommandTemplate::parse(&words(&["mv", "{}", "{.}.bak", "{{}}"]), None);
-        assert_eq!(argv(&c.for_path(b"x.txt")), ["mv", "x.txt", "x.bak", "{}"]);
+        assert_eq!(
+            argv(&c.for_path(b"x.txt").unwrap()),
+            ["mv", "x.txt", "x.bak", "{}"]
+        );
     }
 
     /// `text` with the system's separator for each "/" (the printer's records use it), but
@@ -439,7 +484,7 @@ mod tests {
             ("./-x", ["echo", "./-x", "./-x"]),
             ("d/-x", ["echo", "d/-x", "./-x"]),
         ] {
-            assert_eq!(argv(&c.for_path(&path(record))), want.map(native));
+            assert_eq!(argv(&c.for_path(&path(record)).unwrap()), want.map(native));
         }
     }
 

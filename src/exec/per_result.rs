@@ -104,7 +104,13 @@ fn run_one(runner: &Runner, path: &[u8]) {
     let mut stdout = Vec::new();
     let mut stderr = Vec::new();
     for command in &runner.spec.commands {
-        let mut cmd = command.for_path(path);
+        let mut cmd = match command.for_path(path) {
+            Ok(cmd) => cmd,
+            Err(why) => {
+                runner.refused(path, why);
+                break;
+            }
+        };
         let group = if capture {
             cmd.stdin(Stdio::null())
                 .stdout(Stdio::piped())

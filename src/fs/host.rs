@@ -31,6 +31,19 @@ pub fn is_separator(b: u8) -> bool {
     b == b'/' || b == SEPARATOR
 }
 
+/// The separator that makes a search pattern (without `--full-path`) a usage error, as it
+/// would match no file name: a `/` on Unix, which no name holds; on Windows, as fd.exe decides,
+/// a `\` where the pattern names a directory (`\` is a regex's escape too: `\d+`), and never a
+/// `/` (fd.exe takes `-g '**/*.rs'`, which matches names).
+pub fn pattern_separator(pattern: &str) -> Option<char> {
+    if SEPARATOR == b'/' {
+        pattern.contains('/').then_some('/')
+    } else {
+        let sep = SEPARATOR as char;
+        (pattern.contains(sep) && Path::new(pattern).is_dir()).then_some(sep)
+    }
+}
+
 /// The separator shown between a result's components when `--path-separator` is not given:
 /// `/` under MSYS2 and Git Bash on Windows (they set `MSYSTEM`), as fd does there; else the
 /// system's own (`None`).

@@ -25,7 +25,8 @@
 //! - [`os_str`], [`os_path`], [`os_string`]: path bytes as the system's strings (WTF-8 on
 //!   Windows); [`Fault`]: a system error by what it means (`native.rs`).
 //! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
-//!   bytes on a terminal and in messages; [`xdg`]: where configuration files live.
+//!   bytes on a terminal and in messages; [`xdg`]: where configuration files live; [`text`]:
+//!   a text file written in UTF-16 where UTF-8 was expected.
 //!
 //! Every `unsafe` block of the walk is here (and the thread and process set-up of `walk/` and
 //! `exec/`), each with a comment saying why it is sound. This is also the seam where each
@@ -38,6 +39,7 @@ mod budget;
 mod dir;
 mod dirent;
 pub mod escape;
+pub mod help;
 mod identity;
 mod kind;
 mod listing;
@@ -50,6 +52,7 @@ mod readdir;
 #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
 mod stream;
 mod system;
+pub mod text;
 #[cfg(windows)]
 mod windows;
 /// Windows' `Dir` and its reads stand where `dir.rs` does on Unix.
@@ -87,8 +90,8 @@ pub mod private;
 mod users;
 pub use console::{die_of, enable_ansi_colors, text_output, Endings};
 pub use host::{
-    default_separator, device_of, is_null_device, is_separator, CURRENT_DIR, HAS_MEMO, HAS_MPI,
-    SEPARATOR, SYSTEM,
+    default_separator, device_of, is_null_device, is_separator, pattern_separator, CURRENT_DIR,
+    HAS_MEMO, HAS_MPI, SEPARATOR, SYSTEM,
 };
 pub use users::{effective_uid, group_id, group_name, link_host, user_id, user_name, HAS_OWNERS};
 

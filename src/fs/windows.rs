@@ -39,9 +39,10 @@ use windows_sys::Win32::Storage::FileSystem::{
     GetFileInformationByHandleEx, GetFinalPathNameByHandleW, GetVolumeInformationByHandleW,
     BY_HANDLE_FILE_INFORMATION, FILE_ATTRIBUTE_DIRECTORY, FILE_ATTRIBUTE_HIDDEN,
     FILE_ATTRIBUTE_READONLY, FILE_ATTRIBUTE_REPARSE_POINT, FILE_ATTRIBUTE_TAG_INFO,
-    FILE_FLAG_BACKUP_SEMANTICS, FILE_FLAG_OPEN_REPARSE_POINT, FILE_ID_BOTH_DIR_INFO,
-    FILE_LIST_DIRECTORY, FILE_NAME_NORMALIZED, FILE_READ_ATTRIBUTES, FILE_READ_DATA,
-    FILE_SHARE_DELETE, FILE_SHARE_READ, FILE_SHARE_WRITE, OPEN_EXISTING, SYNCHRONIZE,
+    FILE_FLAG_BACKUP_SEMANTICS, FILE_FLAG_OPEN_REPARSE_POINT, FILE_GENERIC_EXECUTE,
+    FILE_ID_BOTH_DIR_INFO, FILE_LIST_DIRECTORY, FILE_NAME_NORMALIZED, FILE_READ_ATTRIBUTES,
+    FILE_READ_DATA, FILE_SHARE_DELETE, FILE_SHARE_READ, FILE_SHARE_WRITE, OPEN_EXISTING,
+    SYNCHRONIZE,
 };
 use windows_sys::Win32::System::IO::IO_STATUS_BLOCK;
 
@@ -88,13 +89,21 @@ fn wide(bytes: &[u8]) -> io::Result<Vec<u16>> {
 }
 
 /// A relative path (`a/b` or `a\\b`) as the UTF-16 name `NtCreateFile` opens below a handle,
-/// which takes `\\` only.
+/// which takes `\\` only, and no `.` component (the walker crates' paths begin with `./`).
 fn relative_name(rel: &[u8]) -> io::Result<Vec<u16>> {
-    let slash = u16::from(b'/');
-    Ok(wide(rel)?
-        .into_iter()
-        .map(|c| if c == slash { u16::from(b'\\') } else { c })
-        .collect())
+    let (slash, backslash, dot) = (u16::from(b'/'), u16::from(b'\\'), u16::from(b'.'));
+    let units = wide(rel)?;
+    let mut name = Vec::with_capacity(units.len());
+    for part in units.split(|&c| c == slash || c == backslash) {
+        if part.is_empty() || part == [dot] {
+            continue;
+        }
+        if !name.is_empty() {
+            name.push(backslash);
+        }
+        name.extend_from_slice(part);
+    }
+    Ok(name)
 }
 
 /// A path made absolute, in the verbatim form (`\\?\C:\...`, `\\?\UNC\server\share\...`) that
@@ -149,6 +158,23 @@ fn open_by_path(path: &[u16], access: u32, follow: bool) -> io::Result<HANDLE> {
         Err(io::Error::last_os_error())
     } else {
         Ok(h)
+    }
+}
+
+/// Whether a file at `path` may be executable by its name, as fd's faccess says on Windows:
+/// its extension (what `Path::extension` takes: after the last dot of the last component, but
+/// for a leading one) is absent, not UTF-8, or one of `exe`, `com`, `bat`, `cmd`.
+fn executable_name(path: &[u8]) -> bool {
+    let name = path
+        .rsplit(|&b| b == b'/' || b == b'\\')
+        .next()
+        .unwrap_or(path);
+    match name.iter().rposition(|&b| b == b'.') {
+        None | Some(0) => true,
+        Some(dot) => match std::str::from_utf8(&name[dot + 1..]) {
+            Ok(ext) => matches!(ext, "exe" | "com" | "bat" | "cmd"),
+            Err(_) => true,
+        },
     }
 }
 
@@ -448,24 +474,21 @@ impl Dir {
     }
 
     fn info_at(&self, rel: &[u8], follow: bool) -> io::Result<Info> {
+        self.info_opened_for(rel, FILE_READ_ATTRIBUTES | SYNCHRONIZE, follow)
+    }
+
+    /// The attributes of the entry at `rel`, opened with `access` (which holds
+    /// `FILE_READ_ATTRIBUTES | SYNCHRONIZE`): whether it opens so, and what it is.
+    fn info_opened_for(&self, rel: &[u8], access: u32, follow: bool) -> io::Result<Info> {
         if let Some(path) = self.outside_path(rel)? {
-            let h = open_by_path(
-                &verbatim(&path)?,
-                FILE_READ_ATTRIBUTES | SYNCHRONIZE,
-                follow,
-            )?;
+            let h = open_by_path(&verbatim(&path)?, access, follow)?;
             // SAFETY: the handle was just opened and is owned by nothing else; closed on return.
             let _owned = unsafe { OwnedHandle::from_raw_handle(h) };
             return Info::of(h);
         }
         let name = relative_name(rel)?;
         let options = if follow { 0 } else { FILE_OPEN_REPARSE_POINT };
-        let h = open_relative(
-            self.handle,
-            &name,
-            FILE_READ_ATTRIBUTES | SYNCHRONIZE,
-            options,
-        )?;
+        let h = open_relative(self.handle, &name, access, options)?;
         // SAFETY: the handle was just opened and is owned by nothing else; closed on return.
         let _owned = unsafe { OwnedHandle::from_raw_handle(h) };
         Info::of(h)
@@ -485,10 +508,17 @@ impl Dir {
         }
     }
 
-    /// Whether the entry `name` is executable: never on Windows, where no permission bit
-    /// says so (fd's `-t x` finds nothing there either).
-    pub fn executable_at(&self, _name: &CStr) -> bool {
-        false
+    /// Whether the entry `name` (followed, if a link) is executable, as fd decides it on
+    /// Windows (the rule of the faccess crate it asks): it opens for execution
+    /// (`FILE_GENERIC_EXECUTE`), and, unless it is a directory, its name has no extension or
+    /// one of `exe`, `com`, `bat`, `cmd`, written so (in lower case; `PATHEXT` is not read).
+    pub fn executable_at(&self, name: &CStr) -> bool {
+        let rel = name.to_bytes();
+        match self.info_opened_for(rel, FILE_GENERIC_EXECUTE, true) {
+            Ok(info) if info.by_handle.dwFileAttributes & FILE_ATTRIBUTE_DIRECTORY != 0 => true,
+            Ok(_) => executable_name(rel),
+            Err(_) => false,
+        }
     }
 
     /// Reads a small file at `rel`, relative to this directory (ignore files): see

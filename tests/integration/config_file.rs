@@ -13,7 +13,7 @@ use std::path::PathBuf;
 use crate::fd_parity::{assert_everywhere, assert_listing};
 #[cfg(unix)]
 use crate::fixture::is_root;
-use crate::fixture::{Run, Spawn, Tree};
+use crate::fixture::{utf16, Run, Spawn, Tree, SAVE_AS_UTF8, UTF16};
 use crate::hostile_ignore::bounded;
 #[cfg(unix)]
 use crate::hostile_ignore::mkfifo;
@@ -266,6 +266,27 @@ fn an_unreadable_file_is_refused() {
         &run,
         &format!("ffind: config file {}: Permission denied", path.display()),
     );
+}
+
+/// Issue 41, item 5: a config file in UTF-16 (Windows PowerShell 5.1's `>`: a byte-order mark,
+/// CRLF) is refused for its encoding, saying how to mend it, not for a line it seems to hold;
+/// so is one without the mark, or big-endian.
+#[test]
+fn a_utf16_config_file_is_refused_for_its_encoding() {
+    let t = tree();
+    for (big, mark) in [(false, true), (false, false), (true, true)] {
+        let path = write_default(&t, &utf16("--hidden\r\n-e\r\nrs\r\n", big, mark));
+        assert_refused(
+            &t.run(&[]),
+            &format!(
+                "ffind: config file {}: {UTF16}: {SAVE_AS_UTF8}",
+                path.display()
+            ),
+        );
+    }
+    // Saved as UTF-8, with Windows' CRLF and a mark, it applies.
+    write_default(&t, b"\xEF\xBB\xBF--hidden\r\n-e\r\nrs\r\n");
+    t.run(&[]).assert_paths(&["a.rs", ".hid/c.rs"]);
 }
 
 #[test]

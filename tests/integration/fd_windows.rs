@@ -37,6 +37,9 @@ const TABLE: &[&[&str]] = &[
     &["-H", "-d", "1"],
     &["é"],
     &["-g", "日本*"],
+    &["-I", "-t", "x"],
+    &["-g", "**/*.txt"],
+    &["-H", "-t", "x", "-t", "d"],
 ];
 
 /// fd's Windows build, from `FFIND_FD_WINDOWS`; `None` (the test is skipped, and says so) when
@@ -82,6 +85,11 @@ fn tree() -> Tree {
             "attr-hidden.txt",
             "attr-dir/inside.txt",
             "with space/a b.txt",
+            "run.bat",
+            "script.cmd",
+            "tool.exe",
+            "src/Build.EXE",
+            "noext",
         ]);
     hide(&t, "attr-hidden.txt");
     hide(&t, "attr-dir");

@@ -578,3 +578,29 @@ pub fn hostile_tree() -> Tree {
     }
     t
 }
+
+/// `text` in UTF-16, little-endian with its byte-order mark, as Windows PowerShell 5.1's `>`
+/// writes a file (`big`: big-endian; `mark`: with the mark).
+pub fn utf16(text: &str, big: bool, mark: bool) -> Vec<u8> {
+    let text = if mark {
+        format!("\u{feff}{text}")
+    } else {
+        text.to_owned()
+    };
+    text.encode_utf16()
+        .flat_map(|u| {
+            if big {
+                u.to_be_bytes()
+            } else {
+                u.to_le_bytes()
+            }
+        })
+        .collect()
+}
+
+/// What ffind says of a file written in UTF-16, after its path.
+pub const UTF16: &str = "written in UTF-16 (as Windows PowerShell 5.1's '>' writes), not UTF-8";
+
+/// How ffind says to mend it.
+pub const SAVE_AS_UTF8: &str =
+    "save it as UTF-8 (Set-Content -Encoding utf8, or Notepad's Save as, Encoding UTF-8)";

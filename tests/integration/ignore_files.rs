@@ -9,7 +9,7 @@
 use std::fs;
 
 use crate::fd_parity::{assert_everywhere, assert_listing};
-use crate::fixture::{typed, Spawn, Tree};
+use crate::fixture::{typed, utf16, Spawn, Tree, SAVE_AS_UTF8, UTF16};
 
 /// Writes a file below the fake home directory (the tests' `$HOME`; `$XDG_CONFIG_HOME` is its
 /// `.config`).
@@ -277,6 +277,46 @@ fn dot_ignore_fdignore_and_ffindignore_need_no_repository() {
             "keep",
         ],
     );
+}
+
+/// Issue 41, item 5: an ignore file in UTF-16 (Windows PowerShell 5.1's `>`) is named with its
+/// encoding and how to mend it, exit 1, its rules not applied (they were read as garbage, and
+/// a global file skipped without a word): in the tree, given by `--ignore-file`, ffind's
+/// global file, and git's global excludes.
+#[test]
+fn a_utf16_ignore_file_is_named_with_its_encoding() {
+    let t = Tree::new();
+    t.files(&["a.log", "b.txt"]);
+    let rules = utf16("*.log\r\n", false, true);
+    let all = ["a.log", "b.txt"];
+    let says = |file: &str| {
+        format!("ffind: {file}: {UTF16}: its rules were not applied; {SAVE_AS_UTF8}\n")
+    };
+    let check = |args: &[&str], shown: &str| {
+        let run = t.run(args);
+        assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+        assert_eq!(run.stderr, says(shown), "{args:?}");
+        run.assert_listing(&all);
+    };
+    fs::write(t.root().join(".ignore"), &rules).unwrap();
+    check(&["-t", "f"], ".ignore");
+    fs::remove_file(t.root().join(".ignore")).unwrap();
+    let outside = t.home().join("ign.txt");
+    fs::write(&outside, &rules).unwrap();
+    check(
+        &["-t", "f", "--ignore-file", outside.to_str().unwrap()],
+        outside.to_str().unwrap(),
+    );
+    for (dir, args) in [
+        ("ffind", &["-t", "f"][..]),
+        ("git", &["-t", "f", "--no-require-git"]),
+    ] {
+        let file = t.home().join(".config").join(dir).join("ignore");
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(&file, &rules).unwrap();
+        check(args, file.to_str().unwrap());
+        fs::remove_file(&file).unwrap();
+    }
 }
 
 #[test]

@@ -498,3 +498,350 @@ fn the_global_ignore_file_is_in_appdata_and_a_relative_appdata_is_not_used() {
         run.assert_paths(&["a.log", "b.txt", "c.tmp"]);
     }
 }
+
+/// Issue 40, item 9: cmd.exe runs what follows its `/c` as a command, so `-x cmd /c echo {}`
+/// would run the `echo.PWNED` of a file named `a&echo.PWNED` (fd.exe does). ffind escapes the
+/// values it gives cmd (`^`, and `%` as `%%cd:~,%`), so that each name reaches echo as text,
+/// `-x` and `-X` alike, and also where the command's own text is quoted or piped; a `!`, which
+/// cmd may expand, is refused with the name and why, exit code 1, the others still run, and
+/// it passes with `/v:off`. (`| < > "` cannot be in a Windows file name; the unit tests of
+/// exec/sys/windows.rs give them as values.)
+#[test]
+fn cmd_gets_a_result_as_text_never_as_a_command() {
+    let t = Tree::new();
+    let names = [
+        "a&echo.PWNED",
+        "b^c",
+        "c%PATH%d",
+        "d(e)f",
+        "e&&echo PWNED & (x)",
+        "f'g%",
+        "g 100% & (more)",
+        "h)&echo.PWNED&(",
+    ];
+    t.files(&names);
+    let echoed = |name: &str| {
+        let path = format!("./{name}");
+        if name.contains(' ') {
+            format!("\"{path}\"")
+        } else {
+            path
+        }
+    };
+    let mut want: Vec<String> = names.iter().map(|n| echoed(n)).collect();
+    want.sort();
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let run_cmd = |args: &[&str]| run_with_path(&t, &path, args);
+    for args in [
+        &["-j", "1", "-x", "cmd", "/c", "echo", "{}"][..],
+        &["-j", "4", "-x", "cmd", "/c", "echo", "{}"],
+        &["--batch-size", "1", "-X", "cmd", "/c", "echo"],
+        &[
+            "-x",
+            "C:\\windows\\system32\\CMD.EXE",
+            "/d",
+            "/c",
+            "echo",
+            "{}",
+        ],
+    ] {
+        let run = run_cmd(args);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+        assert_eq!(run.sorted(), want, "{args:?}");
+    }
+    // The command's own syntax stays cmd's: a pipe and a `^` of its own, and quotes that cmd
+    // strips from a command beginning with one.
+    let run = run_cmd(&["-x", "cmd", "/c", "echo [{/}]| more"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut piped: Vec<String> = names.iter().map(|n| format!("[{n}]")).collect();
+    piped.sort();
+    assert_eq!(run.sorted(), piped);
+    let run = run_cmd(&["--batch-size", "1", "-X", "cmd", "/c", "echo ^{/}"]);
+    assert_eq!(run.code, 0, "{}", run.stderr);
+    let mut bare: Vec<String> = names.iter().map(|n| n.to_string()).collect();
+    bare.sort();
+    assert_eq!(run.sorted(), bare);
+    // '!': refused unless delayed expansion is off; the rest still run.
+    t.files(&["i!PATH!j"]);
+    for args in [
+        &["-x", "cmd", "/c", "echo", "{}"][..],
+        &["-x", "cmd", "/v:on", "/c", "echo", "{}"],
+        &["-X", "cmd", "/c", "echo"],
+    ] {
+        let run = run_cmd(args);
+        assert_eq!(run.code, 1, "{args:?}");
+        assert_eq!(
+            run.stderr,
+            "ffind: ./i!PATH!j: not passed to cmd, which expands '!' when delayed expansion is \
+             on (give cmd /v:off before /c to pass it as it is)\n",
+            "{args:?}"
+        );
+        let out = String::from_utf8_lossy(&run.stdout);
+        assert!(
+            !out.contains("i!") && !out.contains("\nPWNED"),
+            "{args:?}: {out}"
+        );
+    }
+    let run = run_cmd(&["-j", "1", "-x", "cmd", "/v:off", "/c", "echo", "{}"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    let mut with_bang = want.clone();
+    with_bang.push("./i!PATH!j".into());
+    with_bang.sort();
+    assert_eq!(run.sorted(), with_bang);
+}
+
+/// Issue 41, item 1: a rule on paths (`src/exec`) in an ignore file outside the tree matches
+/// as in the tree's own `.gitignore` (and as fd.exe matches it): in `--ignore-file`,
+/// `%APPDATA%\ffind\ignore`, `%APPDATA%\fd\ignore`, and git's global excludes under
+/// `--no-require-git`; the walk joins with `\`, and those files were given the path so.
+#[test]
+fn path_rules_of_ignore_files_outside_the_tree_match() {
+    let t = Tree::new();
+    t.files(&["src/exec/a.rs", "src/exec/sub/b.rs", "src/c.rs", "d.rs"]);
+    let outside = t.home().join("ign.txt");
+    fs::write(&outside, "src/exec\n").unwrap();
+    let want = ["d.rs", "src/c.rs"];
+    let run = t.run(&["--ignore-file", outside.to_str().unwrap(), "-e", "rs"]);
+    run.assert_paths(&want);
+    let config = t.home().join(".config");
+    for (file, args) in [
+        (config.join("ffind").join("ignore"), &["-e", "rs"][..]),
+        (config.join("fd").join("ignore"), &["-e", "rs"]),
+        (
+            config.join("git").join("ignore"),
+            &["--no-require-git", "-e", "rs"],
+        ),
+    ] {
+        fs::create_dir_all(file.parent().unwrap()).unwrap();
+        fs::write(&file, "src/exec\n").unwrap();
+        t.run(args).assert_paths(&want);
+        // Anchored, and a directory rule, the same.
+        fs::write(&file, "/src/exec/\n").unwrap();
+        t.run(args).assert_paths(&want);
+        fs::remove_file(&file).unwrap();
+    }
+    // Every method reads them alike.
+    for m in crate::fd_parity::METHODS {
+        let run = t.run(&[
+            "--method",
+            m,
+            "--ignore-file",
+            outside.to_str().unwrap(),
+            "-e",
+            "rs",
+        ]);
+        run.assert_paths(&want);
+    }
+}
+
+/// Issue 41, item 2: `-t x` finds what fd.exe finds (its faccess crate's rule): a file that
+/// opens for execution whose name has no extension or `exe`, `com`, `bat` or `cmd` written in
+/// lower case (`PATHEXT` unread; `UPPER.EXE` is not one), under every method; a directory only
+/// with `-t d` as well.
+#[test]
+fn executables_are_found_by_extension_as_fd_finds_them() {
+    let t = Tree::new();
+    t.files(&[
+        "run.bat",
+        "script.cmd",
+        "tool.exe",
+        "old.com",
+        "noext",
+        ".profile",
+        "notes.txt",
+        "UPPER.EXE",
+        "x.ps1",
+        "bin/inner.exe",
+        "bin/inner.dll",
+    ]);
+    let want = [
+        "bin/inner.exe",
+        "noext",
+        "old.com",
+        "run.bat",
+        "script.cmd",
+        "tool.exe",
+    ];
+    for m in crate::fd_parity::METHODS {
+        t.run(&["--method", m, "-t", "x"]).assert_paths(&want);
+        let mut hidden = want.to_vec();
+        hidden.push(".profile");
+        t.run(&["--method", m, "-H", "-t", "x"])
+            .assert_paths(&hidden);
+        let mut dirs = want.to_vec();
+        dirs.push("bin/");
+        t.run(&["--method", m, "-t", "x", "-t", "d"])
+            .assert_listing(&dirs);
+    }
+}
+
+/// Issue 41, item 3: a `/` in a pattern is taken, as fd.exe takes it (its check is for `\`):
+/// `-g '**/*.rs'` matches names, exit 0; a pattern with `\` that names a directory is refused
+/// as fd.exe refuses it (exit 2 here, fd's 1: docs/DIFFERENCES.md).
+#[test]
+fn a_slash_in_a_pattern_is_taken_and_a_backslash_directory_refused() {
+    let t = Tree::new();
+    t.files(&["a.rs", "src/b.rs", "src/sub/c.rs", "x.txt"]);
+    t.run(&["-g", "**/*.rs"])
+        .assert_paths(&["a.rs", "src/b.rs", "src/sub/c.rs"]);
+    let run = t.run(&["src/b"]);
+    assert_eq!((run.code, run.stdout.len()), (0, 0), "{}", run.stderr);
+    t.run(&["-p", "src/b"]).assert_paths(&["src/b.rs"]);
+    let run = t.run(&["src\\sub"]);
+    assert_eq!(run.code, 2, "{}", run.stderr);
+    assert!(
+        run.stderr
+            .starts_with("ffind: the search pattern 'src\\sub' contains a path separator ('\\')"),
+        "{}",
+        run.stderr
+    );
+    // A '\' that names no directory is a regex's escape.
+    t.run(&["\\.rs$"])
+        .assert_paths(&["a.rs", "src/b.rs", "src/sub/c.rs"]);
+}
+
+/// Issue 41, item 6: a program that cannot be started is said to be so, with the system's
+/// why (here a text file, which is no program: Wine's "Bad EXE format"), exit 1, once per
+/// command line that failed; a start that fails for a passing reason (Wine's
+/// ERROR_INTERNAL_ERROR) is tried again (the unit tests of exec/children.rs and
+/// exec/sys/windows.rs).
+#[test]
+fn a_program_that_cannot_start_is_said_to_have_failed_to_start() {
+    let t = Tree::new();
+    t.write("notes.txt", "not a program\r\n").files(&["b.txt"]);
+    for (args, lines) in [
+        (&["-e", "txt", "-X", "./notes.txt"][..], 1),
+        (&["-e", "txt", "-j", "1", "-x", "./notes.txt"], 2),
+    ] {
+        let run = t.run(args);
+        assert_eq!(run.code, 1, "{args:?}: {}", run.stderr);
+        assert_eq!(
+            run.stderr.lines().count(),
+            lines,
+            "{args:?}: {}",
+            run.stderr
+        );
+        for line in run.stderr.lines() {
+            assert!(
+                line.starts_with("ffind: ./notes.txt: could not be started: ")
+                    && line.len() > "ffind: ./notes.txt: could not be started: ".len(),
+                "{args:?}: {line}"
+            );
+        }
+    }
+}
+
+/// Issue 41, item 4: `--help`, `-h`, the manual and the PowerShell completion's descriptions
+/// name what Windows does, from one source (cli/help.rs on fs::help): the config file and
+/// the ignore files in %APPDATA%, the memo in %LOCALAPPDATA% (and --cache off), the hidden
+/// attribute, `\` as the separator, --owner and --mpi refused; nothing of Unix's places.
+#[test]
+fn the_help_says_what_windows_does() {
+    let t = Tree::new();
+    let out = |args: &[&str]| {
+        let run = t.run(args);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+        String::from_utf8(run.stdout).unwrap()
+    };
+    let long = out(&["--help"]);
+    // The manual's part that is clap's (its ENVIRONMENT and FILES, written for every system,
+    // name Windows' places beside Unix's).
+    let man = out(&["--gen-man"]);
+    let man = man[..man.find(".SH BENCHMARK").unwrap()].to_owned();
+    for (what, text) in [("--help", &long), ("--gen-man", &man)] {
+        // The manual is roff: a backslash is written \\, a dash \-, a quote \*(Aq. Lines are
+        // wrapped.
+        let text = text.replace(r"\-", "-").replace(r"\*(Aq", "'");
+        let text = text.replace(r"\\", r"\");
+        let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        for want in [
+            r"%APPDATA%\ffind\config",
+            "%FFIND_CONFIG_PATH%",
+            "with the hidden attribute",
+            r".config\git\ignore in git's home",
+            "Refused on Windows, where files have no user and group ids",
+            "Refused on Windows: --mpi runs on Linux only",
+            "Off on Windows",
+        ] {
+            assert!(text.contains(want), "{what} lacks {want:?}");
+        }
+        // The manual shows no text for an option with a short help only (clap_mangen's way,
+        // on every system): these are --help's.
+        if what == "--help" {
+            for want in [
+                r"%APPDATA%\ffind\ignore, or fd's, %APPDATA%\fd\ignore",
+                r"%LOCALAPPDATA%\ffind",
+                r#"instead of "\" between"#,
+            ] {
+                assert!(text.contains(want), "{what} lacks {want:?}");
+            }
+        }
+        for unix in ["~/.config", "~/.cache", "$XDG_", "0700", "$FFIND_"] {
+            assert!(!text.contains(unix), "{what} says {unix:?}");
+        }
+    }
+    let short = out(&["-h"])
+        .split_whitespace()
+        .collect::<Vec<_>>()
+        .join(" ");
+    for want in [
+        "Owned by this user and/or group (refused on Windows)",
+        "(off on",
+    ] {
+        assert!(short.contains(want), "-h lacks {want:?}:\n{short}");
+    }
+    let ps = out(&["--gen-completions", "powershell"]);
+    assert!(
+        ps.contains(r"%APPDATA%\ffind\ignore"),
+        "the PowerShell completion"
+    );
+    assert!(
+        !ps.contains("$XDG_"),
+        "the PowerShell completion says $XDG_"
+    );
+}
+
+/// Issue 41, item 7: ffind.exe's PowerShell completion, written from the table the bash and
+/// fish scripts come from, lists the values of -t, --color, --sort, --hyperlink and
+/// --json-fields, completes a command after -x and -X (then its own arguments), and does not
+/// offer --owner and --mpi, which Windows refuses. (PowerShell cannot run here: the script's
+/// text is what is tested, and the table in src/completions/powershell.rs.)
+#[test]
+fn the_powershell_completion_has_values_and_commands_and_not_what_windows_refuses() {
+    let t = Tree::new();
+    let run = t.run(&["--gen-completions", "powershell"]);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    let ps = String::from_utf8(run.stdout).unwrap();
+    let line = |names: &str| {
+        ps.lines()
+            .find(|l| l.contains(&format!("Names = @({names})")))
+            .unwrap_or_else(|| panic!("no line for {names}"))
+            .to_owned()
+    };
+    for (names, values) in [
+        (
+            "'-t', '--type'",
+            &["'f'", "'d'", "'x'", "'executable'", "'e'"][..],
+        ),
+        ("'-c', '--color'", &["'auto'", "'always'", "'never'"]),
+        ("'--sort'", &["'path'", "'depth'", "'none'"]),
+        ("'--hyperlink'", &["'auto'", "'always'", "'never'"]),
+        ("'--json-fields'", &["'size'", "'mtime'", "'mode'"]),
+    ] {
+        let l = line(names);
+        for v in values {
+            assert!(
+                l.contains(&format!("Name = {v};")),
+                "{names} lacks {v}: {l}"
+            );
+        }
+    }
+    for names in ["'-x', '--exec'", "'-X', '--exec-batch'"] {
+        assert!(line(names).contains("Command = $true"), "{names}");
+    }
+    assert!(ps.contains("Get-Command -CommandType Application, ExternalScript"));
+    assert!(ps.contains("TabExpansion2"));
+    for refused in ["'--owner'", "'--mpi'"] {
+        assert!(!ps.contains(refused), "offers {refused}");
+    }
+}

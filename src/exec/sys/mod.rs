@@ -10,20 +10,26 @@
 //!   Ctrl-Break, the console closing), [`exit_interrupted`], and [`watch_job_control`].
 //! - [`Pipes`]: a child's stdout and stderr read both at once.
 //! - [`LineLimit`]: how long a command line may be, argument by argument.
+//! - [`ResultArgs`]: how an argument made from a result reaches the program (escaped for
+//!   cmd.exe on Windows, or refused there).
 //! - [`stdout_gone`], [`is_too_long`], [`wait_with_usage`].
 
+mod argument;
 #[cfg(unix)]
 mod unix;
 #[cfg(windows)]
 mod windows;
 
+pub use self::argument::Argument;
 #[cfg(unix)]
 pub use self::unix::{
-    exit_interrupted, has_exited, is_too_long, prepare, stdout_gone, wait_exit, wait_with_usage,
-    watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
+    exit_interrupted, has_exited, is_too_long, prepare, start_again, stdout_gone, wait_exit,
+    wait_with_usage, watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
+    ResultArgs,
 };
 #[cfg(windows)]
 pub use self::windows::{
-    exit_interrupted, has_exited, is_too_long, prepare, stdout_gone, wait_exit, wait_with_usage,
-    watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
+    exit_interrupted, has_exited, is_too_long, prepare, start_again, stdout_gone, wait_exit,
+    wait_with_usage, watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
+    ResultArgs,
 };

@@ -16,6 +16,7 @@ use nix::unistd::{sysconf, Pid, SysconfVar};
 use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
+use super::argument::Argument;
 use crate::exec::usage::Usage;
 use crate::exit::Outcome;
 
@@ -345,6 +346,39 @@ impl LineLimit {
     /// What one argument costs.
     pub fn cost(&self, arg: &OsStr) -> usize {
         arg_bytes(arg.len())
+    }
+}
+
+/// Whether a command failed to start for a reason that may pass: none on Unix, whose
+/// `fork`/`exec` failures (no memory, too many processes, a bad program) say something lasting.
+pub fn start_again(_e: &io::Error) -> bool {
+    false
+}
+
+/// How an argument made from a result reaches the program: as it is, on Unix, where a program
+/// gets its arguments as a list and no shell reads them.
+#[derive(Debug, Clone, Copy)]
+pub struct ResultArgs;
+
+impl ResultArgs {
+    /// For a command that starts `program` with the fixed arguments `args`.
+    pub fn for_command<'a>(
+        _program: &OsStr,
+        _args: impl IntoIterator<Item = &'a OsStr>,
+    ) -> ResultArgs {
+        ResultArgs
+    }
+
+    /// Every argument can be passed.
+    pub fn check(&self, _arg: &Argument) -> Result<(), &'static str> {
+        Ok(())
+    }
+
+    /// The command: `program` with `args`, as they are.
+    pub fn command(&self, program: &OsStr, args: &[Argument]) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.args(args.iter().map(|a| &a.text));
+        cmd
     }
 }
 

@@ -452,7 +452,9 @@ impl IgnoreOptions {
         // git's global excludes match the path below the repository's root, as git matches
         // them (outside a repository, under --no-require-git, below the search root); the
         // other global files, the path below the search root.
-        let below_root = &path[root_base_len.min(path.len())..];
+        // Written with '/' as the rules speak of paths (on Windows, the walk joins with '\\').
+        let mut below_scratch = Vec::new();
+        let below_root = rel_to(root_base_len, &[], root_base_len, path, &mut below_scratch);
         let m_global = match node.and_then(|n| n.repo_root.as_deref()) {
             // Where none of its rules on paths may match (`paths`, as for the tree's files),
             // no path is made (a copy, above the search root).

@@ -71,6 +71,8 @@ pub struct Rules {
     residual: Option<Residual>,
     /// Rules of that rest past [`Rules::GLOB_RULES`], not applied.
     skipped: usize,
+    /// A file was UTF-16, not read ([`crate::fs::text`]).
+    utf16: bool,
 }
 
 impl Rules {
@@ -80,6 +82,11 @@ impl Rules {
         let mut rules = Rules::default();
         let mut residual = ResidualBuilder::default();
         for bytes in contents {
+            // UTF-16 (Windows PowerShell 5.1's '>'): its rules cannot be read; said instead.
+            if crate::fs::text::is_utf16(bytes) {
+                rules.utf16 = true;
+                continue;
+            }
             // A leading UTF-8 byte-order mark is not part of the first rule (git and fd drop it).
             let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
             let text = String::from_utf8_lossy(bytes);
@@ -113,7 +120,7 @@ impl Rules {
                 rules.whitelist.push(l.whitelist);
             }
         }
-        if rules.whitelist.is_empty() {
+        if rules.whitelist.is_empty() && !rules.utf16 {
             return None;
         }
         rules.residual = residual.finish();
@@ -240,14 +247,22 @@ impl Rules {
     /// What to say of a file whose rules past [`Rules::GLOB_RULES`] were not applied, if any:
     /// results may differ from what the file means, so it is said (and the exit code is 1).
     pub fn skipped_message(&self) -> Option<String> {
-        (self.skipped > 0).then(|| {
+        let utf16 = self.utf16.then(|| {
+            use crate::fs::text::{SAVE_AS_UTF8, UTF16};
+            format!("{UTF16}: its rules were not applied; {SAVE_AS_UTF8}")
+        });
+        let skipped = (self.skipped > 0).then(|| {
             format!(
                 "{} rules past the first {} that need a glob engine ({{a,b}}, [!a], a**b) were \
                  not applied",
                 self.skipped,
                 Self::GLOB_RULES
             )
-        })
+        });
+        match (utf16, skipped) {
+            (Some(a), Some(b)) => Some(format!("{a}; {b}")),
+            (a, b) => a.or(b),
+        }
     }
 
     /// Whether any rule here is on paths rather than on the name alone.

@@ -1,0 +1,152 @@
+//! The help texts that name what differs between systems (places, what hides an entry, the
+//! separator, what the system refuses), made from the ground floor's words
+//! ([`crate::fs::help`]), so that `--help`, `-h`, the manual and the completions say what the
+//! system running them does. The other options' help is `args.rs`'s doc comments.
+
+use crate::fs::help::{self as words, var};
+
+/// Short help, and the long help's paragraphs, with what the system refuses of the option
+/// (`refused`) added to each.
+fn with_refusal(short: &str, paragraphs: &[&str], refused: Option<(&str, &str)>) -> [String; 2] {
+    let mut long = paragraphs.join("\n\n");
+    let mut short = short.to_owned();
+    if let Some((after_short, paragraph)) = refused {
+        short.push_str(after_short);
+        long.push_str("\n\n");
+        long.push_str(paragraph);
+    }
+    [short, long]
+}
+
+/// ffind's own description (`about`, and `long_about`).
+pub fn long_about() -> String {
+    format!(
+        "A parallel file finder with fd's command line.\n\n\
+         Lists the entries below each PATH whose file name matches PATTERN (a regular \
+         expression, case-insensitive unless it contains an uppercase letter). Hidden entries, \
+         and those that ignore files (.gitignore, .ignore, .fdignore, .ffindignore) name, are \
+         skipped unless asked for.\n\n\
+         Options you always want can go in a config file, one per line ('#' starts a comment): \
+         {} names it, else {} is read when it exists. The command line comes after it and \
+         wins; --no-config skips it.\n\n\
+         `ffind --bench [OPTIONS] [PATH]...` times the traversal methods instead (see `ffind \
+         --bench --help`).",
+        var("FFIND_CONFIG_PATH"),
+        words::CONFIG
+    )
+}
+
+/// -H's long help.
+pub fn hidden() -> String {
+    format!(
+        "Include hidden files and directories ({}).\n\n\
+         Entries that ignore files hide stay hidden (see -I, -u); a \"!\" rule in an ignore \
+         file shows a hidden entry even without -H{}. Overridden by --no-hidden.",
+        words::HIDDEN,
+        words::NOT_REVEALED
+    )
+}
+
+/// --no-ignore-vcs's long help.
+pub fn no_ignore_vcs() -> String {
+    format!(
+        "Show entries that git's ignore files would hide.\n\n\
+         That is .gitignore, .git/info/exclude and the global git excludes (core.excludesFile, \
+         by default {}); .ignore, .fdignore, .ffindignore and ffind's global ignore file still \
+         apply. Overridden by --ignore-vcs.",
+        words::GIT_EXCLUDES
+    )
+}
+
+/// --no-global-ignore-file's help.
+pub fn no_global_ignore_file() -> String {
+    format!(
+        "Do not read the global ignore file: {}, or fd's, {}, when ffind's does not exist",
+        words::GLOBAL_IGNORE,
+        words::FD_IGNORE
+    )
+}
+
+/// --owner's short and long help.
+pub fn owner() -> [String; 2] {
+    with_refusal(
+        "Owned by this user and/or group",
+        &[
+            "Only entries owned by this user and/or group: \"user\", \"user:group\", \":group\", \
+             ids accepted; \"!\" negates a part (\"!root\", \":!wheel\").",
+            "Examples: --owner john, --owner :students, --owner '!john:students', --owner 1000.",
+        ],
+        words::NO_OWNERS,
+    )
+}
+
+/// --path-separator's help.
+pub fn path_separator() -> String {
+    format!(
+        "Print this instead of \"{}\" between path components (and after directories)",
+        words::SEPARATOR
+    )
+}
+
+/// --mpi's short and long help.
+pub fn mpi() -> [String; 2] {
+    let first = "Spread the search over the processes of an MPI job, on as many nodes as it \
+                 has: mpirun -n N ffind --mpi [OPTIONS] [PATTERN] [PATH]... (or srun)";
+    with_refusal(
+        first,
+        &[
+            &format!("{first}."),
+            "Directories are shared out between the processes as they are found; process 0 \
+             prints every result and error, and the output is what one process would print. \
+             Every process needs this ffind and the search paths at the same place. Started \
+             without an MPI launcher, ffind runs as one process. Needs ffind built with \
+             `--features mpi`; -x, -X and --method other than auto or queue do not go with it. \
+             See docs/SCALE.md.",
+        ],
+        words::NO_MPI,
+    )
+}
+
+/// --cache's short and long help.
+pub fn cache() -> [String; 2] {
+    with_refusal(
+        "Remember directories; reread only those that changed",
+        &[
+            "Remember the directories read, and read again next time only those that changed \
+             (a directory's stat tells: device, inode, mtime, ctime, size, mode).",
+            "A repeated search of an unchanged tree then costs one stat per directory instead \
+             of reading it, and prints exactly what a search without --cache prints: a \
+             directory changed since, or within 3 seconds of being remembered, is read again, \
+             and ignore files are always read. The memo is the user's own (--cache-dir), one \
+             file per tree, which a search of a directory inside it also uses; file systems \
+             whose directory times cannot be trusted (NFS, SMB, FUSE, 9P, FAT, proc) are \
+             searched without it, with a warning. Only for --method auto, serial, queue and \
+             rayon. See docs/CACHE.md.",
+        ],
+        words::NO_CACHE,
+    )
+}
+
+/// --cache-dir's help.
+pub fn cache_dir() -> String {
+    format!(
+        "Where --cache keeps its memo (default: {}",
+        words::CACHE_DIR
+    )
+}
+
+/// --no-config's long help (its first paragraph is the short one).
+pub fn no_config() -> [String; 2] {
+    let first = format!(
+        "Do not read the config file of default options ({}, else {})",
+        var("FFIND_CONFIG_PATH"),
+        words::CONFIG_LISTED
+    );
+    let long = format!(
+        "{first}.\n\n\
+         That file holds one option per line (blank lines and lines starting with '#' \
+         skipped), read before the command line's, so the command line wins: a config file's \
+         -H is undone by --no-hidden."
+    );
+    [first, long]
+}
