@@ -21,7 +21,8 @@
 //! not the commands in groups of their own. ffind passes SIGTSTP on to those groups, then
 //! stops itself (the default action it replaced); the SIGCONT that continues it (`fg`, `bg`,
 //! `kill -CONT`) is passed on to them too. A stopped job thus holds no command running behind
-//! it.
+//! it: a command being started in a group of its own as the stop comes is waited for and
+//! stopped with the others, and none starts until ffind is continued.
 //!
 //! On Windows the interrupts are the console's Ctrl-C, Ctrl-Break and closing, which the
 //! console itself sends to every process attached to it, the commands included; a second one
@@ -45,7 +46,8 @@ use super::sys::{self, Interrupt, Interrupts, Process};
 #[derive(Debug, Default)]
 pub struct Children {
     state: Mutex<State>,
-    /// Told when a child leaves the list.
+    /// Told when a child leaves the list or has been started (listed or not), and when ffind
+    /// is interrupted or continued.
     ended: Condvar,
 }
 
@@ -67,8 +69,10 @@ struct State {
     running: Vec<Process>,
     /// Children being started: not listed yet, but the interrupt must wait for them too.
     starting: usize,
+    /// Those of them starting in groups of their own, which a stop waits for.
+    starting_own: usize,
     interrupt: Option<Interrupt>,
-    /// ffind was stopped (SIGTSTP) and not continued yet: a command that starts now stops too.
+    /// ffind is stopping or was stopped (SIGTSTP) and not continued yet: no command starts.
     stopped: bool,
 }
 
@@ -88,30 +92,48 @@ impl Children {
     }
 
     /// Starts `cmd` in `group`, unless ffind is being interrupted (`Ok(None)`). A child that
-    /// starts just as the interrupt comes gets it too.
+    /// starts just as the interrupt comes gets it too; none starts while ffind is stopped.
     pub fn spawn(&self, cmd: &mut Command, group: Group) -> io::Result<Option<Child>> {
-        let own_group = group == Group::Own;
-        sys::prepare(cmd, own_group);
-        {
-            let mut state = self.lock();
-            if state.interrupt.is_some() {
-                return Ok(None);
-            }
-            state.starting += 1;
+        sys::prepare(cmd, group == Group::Own);
+        if !self.begin_start(group) {
+            return Ok(None);
         }
         let spawned = cmd.spawn();
+        self.end_start(spawned, group).map(Some)
+    }
+
+    /// Counts a start about to be made in `group`, once ffind is not stopped (a stop waits
+    /// for the starts under way, and must not wait for more); false if ffind is being
+    /// interrupted.
+    fn begin_start(&self, group: Group) -> bool {
+        let state = self.lock();
+        let mut state = self
+            .ended
+            .wait_while(state, |s| s.stopped && s.interrupt.is_none())
+            .unwrap_or_else(|e| e.into_inner());
+        if state.interrupt.is_some() {
+            return false;
+        }
+        state.starting += 1;
+        state.starting_own += usize::from(group == Group::Own);
+        true
+    }
+
+    /// Lists the child of a start counted by [`Children::begin_start`] (passing the interrupt
+    /// on to it if one came meanwhile), or returns why it did not start.
+    fn end_start(&self, spawned: io::Result<Child>, group: Group) -> io::Result<Child> {
+        let own_group = group == Group::Own;
         let mut state = self.lock();
         state.starting -= 1;
+        state.starting_own -= usize::from(own_group);
         self.ended.notify_all();
         let child = spawned?;
         let process = Process::new(&child, own_group);
         state.running.push(process);
         if let Some(why) = state.interrupt {
             process.interrupt_late(why);
-        } else if state.stopped {
-            process.job_control(true);
         }
-        Ok(Some(child))
+        Ok(child)
     }
 
     /// Whether `child` (started by [`Children::spawn`], not yet reaped) has ended; it is left
@@ -142,6 +164,8 @@ impl Children {
         for process in &state.running {
             process.interrupt(why);
         }
+        // A start held by a stop gives up.
+        self.ended.notify_all();
     }
 
     /// Kills every running child (a second interrupt).
@@ -153,9 +177,22 @@ impl Children {
 
     /// Passes a stop (SIGTSTP) or a continue (SIGCONT) on to the commands in groups of their
     /// own (see the module's doc); those in ffind's group got it from the terminal with ffind.
+    /// A stop first waits for the commands being started in groups of their own to be listed
+    /// (none starts after it): ffind stops itself once this returns, and such a command,
+    /// started but not listed yet, would be left running behind the stopped job, its listing
+    /// frozen with ffind until `fg` (issue 40).
     fn pass_on_job_control(&self, stop: bool) {
         let mut state = self.lock();
         state.stopped = stop;
+        if stop {
+            state = self
+                .ended
+                .wait_while(state, |s| s.starting_own > 0)
+                .unwrap_or_else(|e| e.into_inner());
+        } else {
+            // The starts held by the stop go on.
+            self.ended.notify_all();
+        }
         for process in &state.running {
             process.job_control(stop);
         }
@@ -251,5 +288,117 @@ mod tests {
             let _ = kill(grandchild, Signal::SIGKILL);
             panic!("the shell's sleep was not signalled");
         }
+    }
+
+    /// A bound for what takes milliseconds.
+    const BOUND: Duration = Duration::from_secs(20);
+
+    /// How long a step that must wait is watched not returning.
+    const HELD: Duration = Duration::from_millis(300);
+
+    fn leaked() -> &'static Children {
+        Box::leak(Box::new(Children::new()))
+    }
+
+    fn sleep_10() -> Command {
+        let mut cmd = Command::new("sleep");
+        cmd.arg("10");
+        cmd
+    }
+
+    /// Waits until `child` is stopped (state `T` in /proc) or, with `stopped` false, is not.
+    fn wait_stopped(child: &Child, stopped: bool) {
+        let state = || {
+            let stat = std::fs::read_to_string(format!("/proc/{}/stat", child.id())).ok()?;
+            stat.rsplit(") ").next()?.chars().next()
+        };
+        let start = std::time::Instant::now();
+        while (state() == Some('T')) != stopped {
+            assert!(
+                start.elapsed() < BOUND,
+                "state {:?}, stopped wanted: {stopped}",
+                state()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Passes a stop on from a thread of its own, which tells the receiver once it has.
+    fn stop_on_a_thread(children: &'static Children) -> std::sync::mpsc::Receiver<()> {
+        let (told, returned) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            children.pass_on_job_control(true);
+            let _ = told.send(());
+        });
+        returned
+    }
+
+    fn end(children: &Children, mut child: Child) {
+        let _ = child.kill();
+        children.wait(&mut child).unwrap();
+    }
+
+    #[test]
+    fn a_stop_waits_for_a_command_being_started_and_stops_it_too() {
+        // Issue 40: a command started in a group of its own, not listed yet as the stop came,
+        // was left running behind the stopped job (its listing frozen with ffind).
+        let children = leaked();
+        // A start under way: the command runs, and is not listed yet.
+        assert!(children.begin_start(Group::Own));
+        let mut cmd = sleep_10();
+        sys::prepare(&mut cmd, true);
+        let spawned = cmd.spawn();
+        let stop_returned = stop_on_a_thread(children);
+        // ffind stops itself once the stop is passed on: not before the command is listed.
+        assert!(
+            stop_returned.recv_timeout(HELD).is_err(),
+            "the stop did not wait for the command being started"
+        );
+        let child = children.end_start(spawned, Group::Own).unwrap();
+        stop_returned.recv_timeout(BOUND).unwrap();
+        wait_stopped(&child, true);
+        children.pass_on_job_control(false);
+        wait_stopped(&child, false);
+        end(children, child);
+    }
+
+    #[test]
+    fn a_stop_waits_for_no_command_started_in_ffinds_group() {
+        // That one gets a Ctrl-Z from the terminal itself, before it runs too: its start may
+        // never return before `fg`.
+        let children = leaked();
+        assert!(children.begin_start(Group::Ffinds));
+        let stop_returned = stop_on_a_thread(children);
+        assert!(
+            stop_returned.recv_timeout(BOUND).is_ok(),
+            "the stop waited for a command in ffind's group"
+        );
+        let failed = children.end_start(Err(io::ErrorKind::NotFound.into()), Group::Ffinds);
+        assert!(failed.is_err());
+        children.pass_on_job_control(false);
+        assert!(children.wait_all(Duration::ZERO));
+    }
+
+    #[test]
+    fn no_command_starts_while_ffind_is_stopped_and_an_interrupt_ends_the_wait() {
+        let children = leaked();
+        children.pass_on_job_control(true);
+        let (told, started) = std::sync::mpsc::channel();
+        let told_too = told.clone();
+        std::thread::spawn(move || told.send(children.spawn(&mut sleep_10(), Group::Own)));
+        assert!(
+            started.recv_timeout(HELD).is_err(),
+            "a command started while ffind was stopped"
+        );
+        children.pass_on_job_control(false);
+        let child = started.recv_timeout(BOUND).unwrap().unwrap().unwrap();
+        wait_stopped(&child, false);
+        end(children, child);
+        // Stopped again, then interrupted: the start waiting gives up.
+        children.pass_on_job_control(true);
+        std::thread::spawn(move || told_too.send(children.spawn(&mut sleep_10(), Group::Own)));
+        assert!(started.recv_timeout(HELD).is_err());
+        children.interrupt(libc::SIGTERM);
+        assert!(started.recv_timeout(BOUND).unwrap().unwrap().is_none());
     }
 }
