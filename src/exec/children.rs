@@ -21,7 +21,9 @@
 //! not the commands in groups of their own. ffind passes SIGTSTP on to those groups, then
 //! stops itself (the default action it replaced); the SIGCONT that continues it (`fg`, `bg`,
 //! `kill -CONT`) is passed on to them too. A stopped job thus holds no command running behind
-//! it.
+//! it: a command being started as the stop comes is waited for and stopped with the others
+//! (one that the terminal's stop caught before it ran is continued, so that its start ends,
+//! and stopped again), and none starts until ffind is continued.
 //!
 //! On Windows the interrupts are the console's Ctrl-C, Ctrl-Break and closing, which the
 //! console itself sends to every process attached to it, the commands included; a second one
@@ -45,7 +47,8 @@ use super::sys::{self, Interrupt, Interrupts, Process};
 #[derive(Debug, Default)]
 pub struct Children {
     state: Mutex<State>,
-    /// Told when a child leaves the list.
+    /// Told when a child leaves the list or has been started (listed or not), and when ffind
+    /// is interrupted or continued.
     ended: Condvar,
 }
 
@@ -57,6 +60,10 @@ pub enum Group {
     /// ffind's own group: the command shares ffind's terminal.
     Ffinds,
 }
+
+/// How often a stop waiting for the commands being started looks for those stopped before
+/// they ran (see [`Children::pass_on_job_control`]).
+const LOOK_FOR_STOPPED: Duration = Duration::from_millis(10);
 
 /// How long ffind waits, after a second interrupt has killed every command, for them to be
 /// reaped before it exits anyway (a process stuck in the kernel cannot die at once).
@@ -87,11 +94,15 @@ fn started<T>(
 #[derive(Debug, Default)]
 struct State {
     running: Vec<Process>,
-    /// Children being started: not listed yet, but the interrupt must wait for them too.
+    /// Children being started: not listed yet, but the interrupt and a stop must wait for
+    /// them too.
     starting: usize,
     interrupt: Option<Interrupt>,
-    /// ffind was stopped (SIGTSTP) and not continued yet: a command that starts now stops too.
+    /// ffind is stopping or was stopped (SIGTSTP) and not continued yet: no command starts.
     stopped: bool,
+    /// The children the stop reached before they ran, which it continued so that their start
+    /// could end, and stopped again once listed (see [`Children::pass_on_job_control`]).
+    resumed: Vec<u32>,
 }
 
 impl Children {
@@ -110,18 +121,36 @@ impl Children {
     }
 
     /// Starts `cmd` in `group`, unless ffind is being interrupted (`Ok(None)`). A child that
-    /// starts just as the interrupt comes gets it too.
+    /// starts just as the interrupt comes gets it too; none starts while ffind is stopped.
     pub fn spawn(&self, cmd: &mut Command, group: Group) -> io::Result<Option<Child>> {
-        let own_group = group == Group::Own;
-        sys::prepare(cmd, own_group);
-        {
-            let mut state = self.lock();
-            if state.interrupt.is_some() {
-                return Ok(None);
-            }
-            state.starting += 1;
+        sys::prepare(cmd, group == Group::Own);
+        if !self.begin_start() {
+            return Ok(None);
         }
         let spawned = started(|| cmd.spawn(), sys::start_again);
+        self.end_start(spawned, group).map(Some)
+    }
+
+    /// Counts a start about to be made, once ffind is not stopped (a stop waits
+    /// for the starts under way, and must not wait for more); false if ffind is being
+    /// interrupted.
+    fn begin_start(&self) -> bool {
+        let state = self.lock();
+        let mut state = self
+            .ended
+            .wait_while(state, |s| s.stopped && s.interrupt.is_none())
+            .unwrap_or_else(|e| e.into_inner());
+        if state.interrupt.is_some() {
+            return false;
+        }
+        state.starting += 1;
+        true
+    }
+
+    /// Lists the child of a start counted by [`Children::begin_start`] (passing the interrupt
+    /// on to it if one came meanwhile), or returns why it did not start.
+    fn end_start(&self, spawned: io::Result<Child>, group: Group) -> io::Result<Child> {
+        let own_group = group == Group::Own;
         let mut state = self.lock();
         state.starting -= 1;
         self.ended.notify_all();
@@ -130,10 +159,8 @@ impl Children {
         state.running.push(process);
         if let Some(why) = state.interrupt {
             process.interrupt_late(why);
-        } else if state.stopped {
-            process.job_control(true);
         }
-        Ok(Some(child))
+        Ok(child)
     }
 
     /// Whether `child` (started by [`Children::spawn`], not yet reaped) has ended; it is left
@@ -164,6 +191,8 @@ impl Children {
         for process in &state.running {
             process.interrupt(why);
         }
+        // A start held by a stop gives up.
+        self.ended.notify_all();
     }
 
     /// Kills every running child (a second interrupt).
@@ -175,11 +204,43 @@ impl Children {
 
     /// Passes a stop (SIGTSTP) or a continue (SIGCONT) on to the commands in groups of their
     /// own (see the module's doc); those in ffind's group got it from the terminal with ffind.
+    ///
+    /// A stop first waits for the commands being started to be listed (none starts after it):
+    /// ffind stops itself once this returns, and a command started in a group of its own but
+    /// not listed yet would be left running behind the stopped job, its listing frozen with
+    /// ffind until `fg` (issue 40). A child that the terminal's stop reached before it ran its
+    /// program (in ffind's group, or before it left it) stops there, and its start cannot end:
+    /// the thread starting it waits in the kernel, where it never stops, so ffind would never
+    /// be seen stopped, nor the job continued. Such a child is continued, so that its program
+    /// starts, and stopped again once listed, alone; the continue continues it too.
     fn pass_on_job_control(&self, stop: bool) {
         let mut state = self.lock();
         state.stopped = stop;
+        if stop {
+            while state.starting > 0 {
+                let listed: Vec<u32> = state.running.iter().map(Process::id).collect();
+                let resumed = sys::continue_stopped_unlisted(|pid| listed.contains(&pid));
+                state.resumed.extend(resumed);
+                state = self
+                    .ended
+                    .wait_timeout(state, LOOK_FOR_STOPPED)
+                    .unwrap_or_else(|e| e.into_inner())
+                    .0;
+            }
+        } else {
+            // The starts held by the stop go on.
+            self.ended.notify_all();
+        }
         for process in &state.running {
             process.job_control(stop);
+        }
+        let resumed = std::mem::take(&mut state.resumed);
+        // Those still listed (a pid is reused only once reaped, and unlisted as it is).
+        for process in state.running.iter().filter(|p| resumed.contains(&p.id())) {
+            process.job_control_alone(stop);
+        }
+        if stop {
+            state.resumed = resumed;
         }
     }
 
@@ -317,5 +378,156 @@ mod unix_tests {
             let _ = kill(grandchild, Signal::SIGKILL);
             panic!("the shell's sleep was not signalled");
         }
+    }
+
+    /// Taken by the tests whose stop looks for stopped children while another stops one: the
+    /// look is the whole process's (`waitid`), and would continue the other test's child.
+    static TAKE_TURNS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+    /// A bound for what takes milliseconds.
+    const BOUND: Duration = Duration::from_secs(20);
+
+    /// How long a step that must wait is watched not returning.
+    const HELD: Duration = Duration::from_millis(300);
+
+    fn leaked() -> &'static Children {
+        Box::leak(Box::new(Children::new()))
+    }
+
+    /// A sleep holding none of the tests' output (left stopped by a failing test, it would
+    /// keep the pipe open).
+    fn sleep_10() -> Command {
+        let mut cmd = Command::new("sleep");
+        cmd.arg("10")
+            .stdin(std::process::Stdio::null())
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null());
+        cmd
+    }
+
+    /// Kills the child `.0` if the test fails before reaping it.
+    struct KilledOnFailure(u32);
+
+    impl Drop for KilledOnFailure {
+        fn drop(&mut self) {
+            if std::thread::panicking() {
+                let _ = kill(Pid::from_raw(self.0 as i32), Signal::SIGKILL);
+            }
+        }
+    }
+
+    /// Waits until `child` is stopped (state `T` in /proc) or, with `stopped` false, is not.
+    fn wait_stopped(child: &Child, stopped: bool) {
+        wait_state(child.id(), stopped);
+    }
+
+    /// [`wait_stopped`] by pid.
+    fn wait_state(pid: u32, stopped: bool) {
+        let state = || {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            stat.rsplit(") ").next()?.chars().next()
+        };
+        let start = std::time::Instant::now();
+        while (state() == Some('T')) != stopped {
+            assert!(
+                start.elapsed() < BOUND,
+                "state {:?}, stopped wanted: {stopped}",
+                state()
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+
+    /// Passes a stop on from a thread of its own, which tells the receiver once it has.
+    fn stop_on_a_thread(children: &'static Children) -> std::sync::mpsc::Receiver<()> {
+        let (told, returned) = std::sync::mpsc::channel();
+        std::thread::spawn(move || {
+            children.pass_on_job_control(true);
+            let _ = told.send(());
+        });
+        returned
+    }
+
+    fn end(children: &Children, mut child: Child) {
+        let _ = child.kill();
+        children.wait(&mut child).unwrap();
+    }
+
+    #[test]
+    fn a_stop_waits_for_a_command_being_started_and_stops_it_too() {
+        // Issue 40: a command started in a group of its own, not listed yet as the stop came,
+        // was left running behind the stopped job (its listing frozen with ffind).
+        let _turn = TAKE_TURNS.lock().unwrap_or_else(|e| e.into_inner());
+        let children = leaked();
+        // A start under way: the command runs, and is not listed yet.
+        assert!(children.begin_start());
+        let mut cmd = sleep_10();
+        sys::prepare(&mut cmd, true);
+        let spawned = cmd.spawn();
+        let stop_returned = stop_on_a_thread(children);
+        // ffind stops itself once the stop is passed on: not before the command is listed.
+        assert!(
+            stop_returned.recv_timeout(HELD).is_err(),
+            "the stop did not wait for the command being started"
+        );
+        let child = children.end_start(spawned, Group::Own).unwrap();
+        stop_returned.recv_timeout(BOUND).unwrap();
+        wait_stopped(&child, true);
+        children.pass_on_job_control(false);
+        wait_stopped(&child, false);
+        end(children, child);
+    }
+
+    #[test]
+    fn a_stop_continues_a_command_stopped_before_it_ran_and_stops_it_once_listed() {
+        // A Ctrl-Z at the terminal reaches a command in ffind's group (or not yet out of it)
+        // before it runs its program: stopped there, its start never ended, and ffind, whose
+        // starting thread waited in the kernel, was never seen stopped (the shell hung).
+        let _turn = TAKE_TURNS.lock().unwrap_or_else(|e| e.into_inner());
+        let children = leaked();
+        assert!(children.begin_start());
+        let mut cmd = sleep_10();
+        sys::prepare(&mut cmd, false);
+        let spawned = cmd.spawn();
+        let pid = spawned.as_ref().map(Child::id).unwrap();
+        let _killed = KilledOnFailure(pid);
+        // As the terminal's stop leaves it (a stop unlisted; SIGSTOP, since a SIGTSTP to the
+        // test's own group would stop the tests).
+        kill(Pid::from_raw(pid as i32), Signal::SIGSTOP).unwrap();
+        wait_state(pid, true);
+        let stop_returned = stop_on_a_thread(children);
+        // Continued by the stop, which waits until the start ends.
+        wait_state(pid, false);
+        assert!(stop_returned.try_recv().is_err(), "the stop did not wait");
+        let child = children.end_start(spawned, Group::Ffinds).unwrap();
+        stop_returned.recv_timeout(BOUND).unwrap();
+        // Stopped again, alone, once listed; continued with ffind.
+        wait_stopped(&child, true);
+        children.pass_on_job_control(false);
+        wait_stopped(&child, false);
+        end(children, child);
+    }
+
+    #[test]
+    fn no_command_starts_while_ffind_is_stopped_and_an_interrupt_ends_the_wait() {
+        let children = leaked();
+        children.pass_on_job_control(true);
+        let (told, started) = std::sync::mpsc::channel();
+        let told_too = told.clone();
+        std::thread::spawn(move || told.send(children.spawn(&mut sleep_10(), Group::Own)));
+        assert!(
+            started.recv_timeout(HELD).is_err(),
+            "a command started while ffind was stopped"
+        );
+        children.pass_on_job_control(false);
+        let child = started.recv_timeout(BOUND).unwrap().unwrap().unwrap();
+        wait_stopped(&child, false);
+        end(children, child);
+        // Stopped again, then interrupted: the start waiting gives up.
+        children.pass_on_job_control(true);
+        std::thread::spawn(move || told_too.send(children.spawn(&mut sleep_10(), Group::Own)));
+        assert!(started.recv_timeout(HELD).is_err());
+        children.interrupt(libc::SIGTERM);
+        assert!(started.recv_timeout(BOUND).unwrap().unwrap().is_none());
     }
 }

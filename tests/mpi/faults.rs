@@ -4,8 +4,10 @@
 //! process, and under Slurm a job step cancelled by `scancel` fails with Slurm's message. Each
 //! stalls the job on purpose: results go to a FIFO this test reads when it chooses.
 
-use std::fs::File;
+use std::fs::{File, OpenOptions};
 use std::io::Read;
+use std::os::unix::fs::OpenOptionsExt;
+use std::path::Path;
 use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
 
@@ -32,14 +34,10 @@ fn one_process_writes(t: &Tree, args: &[String]) -> usize {
     t.run(&words).stdout.len()
 }
 
-/// A job of 4 processes writing to a FIFO that nobody reads yet: the launcher, the FIFO's path
-/// and the job's mark (in every process's environment, to find them by).
-fn stalled_job(
-    t: &Tree,
-    args: &[String],
-    loud: bool,
-    more: &[&str],
-) -> (Child, std::path::PathBuf, String) {
+/// A job of 4 processes writing to a FIFO that nobody reads yet: the launcher, the FIFO opened
+/// to read (see [`open_output`]) and the job's mark (in every process's environment, to find
+/// them by).
+fn stalled_job(t: &Tree, args: &[String], loud: bool, more: &[&str]) -> (Child, File, String) {
     let fifo = t.home().join("fifo");
     let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
     // SAFETY: a valid NUL-terminated path.
@@ -50,13 +48,40 @@ fn stalled_job(
     let mut launch = crate::launch_words(4, false, loud);
     launch.extend(more.iter().map(|w| w.to_string()));
     let mark = format!("{}-{}", std::process::id(), fifo.display());
-    let child = crate::command_from(t, &launch, &words)
+    let mut child = crate::command_from(t, &launch, &words)
         .env("FFIND_TEST_JOB", &mark)
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    (child, fifo, mark)
+    let reader = open_output(&mut child, &fifo);
+    (child, reader, mark)
+}
+
+/// Opens the job's FIFO to read once a process has opened it to write. A launcher that ends
+/// first (as Open MPI's did when its start failed) fails the test with what it said, where an
+/// open alone would wait for ever.
+fn open_output(launcher: &mut Child, fifo: &Path) -> File {
+    let path = fifo.to_owned();
+    let (opened, open) = std::sync::mpsc::channel();
+    std::thread::spawn(move || opened.send(File::open(path)));
+    loop {
+        if let Ok(file) = open.recv_timeout(Duration::from_millis(50)) {
+            return file.unwrap();
+        }
+        if let Some(status) = launcher.try_wait().unwrap() {
+            // The opening thread waits for a writer: one, so that it ends.
+            let _ = OpenOptions::new()
+                .write(true)
+                .custom_flags(libc::O_NONBLOCK)
+                .open(fifo);
+            let mut said = String::new();
+            if let Some(mut err) = launcher.stderr.take() {
+                let _ = err.read_to_string(&mut said);
+            }
+            panic!("the launcher ended ({status}) before the job opened its output: {said}");
+        }
+    }
 }
 
 /// The job's processes, by rank: those running ffind with the job's mark in their
@@ -149,8 +174,7 @@ fn a_reader_that_stops_holds_every_process_in_bounded_memory() {
     let (t, args) = tree_with_big_records();
     let whole = one_process_writes(&t, &args);
     assert!(whole > 90 << 20, "{whole} bytes");
-    let (mut child, fifo, mark) = stalled_job(&t, &args, false, &[]);
-    let mut reader = File::open(&fifo).unwrap();
+    let (mut child, mut reader, mark) = stalled_job(&t, &args, false, &[]);
     let mut first = vec![0; 1 << 20];
     reader.read_exact(&mut first).unwrap();
     let ranks = wait_for_ranks(&mark);
@@ -194,8 +218,7 @@ fn fault(
     more: &[&str],
     fault: impl FnOnce(u32, &[(u32, u32)]),
 ) -> Ended {
-    let (mut child, fifo, mark) = stalled_job(t, args, loud, more);
-    let mut reader = File::open(&fifo).unwrap();
+    let (mut child, mut reader, mark) = stalled_job(t, args, loud, more);
     let mut some = vec![0; 64 << 10];
     reader.read_exact(&mut some).unwrap();
     let ranks = wait_for_ranks(&mark);

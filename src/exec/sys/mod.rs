@@ -5,7 +5,8 @@
 //! system.
 //!
 //! - [`Process`]: how a running child is reached (interrupted, killed, stopped), [`prepare`]
-//!   before it starts, [`has_exited`] and [`wait_exit`] without reaping it.
+//!   before it starts, [`has_exited`] and [`wait_exit`] without reaping it,
+//!   [`continue_stopped_unlisted`] for children stopped before they ran.
 //! - [`Interrupts`]: the events that interrupt ffind (SIGINT, SIGTERM, SIGHUP; Ctrl-C,
 //!   Ctrl-Break, the console closing), [`exit_interrupted`], and [`watch_job_control`].
 //! - [`Pipes`]: a child's stdout and stderr read both at once.
@@ -23,13 +24,13 @@ mod windows;
 pub use self::argument::Argument;
 #[cfg(unix)]
 pub use self::unix::{
-    exit_interrupted, has_exited, is_too_long, prepare, start_again, stdout_gone, wait_exit,
-    wait_with_usage, watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
-    ResultArgs,
+    continue_stopped_unlisted, exit_interrupted, has_exited, is_too_long, prepare, start_again,
+    stdout_gone, wait_exit, wait_with_usage, watch_job_control, Interrupt, Interrupts, LineLimit,
+    Pipes, Process, ResultArgs,
 };
 #[cfg(windows)]
 pub use self::windows::{
-    exit_interrupted, has_exited, is_too_long, prepare, start_again, stdout_gone, wait_exit,
-    wait_with_usage, watch_job_control, Interrupt, Interrupts, LineLimit, Pipes, Process,
-    ResultArgs,
+    continue_stopped_unlisted, exit_interrupted, has_exited, is_too_long, prepare, start_again,
+    stdout_gone, wait_exit, wait_with_usage, watch_job_control, Interrupt, Interrupts, LineLimit,
+    Pipes, Process, ResultArgs,
 };

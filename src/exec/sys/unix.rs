@@ -56,6 +56,37 @@ pub fn wait_exit(child: &Child) {
     let _ = exited(child.id(), libc::WEXITED | libc::WNOWAIT);
 }
 
+/// Continues the children of this process that have stopped since last asked (`waitid` with
+/// `WSTOPPED`, which reports each stop once and reaps nothing) and that `listed` does not
+/// know: children stopped before they ran their program. Returns their pids.
+pub fn continue_stopped_unlisted(listed: impl Fn(u32) -> bool) -> Vec<u32> {
+    let mut continued = Vec::new();
+    loop {
+        // SAFETY: as in `exited`: zeroed plain integers, filled by waitid.
+        let mut info: libc::siginfo_t = unsafe { std::mem::zeroed() };
+        // SAFETY: waitid writes one `siginfo_t` into the one we own.
+        let ret =
+            unsafe { libc::waitid(libc::P_ALL, 0, &mut info, libc::WSTOPPED | libc::WNOHANG) };
+        // SAFETY: filled by waitid, or still zero (no stop to report).
+        let pid = unsafe { info.si_pid() };
+        if ret != 0 {
+            if Errno::last() == Errno::EINTR {
+                continue;
+            }
+            return continued;
+        }
+        if pid == 0 {
+            return continued;
+        }
+        let pid = pid as u32;
+        if !listed(pid) {
+            // Not reaped (a stop reaps nothing), so the pid is still this child's.
+            let _ = kill(Pid::from_raw(pid as i32), Signal::SIGCONT);
+            continued.push(pid);
+        }
+    }
+}
+
 /// Sets up `cmd` before it starts: in a process group of its own when `own_group`.
 pub fn prepare(cmd: &mut Command, own_group: bool) {
     if own_group {
@@ -111,6 +142,17 @@ impl Process {
             };
             let _ = killpg(Pid::from_raw(self.pid as i32), sig);
         }
+    }
+
+    /// Stops (SIGTSTP) or continues (SIGCONT) the command alone, whatever its group: one that
+    /// the terminal's stop reached before it ran, and that ffind continued so that it could.
+    pub fn job_control_alone(&self, stop: bool) {
+        let sig = if stop {
+            Signal::SIGTSTP
+        } else {
+            Signal::SIGCONT
+        };
+        let _ = kill(Pid::from_raw(self.pid as i32), sig);
     }
 
     /// Sends `sig` to the command, and to its whole group when it has one of its own; that

@@ -61,6 +61,11 @@ pub fn wait_exit(child: &Child) {
 /// console process group, `CREATE_NEW_PROCESS_GROUP`, would turn its Ctrl-C off).
 pub fn prepare(_cmd: &mut Command, _own_group: bool) {}
 
+/// No process is stopped on Windows: none to continue.
+pub fn continue_stopped_unlisted(_listed: impl Fn(u32) -> bool) -> Vec<u32> {
+    Vec::new()
+}
+
 /// A running child, as ffind reaches it: its id, and its process handle (kept as an integer,
 /// so that the list of children can be shared between threads).
 #[derive(Debug, Clone, Copy)]
@@ -102,6 +107,9 @@ impl Process {
 
     /// No job control on Windows.
     pub fn job_control(&self, _stop: bool) {}
+
+    /// No job control on Windows.
+    pub fn job_control_alone(&self, _stop: bool) {}
 }
 
 /// The console's events, as the handler sends them to the watching thread.
