@@ -16,7 +16,7 @@ use nix::unistd::{sysconf, Pid, SysconfVar};
 use signal_hook::consts::{SIGCONT, SIGHUP, SIGINT, SIGTERM, SIGTSTP};
 use signal_hook::iterator::Signals;
 
-use super::argument::Argument;
+use crate::exec::sys::argument::Argument;
 use crate::exec::usage::Usage;
 use crate::exit::Outcome;
 

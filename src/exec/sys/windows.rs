@@ -33,7 +33,7 @@ use windows_sys::Win32::System::Threading::{
     GetProcessTimes, TerminateProcess, WaitForSingleObject, INFINITE,
 };
 
-use super::argument::Argument;
+use crate::exec::sys::argument::Argument;
 use crate::exec::usage::Usage;
 use crate::exit::Outcome;
 
