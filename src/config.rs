@@ -186,7 +186,7 @@ pub struct Config {
     /// The byte after each result.
     pub terminator: u8,
     /// Stop after this many results.
-    pub max_results: Option<usize>,
+    pub max_results: Option<u64>,
     /// Print nothing; the exit code says whether anything matched.
     pub quiet: bool,
     /// Flush output at every directory (stdout is a terminal).

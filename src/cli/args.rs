@@ -384,7 +384,7 @@ pub struct Cli {
     /// Stop after this many results. Overridden by -1.
     #[arg(hide_short_help = true)]
     #[arg(long, value_name = "COUNT", overrides_with = "max_one_result")]
-    pub max_results: Option<usize>,
+    pub max_results: Option<u64>,
 
     /// Stop after the first result (same as --max-results=1).
     #[arg(hide_short_help = true)]

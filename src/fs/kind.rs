@@ -177,9 +177,13 @@ pub struct Stat {
 
 impl Stat {
     /// Widths differ between systems (`st_mode` is 16 bits on macOS and the BSDs, `st_dev` 32
-    /// on macOS): each field is widened to the one ffind keeps.
+    /// on macOS; `st_nlink` is 32 bits on i686 and armv7): each field is widened to the one ffind keeps.
     #[cfg(unix)]
-    #[allow(clippy::unnecessary_cast, clippy::unnecessary_fallible_conversions)]
+    #[allow(
+        clippy::unnecessary_cast,
+        clippy::unnecessary_fallible_conversions,
+        clippy::useless_conversion
+    )]
     pub(super) fn from_raw(st: &libc::stat) -> Stat {
         Stat {
             mode: st.st_mode as u32,

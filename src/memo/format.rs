@@ -371,14 +371,21 @@ impl<'a> Index<'a> {
         }
         (lo..n)
             .take_while(move |&i| at(i) == hash)
-            .map(move |i| u64_at(index, i * INDEX_ENTRY + 8) as usize)
+            .map(move |i| offset_at(index, i))
     }
 
     /// Every record's offset, in index order.
     pub fn all_offsets(&self) -> impl Iterator<Item = usize> + 'a {
         let index = self.0;
-        (0..index.len() / INDEX_ENTRY).map(move |i| u64_at(index, i * INDEX_ENTRY + 8) as usize)
+        (0..index.len() / INDEX_ENTRY).map(move |i| offset_at(index, i))
     }
+}
+
+/// The offset of the `i`th index entry, as an index into the mapped file: one past what a
+/// 32-bit address space can hold is `usize::MAX`, which no file holds (never wrapped round to
+/// the offset of another record).
+fn offset_at(index: &[u8], i: usize) -> usize {
+    usize::try_from(u64_at(index, i * INDEX_ENTRY + 8)).unwrap_or(usize::MAX)
 }
 
 /// The journal of a file whose first part ends at `base_end`: where the index of each whole
@@ -654,6 +661,31 @@ mod tests {
             bad[at] ^= 1;
             assert_eq!(segments(&bad, head.base_end).0.len(), 1, "byte {at}");
         }
+    }
+
+    #[test]
+    fn an_offset_past_4_gib_is_never_wrapped_round_to_a_record() {
+        // With a 32-bit usize, an offset of 4 GiB + N read `as usize` is N: the record at N.
+        let mut rec = NewRecord::new(b"a", &stamp(), (1, 0));
+        rec.push(c"x", Kind::File);
+        let mut file = file_of(&[rec.finish().unwrap()]);
+        let head = Header::parse(&file).unwrap();
+        let (index_at, base_end) = (head.index_at, head.base_end);
+        let first = Index(&file[index_at..base_end])
+            .all_offsets()
+            .next()
+            .unwrap();
+        assert!(file.get(first..).and_then(Record::parse).is_some());
+        let far = (first as u64 + (1 << 32)).to_le_bytes();
+        file[index_at + 8..index_at + 16].copy_from_slice(&far);
+        let index = Index(&file[index_at..base_end]);
+        assert_ne!(index.all_offsets().next(), Some(first));
+        let live = live_records(&file, std::iter::once(index));
+        assert!(live.is_empty(), "{} records", live.len());
+        let hash = path_hash(b"a");
+        assert!(index
+            .offsets_of(hash)
+            .all(|o| file.get(o..).and_then(Record::parse).is_none()));
     }
 
     #[test]

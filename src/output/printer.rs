@@ -20,7 +20,7 @@
 
 use std::cell::Cell;
 use std::io::{self, Write};
-use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Mutex, OnceLock, TryLockError};
 use std::time::{Duration, Instant};
 
@@ -86,7 +86,7 @@ pub struct Printer {
     terminator: u8,
     quiet: bool,
     /// Results still allowed, when limited.
-    remaining: Option<AtomicUsize>,
+    remaining: Option<AtomicU64>,
     matched: AtomicBool,
     stop: AtomicBool,
     why: Mutex<Stopped>,
@@ -133,14 +133,14 @@ impl Printer {
         out: Box<dyn Write + Send>,
         terminator: u8,
         quiet: bool,
-        limit: Option<usize>,
+        limit: Option<u64>,
         eager: bool,
     ) -> Printer {
         Printer {
             out: Mutex::new(out),
             terminator,
             quiet,
-            remaining: limit.map(AtomicUsize::new),
+            remaining: limit.map(AtomicU64::new),
             matched: AtomicBool::new(false),
             stop: AtomicBool::new(false),
             why: Mutex::new(Stopped::No),
@@ -187,7 +187,7 @@ impl Printer {
     /// there is nothing to sort.)
     pub fn sorted(mut self, order: Option<Order>) -> Printer {
         if let (Some(order), false) = (order, self.quiet) {
-            let limit = self.remaining.take().map(AtomicUsize::into_inner);
+            let limit = self.remaining.take().map(AtomicU64::into_inner);
             self.sorted = Some(Gathered::new(order, limit));
         }
         self
@@ -540,10 +540,10 @@ impl Printer {
             let mut took = 0;
             let left = remaining
                 .fetch_update(Ordering::AcqRel, Ordering::Acquire, |n| {
-                    took = n.min(keys.len());
-                    Some(n - took)
+                    took = usize::try_from(n).map_or(keys.len(), |n| n.min(keys.len()));
+                    Some(n - took as u64)
                 })
-                .map_or(0, |n| n - took);
+                .map_or(0, |n| n - took as u64);
             cut = keys.end_of_first(took);
             if left == 0 {
                 self.halt(Stopped::Limit);
@@ -614,6 +614,7 @@ fn push_styled(
 mod tests {
     use super::*;
     use crate::fs::Stat;
+    use std::sync::atomic::AtomicUsize;
     use std::sync::Arc;
 
     /// Metadata that is never there (most printer tests only print paths), or that `stat`

@@ -206,11 +206,12 @@ struct Pile {
 const COMPACT_AT_LEAST: usize = 64 * 1024;
 
 impl Gathered {
-    /// An empty pile for `order`, of which the first `limit` records will be printed.
-    pub fn new(order: Order, limit: Option<usize>) -> Gathered {
+    /// An empty pile for `order`, of which the first `limit` records will be printed (a limit
+    /// past what memory can hold, as on a 32-bit system, is no limit on what is kept).
+    pub fn new(order: Order, limit: Option<u64>) -> Gathered {
         Gathered {
             order,
-            limit,
+            limit: limit.map(|n| usize::try_from(n).unwrap_or(usize::MAX)),
             pile: Mutex::new(Pile::default()),
         }
     }
@@ -233,7 +234,7 @@ impl Gathered {
         pile.records += chunk.keys.records.len();
         pile.chunks.push(chunk);
         if let Some(n) = self.limit {
-            if pile.records > (2 * n).max(COMPACT_AT_LEAST) {
+            if pile.records > n.saturating_mul(2).max(COMPACT_AT_LEAST) {
                 let first = Chunk::of(&self.first(&pile.chunks, n));
                 pile.records = first.keys.records.len();
                 pile.chunks = vec![first];
@@ -474,7 +475,7 @@ mod tests {
         assert_eq!(v, want);
     }
 
-    fn gather(order: Order, limit: Option<usize>, paths: &[&str]) -> Gathered {
+    fn gather(order: Order, limit: Option<u64>, paths: &[&str]) -> Gathered {
         let g = Gathered::new(order, limit);
         // Two batches, as two workers would hand them over.
         for half in paths.chunks(paths.len().div_ceil(2)) {

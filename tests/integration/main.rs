@@ -76,6 +76,8 @@ mod output_file;
 #[cfg(unix)]
 mod parity;
 mod parsers;
+#[cfg(unix)]
+mod past_4gib;
 mod patterns;
 #[cfg(unix)]
 mod proptest_parity;

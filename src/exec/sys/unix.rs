@@ -337,7 +337,38 @@ const KERNEL_ARG_CAP: usize = 6 << 20;
 /// Used when sysconf cannot tell: POSIX's minimum is far lower, Linux's floor is 128 KiB.
 const FALLBACK_ARG_MAX: usize = 128 * 1024;
 
-/// How long a command line may be: `sysconf(_SC_ARG_MAX)`, less the environment and a
+/// What the kernel lets a command line and its environment take. On Linux its own rule
+/// (`fs/exec.c`): a quarter of the stack limit, at least 128 KiB ([`FALLBACK_ARG_MAX`]), at
+/// most [`KERNEL_ARG_CAP`], as glibc's `sysconf(_SC_ARG_MAX)` says it; musl's says 128 KiB
+/// whatever the limit, which cut `-X`'s command lines (and the static release builds') to a
+/// sixteenth of what the kernel takes.
+#[cfg(target_os = "linux")]
+fn arg_max() -> usize {
+    let mut stack = libc::rlimit {
+        rlim_cur: 0,
+        rlim_max: 0,
+    };
+    // SAFETY: getrlimit writes one `struct rlimit` into the one we own.
+    let known = unsafe { libc::getrlimit(libc::RLIMIT_STACK, &mut stack) } == 0;
+    if !known || stack.rlim_cur == libc::RLIM_INFINITY {
+        return KERNEL_ARG_CAP;
+    }
+    usize::try_from(stack.rlim_cur / 4)
+        .unwrap_or(usize::MAX)
+        .max(FALLBACK_ARG_MAX)
+}
+
+/// What the system lets a command line and its environment take: `sysconf(_SC_ARG_MAX)`.
+#[cfg(not(target_os = "linux"))]
+fn arg_max() -> usize {
+    sysconf(SysconfVar::ARG_MAX)
+        .ok()
+        .flatten()
+        .and_then(|n| usize::try_from(n).ok())
+        .unwrap_or(FALLBACK_ARG_MAX)
+}
+
+/// How long a command line may be: what the kernel lets it take ([`arg_max`]), less the environment and a
 /// margin, each argument counted as the kernel counts it (its bytes, its NUL, its pointer);
 /// no argument longer than Linux's `MAX_ARG_STRLEN`.
 #[derive(Debug, Clone, Copy)]
@@ -349,12 +380,7 @@ pub struct LineLimit {
 impl LineLimit {
     /// The limit for a command line that starts `program` (the same for every program).
     pub fn for_program(_program: &OsStr) -> LineLimit {
-        let arg_max = sysconf(SysconfVar::ARG_MAX)
-            .ok()
-            .flatten()
-            .and_then(|n| usize::try_from(n).ok())
-            .unwrap_or(FALLBACK_ARG_MAX)
-            .min(KERNEL_ARG_CAP);
+        let arg_max = arg_max().min(KERNEL_ARG_CAP);
         let env: usize = std::env::vars_os()
             .map(|(k, v)| arg_bytes(k.len() + 1 + v.len()))
             .sum();
@@ -430,6 +456,25 @@ fn arg_bytes(len: usize) -> usize {
     len + 1 + std::mem::size_of::<usize>()
 }
 
+/// `wait4` as the system call itself on 32-bit musl: musl's `wait4` for programs built with a
+/// 32-bit `time_t` (its `__wait4_time32`, which the libc crate calls there) copies the resource
+/// usage back only when no child was reaped (`if (!r && usage)`), so that a reaped child's
+/// usage read as zeros (`--bench`'s user and system times and peak memory). The kernel's own
+/// `struct rusage` on those systems is the one the libc crate declares (32-bit `long`s).
+#[cfg(all(target_os = "linux", target_env = "musl", target_pointer_width = "32"))]
+unsafe fn wait4(
+    pid: libc::pid_t,
+    status: *mut libc::c_int,
+    options: libc::c_int,
+    usage: *mut libc::rusage,
+) -> libc::pid_t {
+    // SAFETY: the caller's pointers, as for wait4(2).
+    unsafe { libc::syscall(libc::SYS_wait4, pid, status, options, usage) as libc::pid_t }
+}
+
+#[cfg(not(all(target_os = "linux", target_env = "musl", target_pointer_width = "32")))]
+use libc::wait4;
+
 /// Waits for `child` with `wait4`, which reaps it and returns its own resource usage (so
 /// nothing else this process started can leak into the numbers). The child is reaped: it is
 /// not to be waited for again.
@@ -441,7 +486,7 @@ pub fn wait_with_usage(child: Child) -> io::Result<Usage> {
     loop {
         // SAFETY: `pid` is our child, not yet waited for (std waits only when asked, and we
         // never ask); both pointers are valid for writes for the duration of the call.
-        let reaped = unsafe { libc::wait4(pid, &mut status, 0, &mut usage) };
+        let reaped = unsafe { wait4(pid, &mut status, 0, &mut usage) };
         if reaped == pid {
             break;
         }
