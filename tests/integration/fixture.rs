@@ -18,9 +18,53 @@ use std::os::unix::fs::{symlink, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
-/// The ffind binary cargo built for these tests.
+/// The ffind binary under test: the one cargo built for these tests, or the one named by
+/// `FFIND_TEST_BIN` (a release archive's own binary, which `just release` checks with this
+/// suite; for another architecture, run by the kernel through qemu-user's binfmt entry).
 pub fn bin() -> PathBuf {
-    host_path(env!("CARGO_BIN_EXE_ffind"))
+    match std::env::var_os("FFIND_TEST_BIN") {
+        Some(path) if !path.is_empty() => host_path(path),
+        _ => host_path(env!("CARGO_BIN_EXE_ffind")),
+    }
+}
+
+/// The architecture of the binary under test, from its ELF header (`e_machine`), when it is
+/// one: "x86_64", "x86", "aarch64", "arm", or the number of another machine.
+#[cfg(unix)]
+pub fn bin_machine() -> Option<String> {
+    let head = fs::read(bin()).ok()?;
+    if head.get(..4) != Some(b"\x7fELF") || head.len() < 20 {
+        return None;
+    }
+    let machine = u16::from_le_bytes([head[18], head[19]]);
+    Some(match machine {
+        62 => "x86_64".into(),
+        3 => "x86".into(),
+        183 => "aarch64".into(),
+        40 => "arm".into(),
+        other => other.to_string(),
+    })
+}
+
+/// Whether the binary under test has a 32-bit address space (ELF class 1: i686, armv7).
+#[cfg(unix)]
+pub fn bin_is_32_bit() -> bool {
+    fs::read(bin()).is_ok_and(|head| head.get(4) == Some(&1))
+}
+
+/// Why a test that watches the binary from outside (strace's calls, its memory and threads)
+/// cannot here: the binary is of another architecture, run by qemu-user, which is what those
+/// see instead. `None` when it runs natively (i686 does on x86_64).
+#[cfg(unix)]
+pub fn emulated() -> Option<String> {
+    let machine = bin_machine()?;
+    let native = match (std::env::consts::ARCH, machine.as_str()) {
+        (host, bin) if host == bin => true,
+        ("x86_64", "x86") => true,
+        ("aarch64", "arm") => true,
+        _ => false,
+    };
+    (!native).then(|| format!("skipped: the binary under test is {machine}, run by qemu-user"))
 }
 
 /// A path handed to the tests from outside (by cargo, or the environment) as this process can
@@ -415,6 +459,10 @@ pub fn not_found() -> String {
 /// An error's text as ffind's messages end with it: the system's words, without Rust's
 /// " (os error N)" and without the full stop Windows ends them with.
 pub fn error_text(e: &std::io::Error) -> String {
+    #[cfg(unix)]
+    if let Some(text) = e.raw_os_error().and_then(musl_text) {
+        return text.to_owned();
+    }
     let text = e.to_string();
     match text.rfind(" (os error") {
         Some(end) => {
@@ -604,3 +652,38 @@ pub const UTF16: &str = "written in UTF-16 (as Windows PowerShell 5.1's '>' writ
 /// How ffind says to mend it.
 pub const SAVE_AS_UTF8: &str =
     "save it as UTF-8 (Set-Content -Encoding utf8, or Notepad's Save as, Encoding UTF-8)";
+
+/// The text the binary under test prints for the system error `errno` (its C library's): what
+/// [`error_text`] gives for it.
+#[cfg(unix)]
+pub fn os_text(errno: i32) -> String {
+    error_text(&std::io::Error::from_raw_os_error(errno))
+}
+
+/// musl's texts where they differ from glibc's (musl's `src/errno/__strerror.h`), when the
+/// binary under test is linked with musl (the release's static Linux builds): the tests run
+/// with glibc's.
+#[cfg(unix)]
+fn musl_text(errno: i32) -> Option<&'static str> {
+    const TEXTS: [(i32, &str); 8] = [
+        (libc::ELOOP, "Symbolic link loop"),
+        (libc::ENAMETOOLONG, "Filename too long"),
+        (libc::EIO, "I/O error"),
+        (libc::EMFILE, "No file descriptors available"),
+        (libc::ENOMEM, "Out of memory"),
+        (libc::EBUSY, "Resource busy"),
+        (libc::EXDEV, "Cross-device link"),
+        (libc::ENOTSUP, "Not supported"),
+    ];
+    static MUSL: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    // musl's table of texts is in every binary linked with it, and in no other.
+    let musl = *MUSL
+        .get_or_init(|| fs::read(bin()).is_ok_and(|b| memchr_find(&b, b"Symbolic link loop\0")));
+    musl.then(|| TEXTS.iter().find(|(e, _)| *e == errno).map(|(_, t)| *t))
+        .flatten()
+}
+
+#[cfg(unix)]
+fn memchr_find(haystack: &[u8], needle: &[u8]) -> bool {
+    haystack.windows(needle.len()).any(|w| w == needle)
+}

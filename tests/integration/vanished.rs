@@ -67,7 +67,11 @@ fn a_proc_directory_whose_process_went_away_is_not_an_error() {
             // Any other error is reported.
             let run = failing_reads(&t, &fd, Some("EIO"), &args);
             assert_eq!(run.code, 1, "{m} {ignore}: {}", run.stderr);
-            let said = format!("ffind: {}: Input/output error", fd.display());
+            let said = format!(
+                "ffind: {}: {}",
+                fd.display(),
+                crate::fixture::os_text(libc::EIO)
+            );
             assert!(run.stderr.contains(&said), "{m} {ignore}: {}", run.stderr);
         }
     }

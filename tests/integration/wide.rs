@@ -50,6 +50,10 @@ fn peak(t: &Tree, method: &str, j: &str) -> u64 {
 
 #[test]
 fn a_wide_directory_is_listed_and_held_once_at_any_concurrency() {
+    if let Some(emulated) = crate::fixture::emulated() {
+        eprintln!("{emulated}: its translation buffers grow with the threads, and take the memory measured");
+        return;
+    }
     let t = wide();
     // walkdir runs one thread whatever -j: only the parallel crates can multiply the work.
     let methods = ["jwalk", "ignore"];
