@@ -36,6 +36,21 @@ bench-setup *TREES:
 bench *ARGS:
     python3 benches/bench.py {{ ARGS }}
 
+# Release archives as fd ships them, into target/dist/ with SHA256SUMS: Linux (static musl:
+# x86_64, aarch64, armv7, i686, and their .deb), Windows (x86_64, aarch64), macOS (x86_64,
+# aarch64), FreeBSD (x86_64), each checked before it counts (.ci/release.py --help;
+# docs/INSTALL.md). One target: `just release aarch64-unknown-linux-musl`; `--no-suite` skips
+# the test suites
+release *ARGS:
+    python3 .ci/release.py {{ ARGS }}
+
+# The crate as crates.io would take it: `cargo publish --dry-run` (packaged, then built from the
+# package alone), then installed from that package into target/publish-check
+publish-check:
+    cargo publish --dry-run --locked --allow-dirty
+    cargo install --locked --path "target/package/ffind-cli-$(sed -n 's/^version = "\(.*\)"$/\1/p' Cargo.toml | head -n 1)" --root target/publish-check
+    target/publish-check/bin/ffind --version
+
 # Build the Debian package (target/debian/ffind_*.deb) with cargo-deb (`cargo install cargo-deb`)
 deb:
     cargo deb

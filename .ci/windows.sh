@@ -4,6 +4,8 @@
 # (target/wine/prefix, with the ProcessPrng shim Rust programs need there). fd's own Windows
 # build (benches/peers.py fd-windows) is the reference the tests compare with: FFIND_FD_WINDOWS.
 # Called by .ci/run; `just windows` runs it alone. Each step prints its time.
+# FFIND_WINDOWS_SUITE_ONLY=1 with FFIND_TEST_BIN=path/ffind.exe runs only the integration suite
+# against that binary (a release zip's, .ci/release.py): no build, clippy or msrv check.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 target=x86_64-pc-windows-gnu
@@ -29,24 +31,27 @@ step=$SECONDS
 bash .ci/wine/setup.sh
 took "wine prefix"
 
-echo "== windows: build"
-step=$SECONDS
-cargo build --locked --target "$target"
-took build
+suite_only=${FFIND_WINDOWS_SUITE_ONLY:-}
+if [ -z "$suite_only" ]; then
+  echo "== windows: build"
+  step=$SECONDS
+  cargo build --locked --target "$target"
+  took build
 
-echo "== windows: clippy"
-step=$SECONDS
-cargo clippy --all-targets --locked --target "$target" -- -D warnings
-took clippy
+  echo "== windows: clippy"
+  step=$SECONDS
+  cargo clippy --all-targets --locked --target "$target" -- -D warnings
+  took clippy
 
-# The minimum Rust version (Cargo.toml's rust-version) checks the Windows code too.
-msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)
-echo "== windows: msrv: rust $msrv"
-step=$SECONDS
-rustup toolchain install "$msrv" --profile minimal >/dev/null
-rustup target add --toolchain "$msrv" "$target" >/dev/null
-cargo +"$msrv" check --all-targets --locked --target "$target" --target-dir target/msrv
-took msrv
+  # The minimum Rust version (Cargo.toml's rust-version) checks the Windows code too.
+  msrv=$(sed -n 's/^rust-version = "\(.*\)"$/\1/p' Cargo.toml)
+  echo "== windows: msrv: rust $msrv"
+  step=$SECONDS
+  rustup toolchain install "$msrv" --profile minimal >/dev/null
+  rustup target add --toolchain "$msrv" "$target" >/dev/null
+  cargo +"$msrv" check --all-targets --locked --target "$target" --target-dir target/msrv
+  took msrv
+fi
 
 # fd's own Windows build, for the comparisons (the suite skips only them without it).
 if [ -z "${FFIND_FD_WINDOWS:-}" ]; then
@@ -77,7 +82,13 @@ export FFIND_WINE_LINKS=$links
 # about 3 minutes.
 echo "== windows: test (under wine)"
 step=$SECONDS
+if [ -n "$suite_only" ]; then
+  [ -n "${FFIND_TEST_BIN:-}" ] || { echo "FFIND_WINDOWS_SUITE_ONLY needs FFIND_TEST_BIN" >&2; exit 2; }
+  what=(--test integration)
+else
+  what=(--all-targets)
+fi
 CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$PWD/.ci/wine/runner" \
-  cargo test --all-targets --locked --target "$target" -- --test-threads=1
+  cargo test "${what[@]}" --locked --target "$target" -- --test-threads=1
 took test
 echo "== windows: done in $((SECONDS - start))s"

@@ -176,7 +176,7 @@ def main(argv):
         b.tmp = Path(tmp)
         b.summary.write_text(summary_header(b))
         try:
-            suites.run(b)
+            suites.run(b, mpi=suites_mpi.mpi)
         finally:
             suites.unmount_slowfs(b)
     for suite, why in b.unavailable.items():
