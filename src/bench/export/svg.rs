@@ -18,7 +18,7 @@ use crate::bench::export::Caption;
 use crate::bench::format::Unit;
 use crate::bench::result::BenchmarkResult;
 use crate::bench::shown;
-use crate::config::Method;
+use crate::walk::methods::Method;
 
 const WIDTH: f64 = 860.0;
 const HEIGHT: f64 = 520.0;
@@ -33,7 +33,7 @@ const COLOURS: [&str; 6] = [
 ];
 
 fn colour(method: Method) -> &'static str {
-    let i = Method::ALL.iter().position(|&m| m == method).unwrap_or(0);
+    let i = method as usize;
     COLOURS[i % COLOURS.len()]
 }
 
