@@ -175,10 +175,9 @@ mod tests {
     fn all_expands_in_method_order_without_repeats() {
         let a = parse(&["--methods", "queue,all"]);
         let names: Vec<&str> = a.methods().iter().map(|m| m.name()).collect();
-        assert_eq!(
-            names,
-            ["queue", "serial", "walkdir", "rayon", "jwalk", "ignore"]
-        );
+        let rest = Method::all().map(Method::name).filter(|n| *n != "queue");
+        let want: Vec<&str> = std::iter::once("queue").chain(rest).collect();
+        assert_eq!(names, want);
         assert_eq!(parse(&[]).methods(), Method::all().collect::<Vec<_>>());
         assert!(BenchArgs::try_parse_from(["ffind --bench", "--methods", "fast"]).is_err());
     }

@@ -21,11 +21,9 @@ use std::process::Command;
 use proptest::prelude::*;
 
 use crate::fixture::{bin, clean_env, have, is_root, need, Run, Spawn, Tree};
+use crate::methods::{methods_with, methods_without};
 use crate::random_tree::{cases, cmd, have_setpriv, name, nodes, run, Case, Name, Node};
 use crate::reference::{self, Cmd, SearchPath};
-
-/// The methods that take `--cache`.
-const METHODS: [&str; 3] = ["serial", "queue", "rayon"];
 
 /// How long a directory must be left alone before the memo trusts its listing, and a little.
 const SETTLE: std::time::Duration = std::time::Duration::from_millis(3100);
@@ -322,7 +320,7 @@ fn sorted_lines(s: &str) -> Vec<&str> {
 
 /// `--cache` against `--no-cache` with `args` on the tree as it is now, under every method.
 fn agree(case: &Case, args: &[String], memo: &Path, step: &str) -> Result<(), TestCaseError> {
-    for m in METHODS {
+    for m in methods_with("own-reader") {
         let cached = run(&case.tree, &with(m, memo, true, args));
         let plain = run(&case.tree, &with(m, memo, false, args));
         let what = format!("{step}: ffind {}", with(m, memo, true, args).join(" "));
@@ -357,7 +355,7 @@ fn check(nodes: &[Node], cmd: Cmd, changes: &[Change]) -> Result<(), TestCaseErr
     let first = run(&case.tree, &with("queue", &memo, true, &case.args));
     case.verify("the first --cache search", &first)?;
     std::thread::sleep(SETTLE);
-    for m in METHODS {
+    for m in methods_with("own-reader") {
         let r = run(&case.tree, &with(m, &memo, true, &case.args));
         case.verify(&format!("a settled --cache search ({m})"), &r)?;
     }
@@ -780,7 +778,7 @@ fn a_memo_directory_that_is_a_link_or_another_users_is_refused() {
 fn the_walker_crate_methods_and_mpi_refuse_the_cache() {
     let t = Tree::new();
     t.files(&["a"]);
-    for m in ["walkdir", "jwalk", "ignore"] {
+    for m in methods_without("own-reader") {
         let r = t.run(&["--cache", "--method", m]);
         assert_eq!(r.code, 2, "{m}: {}", r.stderr);
         assert!(r.stderr.contains("--cache"), "{}", r.stderr);
@@ -928,7 +926,7 @@ fn a_memo_file_cut_short_during_a_search_is_survived_and_said_once() {
     t.files(&refs);
     std::thread::sleep(SETTLE);
     let want = t.run(&["--no-cache", "-u"]).sorted();
-    for method in METHODS {
+    for method in methods_with("own-reader") {
         let memo = t.home().join(format!("memo-{method}"));
         let m = memo.to_str().unwrap();
         let args = [

@@ -131,7 +131,7 @@ fn a_deleted_working_directory_is_no_error_with_absolute_search_paths() {
     let root = t.root();
     let d = root.join("d");
     let d = d.to_str().unwrap();
-    for method in crate::fd_parity::METHODS {
+    for method in crate::methods::methods() {
         for (args, want) in [
             (format!(". {d}"), format!("{d}/f\n")),
             (format!("-a . {d}"), format!("{d}/f\n")),

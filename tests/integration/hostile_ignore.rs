@@ -20,10 +20,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::fd_parity::{assert_listing, METHODS};
+use crate::fd_parity::assert_listing;
 #[cfg(unix)]
 use crate::fixture::{clean_env, is_root};
 use crate::fixture::{never_started, started_anew, Run, Tree};
+use crate::methods::methods;
 
 /// How long a run may take before it counts as hung: a real hang never ends, and a debug build
 /// reading a 16 MiB ignore file on a loaded 2-core machine took over 10 s.
@@ -78,7 +79,7 @@ pub fn mkfifo(path: &Path) {
 /// Runs ffind with `args` under every method, each bounded, and checks the listing, the exit
 /// code and the whole of stderr.
 fn assert_each_method(t: &Tree, args: &[&str], listing: &[&str], code: i32, stderr: &str) {
-    for method in METHODS {
+    for method in methods() {
         let mut full = vec!["--method", method];
         full.extend_from_slice(args);
         let run = bounded(t.cmd(&full));
@@ -307,7 +308,7 @@ fn an_unreadable_ignore_file_is_reported_by_every_method() {
     let t = Tree::new();
     t.files(&["keep", "x.o"]).write(".ignore", "*.o\n");
     t.chmod(".ignore", 0o000);
-    for method in METHODS {
+    for method in methods() {
         let args = ["--method", method];
         let run = if is_root() {
             match t.run_unprivileged(&args) {
@@ -338,7 +339,7 @@ fn an_ignore_file_in_a_directory_that_cannot_be_searched_is_reported_by_every_me
     t.files(&["keep", "ro/x.o", "ro/y"])
         .write("ro/.ignore", "*.o\n");
     t.chmod("ro", 0o555 & !0o111);
-    for method in METHODS {
+    for method in methods() {
         let args = ["--method", method];
         let Some(run) = (if is_root() {
             t.run_unprivileged(&args)
@@ -422,7 +423,7 @@ fn each_method_unprivileged(
     code: i32,
     stderr: &str,
 ) -> bool {
-    for method in METHODS {
+    for method in methods() {
         let mut full = vec!["--method", method];
         full.extend_from_slice(args);
         let run = if is_root() {
@@ -655,7 +656,7 @@ fn the_rules_of_an_ignore_file_take_memory_in_proportion_to_it() {
     t.dirs(&[".git"])
         .files(&["keep", "x17h", "x29999h", "x29999i"])
         .write(".gitignore", &rules);
-    for method in METHODS {
+    for method in methods() {
         let run = t.run_script(&format!(
             "ulimit -d 65536 && exec \"$FFIND\" --method {method}"
         ));

@@ -686,7 +686,7 @@ fn a_worktrees_git_file_leads_to_the_repositorys_exclude_file() {
     git(&["worktree", "add", "-q", "../wt"], "main");
     t.write("main/.git/info/exclude", "*.tmp\n")
         .files(&["wt/a.tmp", "wt/b.rs"]);
-    for m in ["serial", "queue", "walkdir", "jwalk", "ignore"] {
+    for m in crate::methods::methods() {
         t.run(&["--method", m, ".", "wt"])
             .assert_paths(&["wt/b.rs"]);
     }

@@ -34,7 +34,7 @@ fn ours(t: &Tree, args: &[&str]) -> Run {
 #[test]
 fn a_small_search_is_aligned_as_ls_aligns_it() {
     let t = tree();
-    for method in ["serial", "queue", "walkdir", "jwalk", "ignore", "rayon"] {
+    for method in crate::methods::methods() {
         for extra in [&[][..], &["--sort", "path"]] {
             let args = [&["-l", "-d", "1", "--method", method][..], extra].concat();
             let run = ours(&t, &args);

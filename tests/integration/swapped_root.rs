@@ -17,8 +17,8 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::fd_parity::METHODS;
 use crate::fixture::{bin, clean_env};
+use crate::methods::{breadth_methods, methods};
 
 /// Directories on each level of the tree searched (and of the outside tree).
 const WIDE: usize = 2_400;
@@ -113,10 +113,10 @@ fn a_root_or_an_open_ancestor_swapped_for_a_link_never_leads_outside() {
     let expected = expected();
     let mut replaced_said = 0;
     for what in [Swapped::Root, Swapped::Ancestor] {
-        for method in METHODS {
-            // The walker crates walk depth first only.
-            let crate_walks = matches!(method, "walkdir" | "jwalk" | "ignore");
-            for breadth in [false, true].into_iter().filter(|b| !(*b && crate_walks)) {
+        for method in methods() {
+            // Breadth first only where the method walks so (the walker crates do not).
+            let breadth_too = breadth_methods().contains(&method);
+            for breadth in [false, true].into_iter().filter(|b| !*b || breadth_too) {
                 for nofile in [24, 1024] {
                     let case = format!("{what:?} --method {method} breadth={breadth} -n {nofile}");
                     let (out, err, code) =

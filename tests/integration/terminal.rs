@@ -6,8 +6,8 @@
 use std::os::unix::ffi::OsStrExt;
 use std::process::Stdio;
 
-use crate::fd_parity::METHODS;
 use crate::fixture::{bin, clean_env, have, Spawn, Tree};
+use crate::methods::methods;
 
 /// `word` quoted for `sh -c`.
 fn quote(word: &str) -> String {
@@ -23,7 +23,7 @@ fn on_terminal(t: &Tree, args: &[&str], env: &[(&str, &str)], sep: u8) -> Option
         return None;
     }
     let mut first: Option<(String, Vec<String>)> = None;
-    for method in METHODS {
+    for method in methods() {
         for j in ["1", "8"] {
             let mut words = vec![bin().to_str().unwrap().to_owned()];
             words.extend(["--method", method, "-j", j].map(String::from));

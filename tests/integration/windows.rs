@@ -15,6 +15,7 @@ use std::process::{Command, Stdio};
 
 use crate::fd_parity::{assert_everywhere, methods_agree};
 use crate::fixture::{native, not_found, Run, Spawn, Tree};
+use crate::methods::methods;
 
 /// FILE_ATTRIBUTE_HIDDEN.
 const HIDDEN: u32 = 0x2;
@@ -303,7 +304,7 @@ fn unix_links_under_wine_are_what_they_lead_to_under_every_method() {
         "real\\in\\",
         "real\\in\\f",
     ];
-    for method in ["serial", "queue", "rayon", "walkdir", "jwalk", "ignore"] {
+    for method in methods() {
         let m = format!("--method={method}");
         for follow in [&[][..], &["-L"]] {
             let args: Vec<&str> = ["-u", m.as_str()].iter().chain(follow).copied().collect();
@@ -458,7 +459,7 @@ fn cache_says_once_that_it_is_off_and_the_search_runs() {
 fn a_missing_search_path_is_named_with_exit_code_1() {
     let t = Tree::new();
     t.files(&["d/f"]);
-    for m in crate::fd_parity::METHODS {
+    for m in methods() {
         let run = t.run(&["--method", m, ".", "nope"]);
         assert_eq!(run.code, 1, "{m}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{m}");
@@ -621,7 +622,7 @@ fn path_rules_of_ignore_files_outside_the_tree_match() {
         fs::remove_file(&file).unwrap();
     }
     // Every method reads them alike.
-    for m in crate::fd_parity::METHODS {
+    for m in methods() {
         let run = t.run(&[
             "--method",
             m,
@@ -662,7 +663,7 @@ fn executables_are_found_by_extension_as_fd_finds_them() {
         "script.cmd",
         "tool.exe",
     ];
-    for m in crate::fd_parity::METHODS {
+    for m in methods() {
         t.run(&["--method", m, "-t", "x"]).assert_paths(&want);
         let mut hidden = want.to_vec();
         hidden.push(".profile");
