@@ -9,9 +9,10 @@
 //! entries for the same command line; they differ only in how directories are read and
 //! scheduled. Those the table marks `OwnReader` read directories with [`crate::fs`] (raw
 //! `getdents64`, through `scan.rs`); the others read by path through a walker crate, for
-//! comparison.
+//! comparison, with the steps all of them share ([`by_path`]).
 
 pub mod beneath;
+pub mod by_path;
 pub mod contract;
 pub mod descriptors;
 pub mod methods;
