@@ -132,7 +132,7 @@ def sweep(b, label, tree):
 def crates(b, label, tree):
     """The walker-crate methods at each of CRATES_J: medians against the floor, and max RSS
     (their check that what a crate lists is beneath the root once listed a directory once per
-    thread: issue 18)."""
+    thread)."""
     d = q(str(tree))
     ref_json = floor_ref(b, label, tree)
     base = b.base(label, "crates")
@@ -297,7 +297,7 @@ def cold(b):
 def deep_lowfd(b):
     """The 3,000-level tree (paths far past PATH_MAX) under a low descriptor limit, where not
     every parent can stay open: each directory must still cost a few opens, not one per level
-    above it (issue 18). `ulimit -n` sets the soft and the hard limit, in a subshell."""
+    above it. `ulimit -n` sets the soft and the hard limit, in a subshell."""
     label, tree = "deep", b.corpora / "deep"
     d = q(str(tree))
     warm(tree)

@@ -1,5 +1,5 @@
 //! `ffind --bench`: times the traversal methods at several concurrency levels, the way hyperfine
-//! times commands, and exports what hyperfine exports (issue 5).
+//! times commands, and exports what hyperfine exports.
 //!
 //! ffind is a black box here: every run is a fresh process of this very binary, started with
 //! `--method M --concurrency N` and the user's filters, so a benchmark's `command` can be

@@ -1,4 +1,4 @@
-//! `--cache` (issue 25): a search served by the directory memo prints what a search without
+//! `--cache`: a search served by the directory memo prints what a search without
 //! it prints, whatever happened to the tree in between; and a memo that is damaged, cut
 //! short, of another version, written by two searches at once or by one killed midway, on a
 //! full disk, in a read-only directory, a link or another user's directory, never changes a
@@ -51,7 +51,8 @@ enum Change {
     Sub(usize),
     /// A directory renamed away (to the name given) and replaced by another of its name, with
     /// subdirectories of the same names, while a `--cache` search is inside the tree (slowed
-    /// by strace's delay injection on every stat and directory read): issue 31's swap.
+    /// by strace's delay injection on every stat and directory read): the walk must not
+    /// trust the listings of what was there before.
     Swap(usize, Name),
 }
 
@@ -246,7 +247,7 @@ fn swap_during_a_search(case: &Case, memo: &Path, d: usize, n: &Name) {
         }
     }
     // Its parent changed (its times): read again, so that the walk holds its descriptor
-    // while the subdirectories are validated, the case of issue 31.
+    // while the subdirectories are validated, the case the swap is about.
     if let Ok(parent) = fs::File::open(old.parent().unwrap()) {
         let _ = parent.set_modified(std::time::SystemTime::now());
     }

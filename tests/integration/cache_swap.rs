@@ -1,4 +1,4 @@
-//! `--cache` and a directory replaced by rename while a search is inside it (issue 31): a
+//! `--cache` and a directory replaced by rename while a search is inside it: a
 //! deployment's atomic swap (`mv a a.old; mv new a`) during a `--cache` search whose reader
 //! has stalled. The walk holds the old directory's descriptor and reads the old
 //! subdirectories through it; their paths lead into the new one. A listing kept with the

@@ -357,7 +357,7 @@ fn short_help_is_one_screen_and_long_help_has_everything() {
         "--type",
         "--exec",
         "--exclude",
-        // What a newcomer from fd comes for (issue 33).
+        // What a newcomer from fd comes for.
         "--sort",
         "--order",
         "--cache",

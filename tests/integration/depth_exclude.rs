@@ -1,4 +1,4 @@
-//! fd's search language, one option at a time (issue 3): how far the walk goes and what it
+//! fd's search language, one option at a time: how far the walk goes and what it
 //! leaves out, depth limits, excludes (`-E`), `--prune`, following links, staying on one file
 //! system, result limits (`--max-results`, `-1`, `-q`) and all of the filters combined. Every
 //! check runs under every method at `-j 1` and `-j 8` ([`assert_everywhere`]). On Windows

@@ -1,4 +1,4 @@
-//! `-x/--exec` and `-X/--exec-batch` (issue 8): what each command gets, how often it runs,
+//! `-x/--exec` and `-X/--exec-batch`: what each command gets, how often it runs,
 //! what its output looks like, exit codes (signals: `exec_signals.rs`). Every check runs under
 //! every method, at `-j 1` (commands one at a time, with ffind's stdout) and `-j 8` (captured,
 //! grouped output).

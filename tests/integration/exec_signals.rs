@@ -1,4 +1,4 @@
-//! `-x`/`-X` and signals (issue 18): an interrupting signal reaches every command and what the
+//! `-x`/`-X` and signals: an interrupting signal reaches every command and what the
 //! command started, a second one ends them all at once, and ffind never waits on a pipe that a
 //! process left behind by a command holds open.
 //!

@@ -1,4 +1,4 @@
-//! fd's search language, the same under every method, and the same as fd's (issue 3).
+//! fd's search language, the same under every method, and the same as fd's.
 //!
 //! One tree inside a real `git init` repository, and a table of command lines over it: each runs
 //! under every method at concurrency 1 and 8, and all must print the same sorted set of paths.

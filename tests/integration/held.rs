@@ -1,4 +1,4 @@
-//! A small search prints the same bytes every time, in fd's order (issue 23): results are held
+//! A small search prints the same bytes every time, in fd's order: results are held
 //! for a while, and sorted when the walk ends within it with at most 1,000 of them; past that
 //! they stream as found. Checked under every method and concurrency, against fd where one is
 //! installed (`fd_parity::fd`), and nearest first under `--order breadth`.

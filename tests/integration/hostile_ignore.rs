@@ -1,4 +1,4 @@
-//! Ignore files that cannot hang or blind ffind (issue 9): a FIFO, a device or a link to
+//! Ignore files that cannot hang or blind ffind: a FIFO, a device or a link to
 //! `/dev/zero` under an ignore file's name, in the tree, above the search path or as a global
 //! file, is reported once (`ffind: PATH: not a regular file, ignored`), skipped, and the walk
 //! goes on with exit code 1; so is one larger than 16 MiB. An unreadable one is reported the
@@ -460,7 +460,7 @@ fn a_git_file_whose_gitdir_name_is_too_long_is_reported_once_by_every_method() {
         &format!("ffind: {gitdir}/commondir: File name too long\n"),
     );
     // A relative one is shown from the directory holding the `.git` file, with `..` or
-    // without (issue 22: walkdir, jwalk and ignore took the name's first component for a
+    // without (walkdir, jwalk and ignore took the name's first component for a
     // directory they may not search, and said nothing).
     let gitdir = "z".repeat(300);
     t.write("sub/.git", &format!("gitdir: {gitdir}"));
@@ -547,7 +547,7 @@ fn kept_by_git(t: &Tree) -> Option<Vec<String>> {
 #[test]
 fn a_carriage_return_ends_a_rule_before_a_line_feed_or_the_end_of_the_file() {
     // git (2.47) splits an ignore file on LF and drops one CR before it, and before the end of
-    // a file whose last line has no LF (issue 18: `x1\r\nx2\r` ignores x2). A CR anywhere else
+    // a file whose last line has no LF (`x1\r\nx2\r` ignores x2). A CR anywhere else
     // is part of the rule; spaces before a dropped CR are trimmed, an escaped one is kept; a
     // byte-order mark goes first.
     let cases: [(&str, &str, &[&str]); 9] = [
@@ -605,7 +605,7 @@ fn a_carriage_return_at_the_end_of_an_ignore_file_option_ends_its_last_rule() {
 
 #[test]
 fn an_ignore_file_of_many_rules_is_read_in_linear_time() {
-    // Issue 18: 70,000 rules `aaaaaN*` (0.8 MB) in a .gitignore took 12 s in a release build,
+    // 70,000 rules `aaaaaN*` (0.8 MB) in a .gitignore took 12 s in a release build,
     // as the screen looked each new literal head up in the list of those before it. Linear,
     // a debug build reads them in a fraction of a second; quadratic, it took minutes, far past
     // the 40 s after which a run counts as hung. (The cost of each class of rules is counted
@@ -646,7 +646,7 @@ fn an_ignore_file_of_many_rules_is_read_in_linear_time() {
 #[cfg(unix)]
 #[test]
 fn the_rules_of_an_ignore_file_take_memory_in_proportion_to_it() {
-    // Issue 18: what ffind builds from an ignore file must stay within a small multiple of
+    // What ffind builds from an ignore file must stay within a small multiple of
     // the file, which is at most 16 MiB. A rule ending in a class of 8 bytes
     // (`*17[abcdefgh]`) was copied under each of them, with a 256-byte table per copy: 30,000
     // such rules (0.5 MB) took 128 MB. Each run here may use 64 MiB of data (`ulimit -d`), five times
@@ -668,7 +668,7 @@ fn the_rules_of_an_ignore_file_take_memory_in_proportion_to_it() {
 #[test]
 fn rules_past_the_glob_engines_bound_are_said_not_silently_dropped() {
     // A file may hold at most 4,096 rules that only a glob engine matches ({a,b}, [!a]): the
-    // rest are not applied (issue 18: millions fit in 16 MiB), and that is said, once, with
+    // rest are not applied (millions fit in 16 MiB), and that is said, once, with
     // exit code 1, by every method; the first 4,096 and the fast rules still apply.
     let t = Tree::new();
     let mut rules = String::from("fast\n");

@@ -1,8 +1,8 @@
-//! The floors of the house (issue 15): each part of `src/` uses only its own floor and those
+//! The floors of the house: each part of `src/` uses only its own floor and those
 //! below, so that the file system is a ground floor everything stands on, the filters and the
 //! output never reach up into the walk or the configuration, and the configuration never into
 //! the walk. The first test finds an import that points up a floor; the second finds a circle
-//! of imports between the files of `src/` (issue 24: the project's own check, where CI once ran
+//! of imports between the files of `src/` (the project's own check, where CI once ran
 //! a script from outside the repository).
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -174,8 +174,8 @@ fn the_check_sees_an_import_that_points_up() {
 /// Circles that exist today and are to be removed: the check fails on any other circle, and on
 /// one of these once it is gone or has changed (then update its line here).
 const KNOWN_CIRCLES: &[&[&str]] = &[
-    // (fs/dir.rs with fs/listing.rs, and walk/mod.rs with its methods, were untied by issue 24:
-    // fs/dirent.rs, walk/contract.rs and walk/prepare.rs.) Not named by any issue yet: walk/mod.rs's
+    // (fs/dir.rs with fs/listing.rs, and walk/mod.rs with its methods, were untied by
+    // fs/dirent.rs, walk/contract.rs and walk/prepare.rs.) Not untied yet: walk/mod.rs's
     // old shape, a mod.rs that both holds what its children use and calls them. The script this
     // test replaces missed these two: from a file that is not a mod.rs it took `super::` one level too high, and it did
     // not follow `child::` paths written in a mod.rs. bench/mod.rs holds `shown`, which

@@ -1,4 +1,4 @@
-//! `--no-errors` (issue 23): the errors met on the way are not shown, the exit status still
+//! `--no-errors`: the errors met on the way are not shown, the exit status still
 //! says they happened, an error about a search path is still shown, the option works from the
 //! config file and `--show-errors` undoes it; on a terminal one line says how many were hidden.
 //!

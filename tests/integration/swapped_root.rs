@@ -1,5 +1,5 @@
 //! A search root (or a directory below it that the walk keeps open) swapped for a link to a
-//! tree outside the search during the walk (issue 22): whatever a directory is opened again
+//! tree outside the search during the walk: whatever a directory is opened again
 //! through, it must be the directory the walk met first there, reached without following a
 //! link the walk would not follow. Nothing of the outside tree is ever printed; a root found
 //! replaced is said once and skipped, as a directory that vanished (docs/SECURITY.md).

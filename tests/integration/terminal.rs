@@ -1,4 +1,4 @@
-//! Output on a terminal (issue 8): names escaped as fd 10 escapes them (`\x1B`, `\u{202E}`),
+//! Output on a terminal: names escaped as fd 10 escapes them (`\x1B`, `\u{202E}`),
 //! colors on by default unless NO_COLOR, hyperlinks with `--hyperlink`. ffind runs inside a
 //! pseudo-terminal made by util-linux `script`, under every method at `-j 1` and `-j 8`; the
 //! tests are skipped (with a note) where `script` is missing.

@@ -1,5 +1,5 @@
 //! A directory that vanished between being listed and being read is gone, not unreadable
-//! (issue 33): no message and no error status, under every method and both ways of reading
+//!: no message and no error status, under every method and both ways of reading
 //! (with ignore rules and without); what exists and cannot be read is still reported. The
 //! vanishing is strace's fault injection on the reads of one directory (`-P`): ENOENT for a
 //! removed directory; ESRCH and EINVAL for a `/proc/PID` directory whose process went away

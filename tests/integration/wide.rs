@@ -1,4 +1,4 @@
-//! One wide directory under the walker-crate methods (issue 18): the check that what a crate
+//! One wide directory under the walker-crate methods: the check that what a crate
 //! lists is beneath the root reads and holds the directory's listing once, whatever `-j`. (It
 //! was once per thread: on 200,000 files, `--method ignore -j 64` took 1.4 GB and 14.6 s
 //! against 103 MB and 1.1 s at `-j 2`.)
