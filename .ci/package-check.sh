@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Debian package, built and checked as a user would install it (issue 24):
+# The Debian package, built and checked as a user would install it:
 #   cargo deb (cargo-deb, installed at a pinned version when missing), dpkg -i, then
 #   ffind --version, man -w ffind (man-db installed when missing), and bash completion of
 #   `ffind --ty<TAB>` through the installed completion script; dpkg -r at the end.

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Windows (issue 35): the x86_64-pc-windows-gnu build, clippy for it, and its test suite run under
+# Windows: the x86_64-pc-windows-gnu build, clippy for it, and its test suite run under
 # Wine (Debian 12's wine 8.0) through .ci/wine/runner, in the prefix .ci/wine/setup.sh makes
 # (target/wine/prefix, with the ProcessPrng shim Rust programs need there). fd's own Windows
 # build (benches/peers.py fd-windows) is the reference the tests compare with: FFIND_FD_WINDOWS.

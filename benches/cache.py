@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""--cache (issue 25): a repeated search served by the directory memo, timed interleaved (every
+"""--cache: a repeated search served by the directory memo, timed interleaved (every
 round runs each command once, in a new random order) against the same search without it, fd,
 bfs and the floor (`floor -p -j2`, last: the ratios are to it).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""How long a config file at the size limit (1 MiB) takes to judge (issue 22).
+"""How long a config file at the size limit (1 MiB) takes to judge.
 
     benches/config_file.py [FFIND] [RUNS]
 

@@ -7,7 +7,7 @@ PEER is one of
   fd         the latest fd-find, built from crates.io: `cargo install --locked fd-find --root
              $FFIND_PEERS` (a few minutes the first time), into $FFIND_PEERS/bin/fd
   fd-windows fd's own Windows build, the reference ffind.exe is compared with under Wine
-             (.ci/windows.sh, issue 35): fd-find 10.4.2 (the newest 10.4) cross-compiled with
+             (.ci/windows.sh): fd-find 10.4.2 (the newest 10.4) cross-compiled with
              `cargo install --locked fd-find --version 10.4.2 --target x86_64-pc-windows-gnu
              --root $FFIND_PEERS/windows` into $FFIND_PEERS/windows/bin/fd.exe; adds the rustup
              target and Debian's mingw-w64 linker (gcc-mingw-w64-x86-64) when missing. Never

@@ -12,7 +12,6 @@ import report
 import stream
 from harness import die, env_int, loadavg, say
 
-METHODS = ("serial", "walkdir", "queue", "rayon", "jwalk", "ignore")
 READER_SLEEP = env_int("BENCH_READER_SLEEP", 5, minimum=0)
 SWEEP = os.environ.get("BENCH_SWEEP") or "1,2,4,8,16,32,64,128,256,512,1024"
 CRATES_J = os.environ.get("BENCH_CRATES_J") or "2,8,64"
@@ -34,6 +33,14 @@ def bfs(b, d):
     return [f"bfs {d}"] + ([f"{q(b.bfs4)} {d}"] if b.bfs4 else [])
 
 
+def methods(b, without=None):
+    """The methods, from ffind's own table (`ffind --list-methods`, src/walk/methods.rs): all,
+    or those without a capability (`own-reader`: the walker-crate methods)."""
+    out = subprocess.run([b.ffind, "--list-methods"], capture_output=True, text=True, check=True).stdout
+    rows = [line.split("\t") for line in out.splitlines() if not line.startswith("auto\t")]
+    return [r[0] for r in rows if without is None or without not in r[1:]]
+
+
 def warm(path):
     subprocess.run(["find", str(path)], stdout=subprocess.DEVNULL)
 
@@ -41,7 +48,7 @@ def warm(path):
 # --- every entry, per tree ------------------------------------------------------------------
 def side(b, label, tree):
     d = q(str(tree))
-    cmds = [f"{b.ffind} -u . {d}"] + [f"{b.ffind} -u --method {m} . {d}" for m in METHODS]
+    cmds = [f"{b.ffind} -u . {d}"] + [f"{b.ffind} -u --method {m} . {d}" for m in methods(b)]
     cmds += [f"{b.fd} -u . {d}", *bfs(b, d), f"find {d}", f"{b.floor} -p -j2 {d}"]
     b.group("null", label, tree, f"floor -p -j2 {label}", ["-N"], cmds)
     b.group("pipe", label, tree, f"floor -p -j2 {label}", ["-N", "--output=pipe"], cmds)
@@ -68,7 +75,7 @@ def first(b, label, tree):
 
 def memory(b, label, tree):
     d = q(str(tree))
-    cmds = [f"{b.ffind} -u . {d}"] + [f"{b.ffind} -u --method {m} . {d}" for m in METHODS]
+    cmds = [f"{b.ffind} -u . {d}"] + [f"{b.ffind} -u --method {m} . {d}" for m in methods(b)]
     cmds += [f"{b.fd} -u . {d}", *bfs(b, d), f"{b.floor} -p -j2 {d}"]
     b.load = loadavg()
     say(f"{label}: memory (max RSS, 3 runs to /dev/null, 1 with a reader that sleeps {READER_SLEEP}s)")
@@ -124,25 +131,26 @@ def sweep(b, label, tree):
 def crates(b, label, tree):
     """The walker-crate methods at each of CRATES_J: medians against the floor, and max RSS
     (their check that what a crate lists is beneath the root once listed a directory once per
-    thread: issue 18)."""
+    thread)."""
     d = q(str(tree))
     ref_json = floor_ref(b, label, tree)
     base = b.base(label, "crates")
-    say(f"{label}: crates (--concurrency {CRATES_J}, walkdir, jwalk and ignore, {b.runs} runs each)")
+    crate_methods = ",".join(methods(b, without="own-reader"))
+    say(f"{label}: crates (--concurrency {CRATES_J}, {crate_methods}, {b.runs} runs each)")
     b.load = loadavg()
     table_md = b.tmp / "table.md"
     b.hyperfine(["-N", "--warmup", str(b.warmup), "--runs", str(b.runs), "-L", "j", CRATES_J,
-                 "-L", "method", "walkdir,jwalk,ignore", "--export-json", f"{base}.json",
+                 "-L", "method", crate_methods, "--export-json", f"{base}.json",
                  "--export-markdown", str(table_md), "-n", f"ffind -u --method {{method}} -j {{j}} . {label}",
                  f"{b.ffind} -u --method {{method}} -j {{j}} . {d}"], f"{label} crates")
-    cmds = [f"{b.ffind} -u --method {m} -j {j} . {d}" for m in ("walkdir", "jwalk", "ignore")
+    cmds = [f"{b.ffind} -u --method {m} -j {j} . {d}" for m in crate_methods.split(",")
             for j in CRATES_J.split(",")]
     ref = f"floor -p -j2 {label}"
     pivot = report.pivot(f"{base}.json", ref=ref, ref_json=ref_json)
     table = report.memory(b.rss_rows(cmds), f"{base}-memory.json")
     b.write(base, b.conditions(f"walker-crate methods: {label}", label, tree,
                                f"hyperfine `-N --warmup {b.warmup} --runs {b.runs} -L j {CRATES_J} -L method "
-                               f"walkdir,jwalk,ignore`; ratios against `{ref}` from {ref_json.name}; max RSS by "
+                               f"{crate_methods}`; ratios against `{ref}` from {ref_json.name}; max RSS by "
                                "GNU time `/usr/bin/time -f %M`, 3 runs to /dev/null")
             + f"## Medians (ms) and ratio to `{ref}`\n\n{pivot}\n\n## Max RSS\n\n{table}\n\n## hyperfine\n\n"
             + report.escape(table_md.read_text()) + "\n")
@@ -288,7 +296,7 @@ def cold(b):
 def deep_lowfd(b):
     """The 3,000-level tree (paths far past PATH_MAX) under a low descriptor limit, where not
     every parent can stay open: each directory must still cost a few opens, not one per level
-    above it (issue 18). `ulimit -n` sets the soft and the hard limit, in a subshell."""
+    above it. `ulimit -n` sets the soft and the hard limit, in a subshell."""
     label, tree = "deep", b.corpora / "deep"
     d = q(str(tree))
     warm(tree)

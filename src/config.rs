@@ -11,7 +11,7 @@ use std::time::Duration;
 use anyhow::{anyhow, bail, Result};
 use ignore::overrides::{Override, OverrideBuilder};
 
-use crate::cli::{Cli, MethodArg, OrderArg, SortArg};
+use crate::cli::{Cli, OrderArg, SortArg};
 use crate::exec::ExecSpec;
 use crate::filter::ignore::{
     global_matcher, matcher_from_file, note_skipped, IgnoreOptions, PerRepoExcludes,
@@ -32,65 +32,7 @@ use crate::output::sort::Order;
 use crate::output::style::{Record, Style};
 use crate::report::describe;
 use crate::template::Template;
-
-/// A traversal method (`--method`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Method {
-    /// One thread, raw `getdents64`, depth first.
-    Serial,
-    /// The walkdir crate.
-    Walkdir,
-    /// A queue of directories served by `concurrency` workers.
-    Queue,
-    /// Rayon tasks per directory in a pool of `concurrency` threads.
-    Rayon,
-    /// The jwalk crate.
-    Jwalk,
-    /// The ignore crate's parallel walker.
-    Ignore,
-}
-
-impl Method {
-    /// Every method, in the order `--method` lists them.
-    pub const ALL: [Method; 6] = [
-        Method::Serial,
-        Method::Walkdir,
-        Method::Queue,
-        Method::Rayon,
-        Method::Jwalk,
-        Method::Ignore,
-    ];
-
-    /// The name `--method` takes.
-    pub fn name(self) -> &'static str {
-        match self {
-            Method::Serial => "serial",
-            Method::Walkdir => "walkdir",
-            Method::Queue => "queue",
-            Method::Rayon => "rayon",
-            Method::Jwalk => "jwalk",
-            Method::Ignore => "ignore",
-        }
-    }
-
-    /// Whether `--concurrency` changes anything for this method.
-    pub fn is_parallel(self) -> bool {
-        !matches!(self, Method::Serial | Method::Walkdir)
-    }
-
-    /// Whether this method can walk breadth first (`--order breadth`): those that schedule
-    /// directories themselves. The walker crates walk depth first only (walkdir and jwalk have
-    /// no other order; the ignore crate's workers keep LIFO deques, on purpose).
-    pub fn walks_breadth_first(self) -> bool {
-        self.reads_directories_itself()
-    }
-
-    /// Whether this method reads directories with ffind's own reader (`scan.rs`), where the
-    /// directory memo (`--cache`) plugs in.
-    pub fn reads_directories_itself(self) -> bool {
-        matches!(self, Method::Serial | Method::Queue | Method::Rayon)
-    }
-}
+use crate::walk::methods::{names_where, Capability, Method, AUTO};
 
 /// The order a walk reads directories in, and so the order results stream in (`--order`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -623,8 +565,9 @@ fn resolve_order(cli: &Cli, method: Method) -> Result<WalkOrder> {
             if !method.walks_breadth_first() {
                 bail!(
                     "--order breadth: the {} method walks depth first only; use --method auto, \
-                     serial, queue or rayon (or --order depth)",
-                    method.name()
+                     {} (or --order depth)",
+                    method.name(),
+                    names_where(Capability::Breadth, true, "or")
                 );
             }
             Ok(WalkOrder::Breadth)
@@ -652,11 +595,12 @@ fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
         }
         return Ok(None);
     }
-    if !method.reads_directories_itself() {
+    if !method.takes_cache() {
         bail!(
             "--cache: the {} method reads directories through its crate; use --method auto, \
-             serial, queue or rayon (or --no-cache)",
-            method.name()
+             {} (or --no-cache)",
+            method.name(),
+            names_where(Capability::OwnReader, true, "or")
         );
     }
     if cli.mpi {
@@ -732,18 +676,6 @@ fn resolve_hold(cli: &Cli, distributed: bool) -> Option<(Order, Duration)> {
     Some((order, window))
 }
 
-/// The method `auto` stands for, and the concurrency used when none is given.
-fn resolve_method(arg: MethodArg) -> Method {
-    match arg {
-        MethodArg::Auto | MethodArg::Queue => Method::Queue,
-        MethodArg::Serial => Method::Serial,
-        MethodArg::Walkdir => Method::Walkdir,
-        MethodArg::Rayon => Method::Rayon,
-        MethodArg::Jwalk => Method::Jwalk,
-        MethodArg::Ignore => Method::Ignore,
-    }
-}
-
 impl Config {
     /// Resolves a parsed command line. Errors here are usage errors (exit code 2).
     /// `distributed`: one process of an `--mpi` search, whose stdout is a pseudo-terminal
@@ -786,12 +718,13 @@ impl Config {
         };
         // Results written to a file (--output) or through mpirun are never for a terminal.
         let terminal = !distributed && cli.output.is_none() && std::io::stdout().is_terminal();
-        let concurrency_max = if cli.concurrency.is_none() && cli.method == MethodArg::Auto {
+        let concurrency_max = if cli.concurrency.is_none() && cli.method.is_none() {
             concurrency.max(BLOCKING_CONCURRENCY)
         } else {
             concurrency
         };
-        let method = resolve_method(cli.method);
+        // `auto` (no method named) is the table's choice.
+        let method = cli.method.unwrap_or(AUTO);
         Ok(Config {
             roots,
             method,

@@ -24,12 +24,13 @@ use std::ffi::OsString;
 use std::io::{self, Write};
 use std::process::ExitCode;
 
-use crate::cli::{Cli, MethodArg, OrderArg, SortArg};
+use crate::cli::{Cli, OrderArg, SortArg};
 use crate::config::Config;
 use crate::exit::Outcome;
 use crate::output::printer::{Printer, Stopped};
 use crate::output::style::Style;
 use crate::report::{describe, strip_os_error, Reporter};
+use crate::walk::methods::Method;
 use crate::walk::mpi::launch::{self, Launch};
 
 fn main() -> ExitCode {
@@ -85,6 +86,15 @@ fn run(args: Vec<OsString>) -> Outcome {
             Ok(()) => Outcome::Success,
             Err(e) => {
                 crate::report::say!("ffind: cannot write the completions: {}", describe(&e));
+                Outcome::Errors
+            }
+        };
+    }
+    if cli.list_methods {
+        return match io::stdout().write_all(crate::walk::methods::listing().as_bytes()) {
+            Ok(()) => Outcome::Success,
+            Err(e) => {
+                crate::report::say!("ffind: cannot write the methods: {}", describe(&e));
                 Outcome::Errors
             }
         };
@@ -207,7 +217,7 @@ fn refuse_distributed(cli: &Cli) -> Result<(), Refused> {
                 .into(),
         ));
     }
-    if !matches!(cli.method, MethodArg::Auto | MethodArg::Queue) {
+    if cli.method.is_some_and(|m| m != Method::Queue) {
         return Err((
             Outcome::Usage,
             "ffind: --mpi walks with its own distributed queue: --method cannot choose another"

@@ -1,4 +1,4 @@
-/* Test tooling only (issue 35), never shipped: Rust's standard library on Windows (1.78 and
+/* Test tooling only, never shipped: Rust's standard library on Windows (1.78 and
  * later) imports ProcessPrng from bcryptprimitives.dll, which Debian 12's Wine 8.0 lacks, so
  * every Rust program fails to start under it (status c0000135). This DLL exports ProcessPrng
  * over RtlGenRandom (advapi32's SystemFunction036). .ci/wine/setup.sh builds it with mingw-w64

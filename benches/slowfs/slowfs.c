@@ -1,6 +1,6 @@
 // slowfs: a read-only FUSE passthrough that sleeps before answering every request.
 //
-// It models the "every operation is slow" case of the speed issue (a network or FUSE file
+// It models the "every operation is slow" case of the speed target (a network or FUSE file
 // system where each lookup, getattr, opendir, readdir, open and read costs a round trip), so
 // the harness can check that more directories in flight than cores keeps helping. It is a
 // benchmark fixture, not part of ffind.

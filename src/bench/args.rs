@@ -9,7 +9,7 @@ use clap::builder::{PossibleValuesParser, TypedValueParser};
 use clap::Parser;
 
 use crate::bench::export::Format;
-use crate::config::Method;
+use crate::walk::methods::{names_where, Capability, Method};
 
 /// Times ffind's traversal methods at several concurrency levels, like hyperfine.
 ///
@@ -37,9 +37,8 @@ pub struct BenchArgs {
     #[arg(value_name = "PATH")]
     pub paths: Vec<PathBuf>,
 
-    /// The methods to compare, comma-separated (serial, walkdir, queue, rayon, jwalk, ignore),
-    /// or "all". serial and walkdir use one thread whatever the concurrency: they run once, at
-    /// concurrency 1, not once per level.
+    /// The methods to compare, comma-separated, or "all" ([`methods_help`]).
+    #[arg(help = methods_help())]
     #[arg(long = "methods", alias = "method", value_name = "METHODS", value_delimiter = ',',
           default_value = "all", value_parser = method_choices())]
     pub methods: Vec<MethodChoice>,
@@ -80,21 +79,28 @@ pub struct BenchArgs {
 /// One item of `--methods`: a method, or all of them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum MethodChoice {
-    /// Every method, in `Method::ALL` order.
+    /// Every method, in the table's order.
     All,
     /// One method.
     One(Method),
 }
 
+/// `--methods`' help, which names the methods from the table.
+fn methods_help() -> String {
+    let names: Vec<&str> = Method::all().map(Method::name).collect();
+    format!(
+        "The methods to compare, comma-separated ({}), or \"all\". {} use one thread whatever \
+         the concurrency: they run once, at concurrency 1, not once per level",
+        names.join(", "),
+        names_where(Capability::Parallel, false, "and")
+    )
+}
+
 /// The `--methods` values: each method's name, or "all" (shell completions offer them).
 fn method_choices() -> impl TypedValueParser<Value = MethodChoice> {
-    let names = Method::ALL.map(|m| m.name());
-    PossibleValuesParser::new(names.into_iter().chain(["all"])).map(|name| {
-        Method::ALL
-            .into_iter()
-            .find(|m| m.name() == name)
-            .map_or(MethodChoice::All, MethodChoice::One)
-    })
+    let names = Method::all().map(Method::name);
+    PossibleValuesParser::new(names.chain(["all"]))
+        .map(|name| Method::named(&name).map_or(MethodChoice::All, MethodChoice::One))
 }
 
 impl BenchArgs {
@@ -112,10 +118,11 @@ impl BenchArgs {
 
     /// The methods to time, in the order given, each once.
     pub fn methods(&self) -> Vec<Method> {
+        let all: Vec<Method> = Method::all().collect();
         let mut methods = Vec::new();
         for choice in &self.methods {
             let add: &[Method] = match choice {
-                MethodChoice::All => &Method::ALL,
+                MethodChoice::All => &all,
                 MethodChoice::One(m) => std::slice::from_ref(m),
             };
             for &m in add {
@@ -168,11 +175,10 @@ mod tests {
     fn all_expands_in_method_order_without_repeats() {
         let a = parse(&["--methods", "queue,all"]);
         let names: Vec<&str> = a.methods().iter().map(|m| m.name()).collect();
-        assert_eq!(
-            names,
-            ["queue", "serial", "walkdir", "rayon", "jwalk", "ignore"]
-        );
-        assert_eq!(parse(&[]).methods(), Method::ALL);
+        let rest = Method::all().map(Method::name).filter(|n| *n != "queue");
+        let want: Vec<&str> = std::iter::once("queue").chain(rest).collect();
+        assert_eq!(names, want);
+        assert_eq!(parse(&[]).methods(), Method::all().collect::<Vec<_>>());
         assert!(BenchArgs::try_parse_from(["ffind --bench", "--methods", "fast"]).is_err());
     }
 

@@ -1,5 +1,5 @@
 //! `ffind --bench`: times the traversal methods at several concurrency levels, the way hyperfine
-//! times commands, and exports what hyperfine exports (issue 5).
+//! times commands, and exports what hyperfine exports.
 //!
 //! ffind is a black box here: every run is a fresh process of this very binary, started with
 //! `--method M --concurrency N` and the user's filters, so a benchmark's `command` can be
@@ -33,6 +33,7 @@ use crate::cli::{self, Cli};
 use crate::exit::Outcome;
 use crate::fs::escape::escaped;
 use crate::report::describe;
+use crate::walk::methods::Method;
 use args::BenchArgs;
 use export::Caption;
 use plan::Search;
@@ -252,13 +253,18 @@ fn run(args: &BenchArgs, search: &Search, terminator: u8) -> Result<Outcome> {
     // exit status says that one failed.
     let mut failed = false;
     for (i, benchmark) in benchmarks.iter().enumerate() {
-        if search.cache && !benchmark.method.reads_directories_itself() {
+        if search.cache && !benchmark.method.takes_cache() {
             show(
                 &mut stdout,
                 &format!(
                     "Skipped: --method {} (--cache needs a method that reads directories \
-                     itself: auto, serial, queue, rayon)\n\n",
-                    benchmark.method.name()
+                     itself: auto, {})\n\n",
+                    benchmark.method.name(),
+                    Method::all()
+                        .filter(|m| m.takes_cache())
+                        .map(Method::name)
+                        .collect::<Vec<_>>()
+                        .join(", ")
                 ),
             )?;
             continue;
@@ -375,7 +381,7 @@ fn caption(args: &BenchArgs, search: &Search, results: &[BenchmarkResult]) -> Ca
 mod tests {
     use super::*;
     use crate::bench::result::tests::sample;
-    use crate::config::Method;
+    use crate::walk::methods::Method;
 
     #[test]
     fn a_different_entry_count_is_named() {

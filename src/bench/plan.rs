@@ -3,7 +3,7 @@
 
 use std::ffi::OsString;
 
-use crate::config::Method;
+use crate::walk::methods::Method;
 
 /// The search every benchmark times, as the user gave it.
 #[derive(Debug, Clone)]

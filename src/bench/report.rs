@@ -83,7 +83,7 @@ pub fn summary(results: &[BenchmarkResult]) -> String {
 mod tests {
     use super::*;
     use crate::bench::result::tests::sample;
-    use crate::config::Method;
+    use crate::walk::methods::Method;
 
     #[test]
     fn benchmark_lines_like_hyperfine() {

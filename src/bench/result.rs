@@ -7,7 +7,7 @@ use serde::Serialize;
 
 use super::plan::Benchmark;
 use super::stats;
-use crate::config::Method;
+use crate::walk::methods::Method;
 
 /// What one timed run of ffind cost.
 #[derive(Debug, Clone, Copy, PartialEq)]

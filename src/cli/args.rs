@@ -7,12 +7,13 @@
 use std::ffi::OsString;
 use std::path::PathBuf;
 
-use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::builder::{PossibleValue, PossibleValuesParser, TypedValueParser};
 use clap::error::ErrorKind;
 use clap::parser::ValueSource;
 use clap::{ArgAction, ArgMatches, CommandFactory, FromArgMatches, Parser, ValueEnum, ValueHint};
 
 use super::help;
+use crate::walk::methods::{self, Method};
 
 // ffind's description is cli/help.rs's (it names the config file's place).
 #[derive(Debug, Parser)]
@@ -360,18 +361,8 @@ pub struct Cli {
     #[arg(long, value_name = "ORDER", value_enum, hide_possible_values = true)]
     pub sort: Option<SortArg>,
 
-    /// The order results stream in: depth (the default: each directory's subtree as the
-    /// workers reach it, mostly depth first) or breadth (nearest first: every entry at one
-    /// depth below its search path before any deeper one).
-    ///
-    /// With breadth the directories of one level are read in parallel and their output is
-    /// written before the next level is read, so that a file next to you comes before
-    /// thousands of deep ones (for fzf: FZF_DEFAULT_COMMAND='ffind --order breadth'), and
-    /// --max-results N gives N of the nearest. Memory grows with the directories waiting at
-    /// the next level, not with the results. With several search paths, depth counts below
-    /// each entry's own. The walkdir, jwalk and ignore methods walk depth first only: breadth
-    /// there is a usage error. --sort decides the order itself (--order is then ignored).
-    #[arg(help = "Stream depth first, or breadth (nearest first)", long_help)]
+    /// The order results stream in: depth or breadth (nearest first; [`help::order`]).
+    #[arg(help = "Stream depth first, or breadth (nearest first)", long_help = help::order())]
     #[arg(long, value_name = "ORDER", value_enum, hide_possible_values = true)]
     pub order: Option<OrderArg>,
 
@@ -522,14 +513,14 @@ pub struct Cli {
     pub batch_size: usize,
 
     /// The traversal method. All give the same results; they differ in speed.
+    // `None`: auto, the method table's choice (`crate::walk::methods::AUTO`); the full path
+    // `std::option::Option` tells clap that the value is optional, not the option.
     #[arg(hide_short_help = true)]
-    #[arg(long, value_enum, default_value_t = MethodArg::Auto)]
-    pub method: MethodArg,
+    #[arg(long, value_parser = method_values(), default_value = "auto")]
+    pub method: std::option::Option<Method>,
 
-    /// How many directories are read at once (threads). Default: the number of CPUs, more on
-    /// network and FUSE file systems. Up to 4096; the rayon, jwalk and ignore methods use at
-    /// most 64 (their schedulers slow down with more).
-    #[arg(hide_short_help = true)]
+    /// How many directories are read at once (threads) ([`help::concurrency`]).
+    #[arg(hide_short_help = true, help = help::concurrency())]
     #[arg(short = 'j', long = "concurrency", alias = "threads", value_name = "N",
           value_parser = clap::value_parser!(u32).range(1..=4096))]
     pub concurrency: Option<u32>,
@@ -654,6 +645,11 @@ pub struct Cli {
     #[arg(long, value_name = "SHELL", value_enum, hide = true)]
     pub gen_completions: Option<clap_complete::Shell>,
 
+    /// Print the traversal methods, one a line with their capabilities (tab-separated), and
+    /// exit: the method table (`walk/methods.rs`) for the tests and benches/suites.py.
+    #[arg(long, hide = true)]
+    pub list_methods: bool,
+
     /// Print the manual page (roff, for docs/ffind.1) and exit.
     #[arg(long, hide = true)]
     pub gen_man: bool,
@@ -701,23 +697,17 @@ pub enum OrderArg {
     Breadth,
 }
 
-/// The `--method` values.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
-pub enum MethodArg {
-    /// The fastest method for this machine: currently `queue`.
-    Auto,
-    /// One thread reading directories itself, depth first.
-    Serial,
-    /// The walkdir crate, one thread.
-    Walkdir,
-    /// A work queue of directories served by --concurrency workers.
-    Queue,
-    /// Rayon's work stealing, one task per directory.
-    Rayon,
-    /// The jwalk crate.
-    Jwalk,
-    /// The ignore crate's parallel walker (fd's engine).
-    Ignore,
+/// The `--method` values, from the method table: `auto` (`None`), then each method (shell
+/// completions and the manual offer them, with their help).
+fn method_values() -> impl TypedValueParser<Value = std::option::Option<Method>> {
+    let auto = PossibleValue::new("auto").help(format!(
+        "The fastest method for this machine: currently `{}`",
+        methods::AUTO.name()
+    ));
+    let rows = methods::TABLE
+        .iter()
+        .map(|row| PossibleValue::new(row.name).help(row.help));
+    PossibleValuesParser::new(std::iter::once(auto).chain(rows)).map(|name| Method::named(&name))
 }
 
 /// Parses the command line (one that starts with `--bench` goes to [`crate::bench`] instead).

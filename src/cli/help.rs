@@ -4,6 +4,7 @@
 //! system running them does. The other options' help is `args.rs`'s doc comments.
 
 use crate::fs::help::{self as words, var};
+use crate::walk::methods::{names_where, Capability};
 
 /// Short help, and the long help's paragraphs, with what the system refuses of the option
 /// (`refused`) added to each.
@@ -109,21 +110,51 @@ pub fn mpi() -> [String; 2] {
 
 /// --cache's short and long help.
 pub fn cache() -> [String; 2] {
+    let methods = format!(
+        "A repeated search of an unchanged tree then costs one stat per directory instead of \
+         reading it, and prints exactly what a search without --cache prints: a directory \
+         changed since, or within 3 seconds of being remembered, is read again, and ignore \
+         files are always read. The memo is the user's own (--cache-dir), one file per tree, \
+         which a search of a directory inside it also uses; file systems whose directory times \
+         cannot be trusted (NFS, SMB, FUSE, 9P, FAT, proc) are searched without it, with a \
+         warning. Only for --method auto, {}. See docs/CACHE.md.",
+        names_where(Capability::OwnReader, true, "and")
+    );
     with_refusal(
         "Remember directories; reread only those that changed",
         &[
             "Remember the directories read, and read again next time only those that changed \
              (a directory's stat tells: device, inode, mtime, ctime, size, mode).",
-            "A repeated search of an unchanged tree then costs one stat per directory instead \
-             of reading it, and prints exactly what a search without --cache prints: a \
-             directory changed since, or within 3 seconds of being remembered, is read again, \
-             and ignore files are always read. The memo is the user's own (--cache-dir), one \
-             file per tree, which a search of a directory inside it also uses; file systems \
-             whose directory times cannot be trusted (NFS, SMB, FUSE, 9P, FAT, proc) are \
-             searched without it, with a warning. Only for --method auto, serial, queue and \
-             rayon. See docs/CACHE.md.",
+            &methods,
         ],
         words::NO_CACHE,
+    )
+}
+
+/// --order's long help, which names the methods that walk depth first only.
+pub fn order() -> String {
+    format!(
+        "The order results stream in: depth (the default: each directory's subtree as the \
+         workers reach it, mostly depth first) or breadth (nearest first: every entry at one \
+         depth below its search path before any deeper one).\n\n\
+         With breadth the directories of one level are read in parallel and their output is \
+         written before the next level is read, so that a file next to you comes before \
+         thousands of deep ones (for fzf: FZF_DEFAULT_COMMAND='ffind --order breadth'), and \
+         --max-results N gives N of the nearest. Memory grows with the directories waiting at \
+         the next level, not with the results. With several search paths, depth counts below \
+         each entry's own. The {} methods walk depth first only: breadth there is a usage \
+         error. --sort decides the order itself (--order is then ignored).",
+        names_where(Capability::Breadth, false, "and")
+    )
+}
+
+/// -j's help, which names the methods that use at most 64 threads.
+pub fn concurrency() -> String {
+    format!(
+        "How many directories are read at once (threads). Default: the number of CPUs, more on \
+         network and FUSE file systems. Up to 4096; the {} methods use at most 64 (their \
+         schedulers slow down with more)",
+        names_where(Capability::Stealing, true, "and")
     )
 }
 

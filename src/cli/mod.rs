@@ -13,7 +13,7 @@ use clap::error::{ContextKind, ContextValue};
 use clap::parser::ValueSource;
 use clap::CommandFactory;
 
-pub use args::{parse, Cli, MethodArg, OrderArg, SortArg};
+pub use args::{parse, Cli, OrderArg, SortArg};
 use config_file::ConfigFile;
 
 use crate::exit::Outcome;

@@ -8,7 +8,7 @@
 //! next batch starts. Without results nothing runs (as in fd). A result whose argument could
 //! not be passed even alone (Linux takes no argument of 32 pages or more, `MAX_ARG_STRLEN`: a
 //! path of 128 KiB) is reported by itself and left out, so that it does not take the rest of
-//! its batch down with it (issue 18).
+//! its batch down with it.
 
 use std::ffi::OsString;
 use std::process::Command;

@@ -9,7 +9,7 @@
 //! On Unix the interrupts are SIGINT, SIGTERM and SIGHUP. A command runs in a process group
 //! of its own ([`Group::Own`]), and the signal goes to the whole group: what the command
 //! started gets it too (`sh -c 'sleep 70'` is two processes; a signal to the shell alone left
-//! the sleep running, holding the output pipe that ffind read, issue 18). The exception is a
+//! the sleep running, holding the output pipe that ffind read). The exception is a
 //! command that shares ffind's terminal ([`Group::Ffinds`]): it stays in ffind's group, the
 //! terminal's foreground, where it may read the terminal and change its settings (in a group
 //! of its own it would be stopped by SIGTTIN or SIGTTOU) and where a Ctrl-C at the terminal
@@ -208,7 +208,7 @@ impl Children {
     /// A stop first waits for the commands being started to be listed (none starts after it):
     /// ffind stops itself once this returns, and a command started in a group of its own but
     /// not listed yet would be left running behind the stopped job, its listing frozen with
-    /// ffind until `fg` (issue 40). A child that the terminal's stop reached before it ran its
+    /// ffind until `fg`. A child that the terminal's stop reached before it ran its
     /// program (in ffind's group, or before it left it) stops there, and its start cannot end:
     /// the thread starting it waits in the kernel, where it never stops, so ffind would never
     /// be seen stopped, nor the job continued. Such a child is continued, so that its program
@@ -455,7 +455,7 @@ mod unix_tests {
 
     #[test]
     fn a_stop_waits_for_a_command_being_started_and_stops_it_too() {
-        // Issue 40: a command started in a group of its own, not listed yet as the stop came,
+        // A command started in a group of its own, not listed yet as the stop came,
         // was left running behind the stopped job (its listing frozen with ffind).
         let _turn = TAKE_TURNS.lock().unwrap_or_else(|e| e.into_inner());
         let children = leaked();

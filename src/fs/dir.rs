@@ -353,7 +353,7 @@ fn raw_stat_at(base: RawFd, name: &CStr, follow: bool) -> io::Result<libc::stat>
 ///
 /// It is read only if it is a regular file (or, with `accept_pipe`, a pipe: `--ignore-file
 /// <(...)`), at most `limit` bytes, and reading it can never block or grow without bound: a FIFO,
-/// a device or a link to `/dev/zero` planted under an ignore file's name (issue 9) is refused
+/// a device or a link to `/dev/zero` planted under an ignore file's name is refused
 /// with an error of kind `InvalidInput` ("not a regular file"), one larger than `limit` with
 /// kind `FileTooLarge`. A directory gives `EISDIR`, so callers can treat it like an absent file.
 pub fn read_small_file(path: &[u8], limit: u64, accept_pipe: bool) -> io::Result<Vec<u8>> {
@@ -468,7 +468,8 @@ fn opened(mut open: impl FnMut() -> io::Result<RawFd>) -> io::Result<Dir> {
     }
 }
 
-/// `stat`/`lstat` by path, for search roots.
+/// `stat`/`lstat` by path: for search roots, and wherever a walk has a path and no descriptor
+/// (the walker-crate methods, the loop check under `-L`, the memo, the `--mpi` rebuild).
 pub fn stat_path(path: &[u8], follow: bool) -> io::Result<Stat> {
     raw_stat_path(path, follow).map(|st| st.stat)
 }

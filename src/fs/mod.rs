@@ -23,7 +23,8 @@
 //! - What the system says of the process: its threads' block reads, its groups, a device's
 //!   numbers (`system.rs`).
 //! - [`os_str`], [`os_path`], [`os_string`]: path bytes as the system's strings (WTF-8 on
-//!   Windows); [`Fault`]: a system error by what it means (`native.rs`).
+//!   Windows); [`Fault`]: a system error by what it means; what a walker crate's entry says of
+//!   the system (its inode, its hidden mark) (`native.rs`).
 //! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
 //!   bytes on a terminal and in messages; [`xdg`]: where configuration files live; [`text`]:
 //!   a text file written in UTF-16 where UTF-8 was expected.

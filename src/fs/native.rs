@@ -1,5 +1,7 @@
-//! Path bytes to and from the system's own strings, and system errors by what they mean, so
-//! that no floor above names a system.
+//! Path bytes to and from the system's own strings, system errors by what they mean, and what
+//! the walker crates' entries say of the system (an entry's inode, its hidden mark: the
+//! adapters `walk/by_path.rs`'s methods read their entries with), so that no floor above names a
+//! system.
 //!
 //! Every path ffind handles is bytes: the system's own on Unix, and on Windows the WTF-8 form
 //! Rust's `OsStr` holds (UTF-8, with any unpaired surrogate of a UTF-16 name kept as its

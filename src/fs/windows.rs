@@ -748,7 +748,9 @@ fn read_opened(file: std::fs::File, limit: u64, accept_pipe: bool) -> io::Result
     Ok(bytes)
 }
 
-/// The metadata of `path` (a link's own without `follow`), for search roots.
+/// The metadata of `path` (a link's own without `follow`): for search roots, and wherever a
+/// walk has a path and no handle (the walker-crate methods, the loop check under `-L`, the
+/// `--mpi` rebuild).
 pub fn stat_path(path: &[u8], follow: bool) -> io::Result<Stat> {
     raw_stat_path(path, follow).map(|st| st.stat)
 }

@@ -1,4 +1,4 @@
-//! The directory memo behind `--cache` (issue 25; docs/CACHE.md): the listings of the
+//! The directory memo behind `--cache` (docs/CACHE.md): the listings of the
 //! directories a search read, kept per tree in the user's cache directory, and given
 //! back to the next search for every directory whose stamp (device, inode, mtime, ctime,
 //! size, mode, links, owner) is unchanged and was settled when it was listed (the racy rule,
@@ -659,7 +659,7 @@ impl Session {
             let old = tree.map.as_ref().filter(|_| !damaged);
             // What this search read goes at the end of the journal when the file is whole
             // and the journal small beside the rest: a search writes what changed, not the
-            // whole memo (issue 32). Else, or when another search wrote the file meanwhile,
+            // whole memo. Else, or when another search wrote the file meanwhile,
             // the file is written again whole, the journal folded in.
             if let Some(loaded) = old {
                 let records: Vec<&[u8]> = fresh.iter().map(Vec::as_slice).collect();

@@ -1,4 +1,4 @@
-//! fd's rule for a small search (issue 23): results are held for a short while, and when the
+//! fd's rule for a small search: results are held for a short while, and when the
 //! walk ends within it they are sorted before they are written, so that a small tree lists
 //! the same bytes every time, in fd's order, whatever the method and concurrency.
 //!

@@ -1,4 +1,4 @@
-//! Ctrl-C with colors on leaves the terminal as it was (issue 23): as fd does, ffind catches
+//! Ctrl-C with colors on leaves the terminal as it was: as fd does, ffind catches
 //! the signals that end it at a terminal (SIGINT, SIGTERM, SIGHUP, SIGQUIT; Ctrl-C and
 //! Ctrl-Break on Windows: [`crate::fs::Endings`]) when its results carry escape sequences
 //! (colors, hyperlinks), and ends its output cleanly first.

@@ -37,7 +37,7 @@ const CACHED: usize = 256;
 /// Checks entries a walker crate listed against the real directories below one search root.
 /// One per thread ([`Beneath::again`]); the directories they open and list are shared, so a
 /// directory whose entries the crate hands to many threads is listed and held once, not once
-/// per thread (issue 18: 200,000 files in one directory took 1.4 GB at `-j 64`).
+/// per thread (200,000 files in one directory took 1.4 GB at `-j 64`).
 pub struct Beneath {
     shared: Arc<Shared>,
     /// The directory this thread checked an entry of last: the crates hand out a directory's

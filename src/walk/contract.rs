@@ -1,7 +1,10 @@
 //! The contract every traversal method works to: what it is handed ([`Walk`]). Below the
 //! methods and the dispatch (`walk/mod.rs`), so that imports inside `walk/` run one way:
 //! the dispatch picks a method, each method imports the contract and the shared parts
-//! (`visit.rs`, `scan.rs`, `descriptors.rs`), none imports the dispatch.
+//! (`visit.rs`; `scan.rs` and `descriptors.rs` for ffind's own reader; `by_path.rs` and
+//! `beneath.rs` for the walker crates; `threads.rs`), none imports the dispatch or another
+//! method (`rayon.rs` and `ignore.rs` fall back to `serial.rs` when no thread starts, and
+//! `queue.rs` walks breadth first with `levels.rs`: the exceptions).
 
 use crate::config::Config;
 use crate::output::printer::Printer;

@@ -12,15 +12,14 @@ use std::sync::{Mutex, RwLock};
 use ::ignore::{DirEntry, ParallelVisitor, ParallelVisitorBuilder, WalkBuilder, WalkState};
 
 use crate::config::Root;
-use crate::filter::Meta;
 use crate::fs::Kind;
 use crate::output::printer::Batch;
 use crate::report::strip_os_error;
 use crate::walk::beneath::{self, Beneath};
+use crate::walk::by_path::{report_io, ByPath, Listed, Step};
 use crate::walk::contract::Walk;
 use crate::walk::threads;
-use crate::walk::visit::{display_path, Action, DirState, MetaPath};
-use crate::walk::walkdir::report_io;
+use crate::walk::visit::{display_path, DirState};
 
 /// Walks every root with the ignore crate.
 pub fn walk(walk: &Walk<'_>) {
@@ -130,67 +129,33 @@ impl Visitor<'_, '_> {
             .cloned()
     }
 
-    /// An entry below the root: its path, its kind, and what the crate's entry says of its
-    /// inode and of the system's hidden mark (`None`: not said).
-    fn handle(
-        &mut self,
-        entry_path: &Path,
-        mut kind: Kind,
-        ino: Option<u64>,
-        hidden: Option<bool>,
-    ) -> WalkState {
+    /// An entry below the root, as the crate listed it.
+    fn handle(&mut self, entry: Listed<'_>) -> WalkState {
         let walk = self.walk;
-        if let Some(beneath) = self.beneath.as_mut() {
-            if !beneath.holds_or_say(walk, self.root, entry_path, kind, ino, &mut self.path) {
-                return WalkState::Skip;
-            }
-        }
-        let Some(parent) = entry_path.parent().and_then(|p| self.state_of(p)) else {
-            return WalkState::Skip;
+        let parent = entry.path.parent().and_then(|p| self.state_of(p));
+        let entry_path = entry.path;
+        let mut by_path = ByPath {
+            walk,
+            root: self.root,
+            beneath: self.beneath.as_mut(),
+            shown: std::mem::take(&mut self.path),
         };
-        display_path(&mut self.path, self.root, entry_path);
-        let name = entry_path
-            .file_name()
-            .map_or(&[][..], |n| n.as_encoded_bytes());
-        let mut meta = MetaPath {
-            path: entry_path,
-            follow: walk.config.follow,
-            stat: None,
-            hidden,
+        let step = by_path.visit(parent.as_ref(), entry, &mut self.batch);
+        self.path = by_path.shown;
+        let descend = match step {
+            Step::Stop => return WalkState::Quit,
+            Step::Gone | Step::Done { descend: None, .. } => return WalkState::Skip,
+            Step::Done {
+                descend: Some(descend),
+                ..
+            } => descend,
         };
-        let Some(via_link) = walk.follow_by_path(&parent, &self.path, name, &mut kind, &mut meta)
-        else {
-            return WalkState::Skip;
-        };
-        let (print, descend) = match walk.judge(&parent, &self.path, name, kind, &mut meta) {
-            Action::Skip => return WalkState::Skip,
-            Action::Visit { .. } if walk.closes_loop(&parent, &self.path, kind, &mut meta) => {
-                return WalkState::Skip
-            }
-            Action::Visit { print, descend } => (print, descend),
-        };
-        if print
-            && !walk
-                .printer
-                .push(&mut self.batch, &self.path, kind, &mut meta)
-        {
-            return WalkState::Quit;
-        }
-        if !descend {
-            return WalkState::Skip;
-        }
-        let stat = if walk.config.follow {
-            meta.stat()
-        } else {
-            None
-        };
-        let state = walk.enter_by_path(parent.below(), self.root, entry_path, stat.as_ref());
         self.states
             .write()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(entry_path.to_path_buf(), state);
+            .insert(entry_path.to_path_buf(), descend.state);
         walk.printer.directory_done(&mut self.batch);
-        if via_link {
+        if descend.via_link {
             self.links
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
@@ -213,12 +178,12 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 let kind = entry
                     .file_type()
                     .map_or(Kind::Unknown, Kind::from_file_type);
-                self.handle(
-                    entry.path(),
+                self.handle(Listed {
+                    path: entry.path(),
                     kind,
-                    crate::fs::ino_of_ignore_entry(&entry),
-                    crate::fs::hidden_of_entry(|| entry.metadata()),
-                )
+                    ino: crate::fs::ino_of_ignore_entry(&entry),
+                    hidden: crate::fs::hidden_of_entry(|| entry.metadata()),
+                })
             }
             Err(err) => {
                 let (path, io) = unpack(&err);

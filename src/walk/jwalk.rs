@@ -12,12 +12,12 @@ use ::jwalk::{Parallelism, WalkDirGeneric};
 use crate::fs::{stat_path, Dir, Kind};
 use crate::output::printer::Batch;
 use crate::walk::beneath::Beneath;
+use crate::walk::by_path::{report_io, ByPath, Listed, Verdict};
 use crate::walk::contract::Walk;
 use crate::walk::threads;
 use crate::walk::visit::{
     display_path, is_dangling_link, Action, DirState, MetaPath, LOOP_MESSAGE,
 };
-use crate::walk::walkdir::report_io;
 
 /// Walks every root with jwalk.
 pub fn walk(walk: &Walk<'static>) {
@@ -74,91 +74,90 @@ pub fn walk(walk: &Walk<'static>) {
                     None
                 };
                 let here = w.enter_by_path(inherited, &root_for_cb, dir_path, stat.as_ref());
-                let mut buf = Vec::new();
                 let mut beneath = anchor
                     .as_ref()
                     .map(|a| Beneath::new(&root_path_cb, a.clone()));
-                children.retain_mut(|child| {
-                    let (entry_path, kind, name) = match child {
-                        Ok(e) => (
-                            e.path(),
-                            Kind::from_file_type(e.file_type),
-                            e.file_name.as_encoded_bytes().to_vec(),
-                        ),
-                        Err(err) => match err.path() {
-                            Some(p)
-                                if err.loop_ancestor().is_some()
-                                    || is_dangling_link(p, err.io_error()) =>
-                            {
-                                let kind = if err.loop_ancestor().is_some() {
-                                    Kind::Dir
-                                } else {
-                                    Kind::Symlink
-                                };
-                                let name = p
-                                    .file_name()
-                                    .map_or(Vec::new(), |n| n.as_encoded_bytes().to_vec());
-                                (p.to_path_buf(), kind, name)
+                let mut by_path = ByPath {
+                    walk: &w,
+                    root: &root_for_cb,
+                    beneath: beneath.as_mut(),
+                    shown: Vec::new(),
+                };
+                children.retain_mut(|child| match child {
+                    // The shared steps; jwalk follows links itself (-L), and prints later, on
+                    // the calling thread, what is marked here.
+                    Ok(e) => {
+                        let path = e.path();
+                        let listed = Listed {
+                            path: &path,
+                            kind: Kind::from_file_type(e.file_type),
+                            ino: None,
+                            hidden: None,
+                        };
+                        match by_path.judge(Some(&here), listed, true) {
+                            Verdict::Gone | Verdict::Skip(_) => false,
+                            Verdict::Visit { print, descend, .. } => {
+                                e.client_state = print;
+                                if !descend {
+                                    e.read_children_path = None;
+                                }
+                                true
                             }
-                            // Reported by the iterator, unless the rules skip it anyway
-                            // (a hidden link to itself: never asked for, never said).
-                            Some(p) => {
-                                display_path(&mut buf, &root_for_cb, p);
-                                let name = p.file_name().map_or(&[][..], |n| n.as_encoded_bytes());
-                                let mut meta = MetaPath {
-                                    path: p,
-                                    follow: false,
-                                    stat: None,
-                                    hidden: None,
-                                };
-                                return w.judge(&here, &buf, name, Kind::Symlink, &mut meta)
-                                    != Action::Skip;
-                            }
-                            // A read error mid-listing: about the directory itself.
-                            None => {
-                                display_path(&mut buf, &root_for_cb, dir_path);
-                                report_io(&w, &buf, err.io_error());
-                                return false;
-                            }
-                        },
-                    };
-                    if let (Some(b), Ok(_)) = (beneath.as_mut(), &child) {
-                        if !b.holds_or_say(&w, &root_for_cb, &entry_path, kind, None, &mut buf) {
+                        }
+                    }
+                    // A link to an ancestor, or a dangling link, met while following links.
+                    Err(err)
+                        if err.path().is_some_and(|p| {
+                            err.loop_ancestor().is_some() || is_dangling_link(p, err.io_error())
+                        }) =>
+                    {
+                        let Some(p) = err.path() else {
                             return false;
-                        }
-                    }
-                    display_path(&mut buf, &root_for_cb, &entry_path);
-                    let mut meta = MetaPath {
-                        path: &entry_path,
-                        follow: w.config.follow,
-                        stat: None,
-                        hidden: None,
-                    };
-                    let action = w.judge(&here, &buf, &name, kind, &mut meta);
-                    match (child, action) {
-                        (_, Action::Skip) => false,
-                        (Err(err), Action::Visit { print, .. }) => {
-                            if err.loop_ancestor().is_some() {
-                                w.report.message(&buf, LOOP_MESSAGE);
+                        };
+                        let is_loop = err.loop_ancestor().is_some();
+                        let kind = if is_loop { Kind::Dir } else { Kind::Symlink };
+                        let buf = &mut by_path.shown;
+                        display_path(buf, &root_for_cb, p);
+                        let name = p.file_name().map_or(&[][..], |n| n.as_encoded_bytes());
+                        let mut meta = MetaPath {
+                            path: p,
+                            follow: w.config.follow,
+                            stat: None,
+                            hidden: None,
+                        };
+                        match w.judge(&here, buf, name, kind, &mut meta) {
+                            Action::Skip => false,
+                            Action::Visit { .. } if is_loop => {
+                                w.report.message(buf, LOOP_MESSAGE);
                                 false
-                            } else {
-                                // A dangling link: kept as an error, printed by the iterator.
-                                print
                             }
-                        }
-                        (Ok(e), Action::Visit { print, descend }) => {
-                            // jwalk only notices loops through links it followed by path; a
-                            // link to an ancestor ("../d") needs the identity check.
-                            if w.closes_loop(&here, &buf, kind, &mut meta) {
-                                return false;
-                            }
-                            e.client_state = print;
-                            if !descend {
-                                e.read_children_path = None;
-                            }
-                            true
+                            // A dangling link: kept as an error, printed by the iterator.
+                            Action::Visit { print, .. } => print,
                         }
                     }
+                    Err(err) => match err.path() {
+                        // Reported by the iterator, unless the rules skip it anyway (a hidden
+                        // link to itself: never asked for, never said).
+                        Some(p) => {
+                            let buf = &mut by_path.shown;
+                            display_path(buf, &root_for_cb, p);
+                            let name = p.file_name().map_or(&[][..], |n| n.as_encoded_bytes());
+                            let mut meta = MetaPath {
+                                path: p,
+                                follow: false,
+                                stat: None,
+                                hidden: None,
+                            };
+                            w.judge(&here, buf, name, Kind::Symlink, &mut meta) != Action::Skip
+                        }
+                        // A read error mid-listing: about the directory itself.
+                        None => {
+                            let buf = &mut by_path.shown;
+                            display_path(buf, &root_for_cb, dir_path);
+                            report_io(&w, buf, err.io_error());
+                            false
+                        }
+                    },
                 });
                 *state = Some(here.below());
             });

@@ -22,6 +22,7 @@ use std::time::Instant;
 
 use crossbeam_deque::{Injector, Steal, Stealer, Worker};
 
+use crate::config::WalkOrder;
 use crate::walk::contract::Walk;
 use crate::walk::scan::{DirJob, Scanner};
 use crate::walk::threads::{blocks_read, BLOCKED_READS, SLOW_READ};
@@ -128,6 +129,9 @@ impl Shared {
 /// Walks every root with `walk.workers` workers: the calling thread and `workers - 1` more
 /// (depth first; `--order breadth` is [`crate::walk::levels`]).
 pub fn walk(walk: &Walk<'_>) {
+    if walk.config.order == WalkOrder::Breadth {
+        return crate::walk::levels::walk(walk);
+    }
     let threads = walk.workers.max(1);
     let most = walk.max_workers.max(threads);
     let mut workers: Vec<Worker<DirJob>> = (0..most).map(|_| Worker::new_lifo()).collect();

@@ -614,7 +614,7 @@ fn bench_must_come_first() {
 }
 
 /// A usage error about `--bench` itself (a value, or not first) shows the benchmark's usage
-/// line, not the search's (issue 33).
+/// line, not the search's.
 #[test]
 fn a_mistaken_bench_shows_the_benchmarks_usage() {
     let t = tree();

@@ -1,4 +1,4 @@
-//! benches/peers.py's bfs 4 (issue 33): a bfs 4 is timed as "bfs 4 with io_uring" only when it
+//! benches/peers.py's bfs 4: a bfs 4 is timed as "bfs 4 with io_uring" only when it
 //! links liburing. A bfs4 that does not (`ldd` lists no liburing, `--version`'s LDLIBS has no
 //! `-luring`: what bfs's configure builds when it cannot find liburing.pc) is refused.
 

@@ -1,4 +1,4 @@
-//! `--cache` (issue 25): a search served by the directory memo prints what a search without
+//! `--cache`: a search served by the directory memo prints what a search without
 //! it prints, whatever happened to the tree in between; and a memo that is damaged, cut
 //! short, of another version, written by two searches at once or by one killed midway, on a
 //! full disk, in a read-only directory, a link or another user's directory, never changes a
@@ -21,11 +21,9 @@ use std::process::Command;
 use proptest::prelude::*;
 
 use crate::fixture::{bin, clean_env, have, is_root, need, Run, Spawn, Tree};
+use crate::methods::{methods_with, methods_without};
 use crate::random_tree::{cases, cmd, have_setpriv, name, nodes, run, Case, Name, Node};
 use crate::reference::{self, Cmd, SearchPath};
-
-/// The methods that take `--cache`.
-const METHODS: [&str; 3] = ["serial", "queue", "rayon"];
 
 /// How long a directory must be left alone before the memo trusts its listing, and a little.
 const SETTLE: std::time::Duration = std::time::Duration::from_millis(3100);
@@ -53,7 +51,8 @@ enum Change {
     Sub(usize),
     /// A directory renamed away (to the name given) and replaced by another of its name, with
     /// subdirectories of the same names, while a `--cache` search is inside the tree (slowed
-    /// by strace's delay injection on every stat and directory read): issue 31's swap.
+    /// by strace's delay injection on every stat and directory read): the walk must not
+    /// trust the listings of what was there before.
     Swap(usize, Name),
 }
 
@@ -248,7 +247,7 @@ fn swap_during_a_search(case: &Case, memo: &Path, d: usize, n: &Name) {
         }
     }
     // Its parent changed (its times): read again, so that the walk holds its descriptor
-    // while the subdirectories are validated, the case of issue 31.
+    // while the subdirectories are validated, the case the swap is about.
     if let Ok(parent) = fs::File::open(old.parent().unwrap()) {
         let _ = parent.set_modified(std::time::SystemTime::now());
     }
@@ -322,7 +321,7 @@ fn sorted_lines(s: &str) -> Vec<&str> {
 
 /// `--cache` against `--no-cache` with `args` on the tree as it is now, under every method.
 fn agree(case: &Case, args: &[String], memo: &Path, step: &str) -> Result<(), TestCaseError> {
-    for m in METHODS {
+    for m in methods_with("own-reader") {
         let cached = run(&case.tree, &with(m, memo, true, args));
         let plain = run(&case.tree, &with(m, memo, false, args));
         let what = format!("{step}: ffind {}", with(m, memo, true, args).join(" "));
@@ -357,7 +356,7 @@ fn check(nodes: &[Node], cmd: Cmd, changes: &[Change]) -> Result<(), TestCaseErr
     let first = run(&case.tree, &with("queue", &memo, true, &case.args));
     case.verify("the first --cache search", &first)?;
     std::thread::sleep(SETTLE);
-    for m in METHODS {
+    for m in methods_with("own-reader") {
         let r = run(&case.tree, &with(m, &memo, true, &case.args));
         case.verify(&format!("a settled --cache search ({m})"), &r)?;
     }
@@ -780,7 +779,7 @@ fn a_memo_directory_that_is_a_link_or_another_users_is_refused() {
 fn the_walker_crate_methods_and_mpi_refuse_the_cache() {
     let t = Tree::new();
     t.files(&["a"]);
-    for m in ["walkdir", "jwalk", "ignore"] {
+    for m in methods_without("own-reader") {
         let r = t.run(&["--cache", "--method", m]);
         assert_eq!(r.code, 2, "{m}: {}", r.stderr);
         assert!(r.stderr.contains("--cache"), "{}", r.stderr);
@@ -928,7 +927,7 @@ fn a_memo_file_cut_short_during_a_search_is_survived_and_said_once() {
     t.files(&refs);
     std::thread::sleep(SETTLE);
     let want = t.run(&["--no-cache", "-u"]).sorted();
-    for method in METHODS {
+    for method in methods_with("own-reader") {
         let memo = t.home().join(format!("memo-{method}"));
         let m = memo.to_str().unwrap();
         let args = [

@@ -1,4 +1,4 @@
-//! `--cache` and who reads (issue 31): a listing read by a process that may read a directory
+//! `--cache` and who reads: a listing read by a process that may read a directory
 //! (a capability, root) is never served to one that may not (the same uid without the
 //! capability, root with its DAC capabilities taken away). As root, through setpriv; skipped
 //! with a message otherwise.

@@ -1,4 +1,4 @@
-//! `--cache` left on (issue 32): a search's cost follows what it searches and what changed,
+//! `--cache` left on: a search's cost follows what it searches and what changed,
 //! never the size of the memo that serves it. A small new directory below a large remembered
 //! tree is searched as `--no-cache` searches it (the same bytes, in the small search's sorted
 //! order), and what it read is appended to the tree's file (its journal) rather than the whole

@@ -1,4 +1,4 @@
-//! Where `--cache` keeps its memo and how it is managed (issue 31): never in a home that is
+//! Where `--cache` keeps its memo and how it is managed: never in a home that is
 //! not the effective user's, never below the working directory through a relative `$HOME`
 //! or `$XDG_CACHE_HOME`; `--cache-limit` bounded; roots inside one another sharing one file
 //! whatever their order; every `--cache-clear=PATH` done; management options that do not go

@@ -1,4 +1,4 @@
-//! `--cache` left on (issue 32): the kernel's own file systems are searched without the memo
+//! `--cache` left on: the kernel's own file systems are searched without the memo
 //! and without a word; a file system the memo does not trust is named (never by a number),
 //! once per search, and only when `--cache` is on the command line, not when it comes from
 //! the config file.

@@ -13,8 +13,7 @@ use std::process::Command;
 use std::sync::OnceLock;
 
 use crate::fixture::{bin, have, is_root, Run, Tree};
-
-const METHODS: [&str; 3] = ["serial", "queue", "rayon"];
+use crate::methods::methods_with;
 
 /// How long a directory must be left alone before the memo trusts its listing, and a little.
 const SETTLE: std::time::Duration = std::time::Duration::from_millis(3100);
@@ -125,7 +124,7 @@ fn a_landlock_domain_is_never_served_what_it_may_not_list() {
         ("root", &[][..], &[][..]),
     ] {
         let owner = if user.is_empty() { 0 } else { 65534 };
-        for method in METHODS {
+        for method in methods_with("own-reader") {
             let memo = memo(&t, &format!("memo-landlock-{who}-{method}"), owner);
             let m = memo.to_str().unwrap();
             let mut inside = vec![];
@@ -208,7 +207,7 @@ fn a_seccomp_filter_that_forbids_reading_directories_turns_the_memo_off() {
         let nnp: &[&str] = if user.is_empty() { &[] } else { &["nnp"] };
         let outside = [nnp, &["seccomp-allow"]].concat();
         let inside = [nnp, &["seccomp-deny-getdents"]].concat();
-        for method in METHODS {
+        for method in methods_with("own-reader") {
             let memo = memo(&t, &format!("memo-seccomp-{who}-{method}"), owner);
             let said = "this process may not read directories";
             check(

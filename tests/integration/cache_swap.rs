@@ -1,4 +1,4 @@
-//! `--cache` and a directory replaced by rename while a search is inside it (issue 31): a
+//! `--cache` and a directory replaced by rename while a search is inside it: a
 //! deployment's atomic swap (`mv a a.old; mv new a`) during a `--cache` search whose reader
 //! has stalled. The walk holds the old directory's descriptor and reads the old
 //! subdirectories through it; their paths lead into the new one. A listing kept with the
@@ -10,9 +10,7 @@ use std::fs;
 use std::path::Path;
 
 use crate::fixture::{Run, Tree};
-
-/// The methods that take `--cache`.
-const METHODS: [&str; 3] = ["serial", "queue", "rayon"];
+use crate::methods::methods_with;
 
 /// Subdirectories of each side: enough output that the reader stalls inside them.
 const WIDE: usize = 3000;
@@ -32,7 +30,7 @@ fn fill(dir: &Path, tag: &str) {
 
 /// A tree per method: `R/a` with the old side, `new` (outside `R`) with the new one.
 fn trees() -> Vec<Tree> {
-    METHODS
+    methods_with("own-reader")
         .iter()
         .map(|_| {
             let t = Tree::new();
@@ -50,7 +48,7 @@ fn memo(t: &Tree) -> String {
 /// Every later `--cache` search of `path`, under each method, prints what `--no-cache`
 /// prints (the same sorted lines, messages and exit code), and no old name.
 fn later_searches_agree(t: &Tree, path: &str, during: &str) {
-    for m in METHODS {
+    for m in methods_with("own-reader") {
         for _ in 0..2 {
             let cached = t.run(&[
                 "--cache",
@@ -102,7 +100,7 @@ fn swap_during_a_search(t: &Tree, path: &str, method: &str) -> Run {
 fn check(path: &str) {
     let trees = trees();
     std::thread::sleep(SETTLE);
-    for (t, m) in trees.iter().zip(METHODS) {
+    for (t, m) in trees.iter().zip(methods_with("own-reader")) {
         swap_during_a_search(t, path, m);
         assert!(t.root().join("R/a.old").is_dir() && !t.root().join("new").exists());
         later_searches_agree(t, path, m);

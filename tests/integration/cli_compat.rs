@@ -131,7 +131,7 @@ fn a_deleted_working_directory_is_no_error_with_absolute_search_paths() {
     let root = t.root();
     let d = root.join("d");
     let d = d.to_str().unwrap();
-    for method in crate::fd_parity::METHODS {
+    for method in crate::methods::methods() {
         for (args, want) in [
             (format!(". {d}"), format!("{d}/f\n")),
             (format!("-a . {d}"), format!("{d}/f\n")),
@@ -357,7 +357,7 @@ fn short_help_is_one_screen_and_long_help_has_everything() {
         "--type",
         "--exec",
         "--exclude",
-        // What a newcomer from fd comes for (issue 33).
+        // What a newcomer from fd comes for.
         "--sort",
         "--order",
         "--cache",

@@ -69,6 +69,14 @@ fn committed_manual_matches_the_command_line() {
 /// Loads the committed bash completion into bash and completes words as bash would on Tab:
 /// `complete -p ffind` names the function, called with COMP_WORDS/COMP_CWORD set; its
 /// COMPREPLY is printed one per line.
+/// What bench's `--methods` completes to: every method, and "all", sorted.
+fn bench_methods() -> Vec<&'static str> {
+    let mut all = crate::methods::methods();
+    all.push("all");
+    all.sort();
+    all
+}
+
 fn bash_complete(t: &Tree, words: &[&str]) -> Vec<String> {
     let script = format!(
         r#"source {file}
@@ -132,7 +140,7 @@ fn bash_completes_the_benchmarks_options_after_bench() {
     // bench's --methods, not the search's --method (no "auto").
     assert_eq!(
         bash_complete(&t, &["ffind", "--bench", "--methods", ""]),
-        ["all", "ignore", "jwalk", "queue", "rayon", "serial", "walkdir"]
+        bench_methods()
     );
     assert_eq!(bash_complete(&t, &["ffind", "--bench", "--ru"]), ["--runs"]);
     assert_eq!(
@@ -345,7 +353,7 @@ fn zsh_completes_in_zsh() {
     assert!(zsh_complete(&t, "ffind --ru").is_empty());
     assert_eq!(
         zsh_complete(&t, "ffind --bench --methods "),
-        ["all", "ignore", "jwalk", "queue", "rayon", "serial", "walkdir"]
+        bench_methods()
     );
     assert_eq!(zsh_complete(&t, "ffind --bench -e rs --ty"), ["--type"]);
     // -x: a command, then that command's own arguments (files for cat).

@@ -1,4 +1,4 @@
-//! The committed bash and fish completions after `-x CMD` and `-X CMD` (issue 33): the words
+//! The committed bash and fish completions after `-x CMD` and `-X CMD`: the words
 //! after the command complete as that command's own (its options, git's subcommands, files),
 //! never as ffind's options, up to a `;`. Each shell runs interactively on a pseudo-terminal
 //! and is sent the keys a user types: the line, then Tab; a key bound to print the edited line

@@ -1,4 +1,4 @@
-//! The config file of default options (issue 17, fd #362): `$FFIND_CONFIG_PATH`, else
+//! The config file of default options (fd #362): `$FFIND_CONFIG_PATH`, else
 //! `$XDG_CONFIG_HOME/ffind/config`; one argument per line before the command line's, so the
 //! command line wins; `--no-config` skips it; a wrong line is a usage error naming the file and
 //! the line; a FIFO, a device, a huge or unreadable file is refused without a wait.
@@ -268,7 +268,7 @@ fn an_unreadable_file_is_refused() {
     );
 }
 
-/// Issue 41, item 5: a config file in UTF-16 (Windows PowerShell 5.1's `>`: a byte-order mark,
+/// A config file in UTF-16 (Windows PowerShell 5.1's `>`: a byte-order mark,
 /// CRLF) is refused for its encoding, saying how to mend it, not for a line it seems to hold;
 /// so is one without the mark, or big-endian.
 #[test]
@@ -408,8 +408,8 @@ fn actions_of_the_command_line_are_refused() {
 
 #[test]
 fn a_huge_config_file_is_judged_in_one_pass() {
-    // Judging each line by parsing every prefix of the file took hours at the size limit
-    // (issue 22); one pass takes well under a second (benches: the config-file row).
+    // Judging each line by parsing every prefix of the file took hours at the size limit;
+    // one pass takes well under a second (benches: the config-file row).
     let t = tree();
     let path = write_default(&t, b"");
     let shown = path.display();
@@ -531,7 +531,7 @@ fn what_a_file_or_a_user_supplied_reaches_stderr_escaped() {
 #[test]
 fn every_option_and_its_value_on_one_line_is_refused() {
     // clap takes `-E src` as `-E` with the value " src", which excludes nothing, and `-e rs`
-    // as the extension " rs", which matches nothing: both passed silently (issue 33).
+    // as the extension " rs", which matches nothing: both passed silently.
     let t = tree();
     let path = write_default(&t, b"");
     let shown = path.display();

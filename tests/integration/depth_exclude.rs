@@ -1,4 +1,4 @@
-//! fd's search language, one option at a time (issue 3): how far the walk goes and what it
+//! fd's search language, one option at a time: how far the walk goes and what it
 //! leaves out, depth limits, excludes (`-E`), `--prune`, following links, staying on one file
 //! system, result limits (`--max-results`, `-1`, `-q`) and all of the filters combined. Every
 //! check runs under every method at `-j 1` and `-j 8` ([`assert_everywhere`]). On Windows
@@ -216,7 +216,7 @@ fn one_file_system_stops_at_a_mount_point() {
     );
     // /dev changes under our feet (terminals, shared memory): each method is checked on its
     // own rather than compared with the others.
-    for method in crate::fd_parity::METHODS {
+    for method in crate::methods::methods() {
         for flag in ["--one-file-system", "--mount", "--xdev"] {
             let args = ["--method", method, "-u", "-d", "2", flag, ".", "/dev"];
             let run = t.run(&args);
@@ -240,7 +240,7 @@ fn max_results_and_one() {
     let t = Tree::new();
     t.files(&["a1", "a2", "a3", "a4", "b/a5", "c"]);
     let all = crate::fixture::native_all(&["a1", "a2", "a3", "a4", "b/a5"]);
-    for method in crate::fd_parity::METHODS {
+    for method in crate::methods::methods() {
         for j in ["1", "8"] {
             for (args, n) in [
                 (&["--max-results", "2", "a"][..], 2),
@@ -265,7 +265,7 @@ fn max_results_and_one() {
 fn quiet_answers_with_the_exit_code_only() {
     let t = Tree::new();
     t.files(&["x/found", "other"]);
-    for method in crate::fd_parity::METHODS {
+    for method in crate::methods::methods() {
         for j in ["1", "8"] {
             let run = |args: &[&str]| {
                 let mut full = vec!["--method", method, "-j", j];

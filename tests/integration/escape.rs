@@ -6,8 +6,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use crate::fixture::Tree;
-
-const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
+use crate::methods::methods;
 
 /// Pairs of names that trade places: one a real directory, the other a link to outside.
 const PAIRS: usize = 16;
@@ -53,7 +52,7 @@ fn directories_swapped_for_links_to_outside_are_never_followed() {
     });
     let mut escapes = Vec::new();
     for round in 0..80 {
-        for m in METHODS {
+        for m in methods() {
             // One run in four under few descriptors: parents lose their descriptors and are
             // opened again, from an ancestor or through a child's `..` (src/walk/descriptors.rs).
             let run = if round % 4 == 3 {

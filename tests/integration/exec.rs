@@ -1,4 +1,4 @@
-//! `-x/--exec` and `-X/--exec-batch` (issue 8): what each command gets, how often it runs,
+//! `-x/--exec` and `-X/--exec-batch`: what each command gets, how often it runs,
 //! what its output looks like, exit codes (signals: `exec_signals.rs`). Every check runs under
 //! every method, at `-j 1` (commands one at a time, with ffind's stdout) and `-j 8` (captured,
 //! grouped output).
@@ -9,13 +9,14 @@
 use std::ffi::CString;
 use std::ops::RangeInclusive;
 
-use crate::fd_parity::{fd, run_fd, METHODS};
+use crate::fd_parity::{fd, run_fd};
 use crate::fixture::{Run, Tree};
+use crate::methods::methods;
 
 /// Runs `args` under every method at `-j 1` and `-j 8`, handing each run to `check` with a
 /// name for messages.
 fn each_method(t: &Tree, args: &[&str], check: impl Fn(&Run, &str)) {
-    for method in METHODS {
+    for method in methods() {
         for j in ["1", "8"] {
             let mut full = vec!["--method", method, "-j", j];
             full.extend_from_slice(args);
@@ -264,7 +265,7 @@ fn exec_batch_splits_at_the_argument_length_limit() {
         t.raw_file("", format!("{}{i:04}", "n".repeat(96)).as_bytes());
     }
     let count = "sh -c 'echo \"$#\"' sh";
-    for m in METHODS {
+    for m in methods() {
         let run = t.run_script(&format!(
             "ulimit -s 1024 && exec \"$FFIND\" --method {m} -X {count}"
         ));
@@ -509,7 +510,7 @@ fn sort_hands_commands_the_results_in_order() {
     let t = Tree::new();
     t.files(&["b/z", "a", "c", "b/a"]);
     let args = ["--sort", "path", "-t", "f", "-x", "echo"];
-    for method in METHODS {
+    for method in methods() {
         // One job at a time: the commands run, and print, in the order they are given.
         let run = t.run(&[&["--method", method, "-j", "1"][..], &args].concat());
         assert_ok(&run, method);

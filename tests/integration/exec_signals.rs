@@ -1,4 +1,4 @@
-//! `-x`/`-X` and signals (issue 18): an interrupting signal reaches every command and what the
+//! `-x`/`-X` and signals: an interrupting signal reaches every command and what the
 //! command started, a second one ends them all at once, and ffind never waits on a pipe that a
 //! process left behind by a command holds open.
 //!
@@ -12,8 +12,8 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, ExitStatus, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::fd_parity::METHODS;
 use crate::fixture::{bin, clean_env, have, Tree};
+use crate::methods::methods;
 
 /// How long ffind may take to end once it should (it takes milliseconds): far below the
 /// minute the commands sleep.
@@ -125,7 +125,7 @@ fn sigint_stops_the_commands_and_exits_130() {
     let pids = t.home().join("pids");
     // Each command notes its pid, then sleeps as that same process.
     let script = format!("echo $$ >> '{}'; exec sleep 1000", pids.display());
-    for method in METHODS {
+    for method in methods() {
         for (mode, j, started) in MODES {
             let _ = fs::remove_file(&pids);
             let args = ["--method", method, "-j", j, mode, "sh", "-c", &script, "sh"];
@@ -156,9 +156,10 @@ fn a_signal_to_ffind_alone_reaches_what_the_commands_started() {
         "sleep 60 & echo $$ >> '{0}'; echo $! >> '{0}'; wait",
         pids.display()
     );
-    for (i, (mode, j, started)) in MODES.into_iter().enumerate() {
+    // One method a mode, named (sigint_stops_the_commands_and_exits_130 runs every method at
+    // every mode).
+    for ((mode, j, started), method) in MODES.into_iter().zip(["serial", "walkdir", "queue"]) {
         let _ = fs::remove_file(&pids);
-        let method = METHODS[i % METHODS.len()];
         let args = ["--method", method, "-j", j, mode, "sh", "-c", &script, "sh"];
         let mut child = start(&t, &args, Stdio::null());
         let running = wait_for_pids(&pids, 2 * started, &mut child);
@@ -189,10 +190,11 @@ fn a_second_interrupt_kills_every_command_and_what_it_started_at_once() {
         pids.display(),
         marks.display()
     );
-    for (i, (mode, j, started)) in MODES.into_iter().enumerate() {
+    // One method a mode, named (sigint_stops_the_commands_and_exits_130 runs every method at
+    // every mode).
+    for ((mode, j, started), method) in MODES.into_iter().zip(["rayon", "jwalk", "ignore"]) {
         let _ = fs::remove_file(&pids);
         let _ = fs::remove_file(&marks);
-        let method = METHODS[(i + 3) % METHODS.len()];
         let args = ["--method", method, "-j", j, mode, "sh", "-c", &script, "sh"];
         let mut child = start(&t, &args, Stdio::null());
         let running = wait_for_pids(&pids, 2 * started, &mut child);
@@ -339,9 +341,10 @@ fn a_stop_reaches_the_commands_in_groups_of_their_own_and_a_continue_too() {
     // it. Here ffind alone gets both, as from `kill -TSTP` and `kill -CONT`.
     let (t, pids) = three_files();
     let script = format!("echo $$ >> '{}'; exec sleep 60", pids.display());
-    for (i, (mode, j, started)) in MODES.into_iter().enumerate() {
+    // One method a mode, named (sigint_stops_the_commands_and_exits_130 runs every method at
+    // every mode).
+    for ((mode, j, started), method) in MODES.into_iter().zip(["serial", "walkdir", "queue"]) {
         let _ = fs::remove_file(&pids);
-        let method = METHODS[i % METHODS.len()];
         let args = ["--method", method, "-j", j, mode, "sh", "-c", &script, "sh"];
         let mut child = start(&t, &args, Stdio::null());
         let running = wait_for_pids(&pids, started, &mut child);

@@ -8,15 +8,14 @@ use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use crate::fixture::{have, Spawn, Tree};
-
-const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
+use crate::methods::{methods, methods_with};
 
 #[test]
 fn unreadable_directory_is_reported_and_the_walk_goes_on() {
     let t = Tree::new();
     t.files(&["open/a", "locked/secret", "z/b"])
         .chmod("locked", 0o000);
-    for m in METHODS {
+    for m in methods() {
         let Some(run) = t.run_unprivileged(&["--method", m]) else {
             if crate::fixture::is_root() {
                 panic!("running as root but setpriv is missing: this test must drop privileges");
@@ -42,7 +41,7 @@ fn unreadable_directory_is_reported_and_the_walk_goes_on() {
 fn missing_path_is_reported_and_others_are_searched() {
     let t = Tree::new();
     t.files(&["d/a"]);
-    for m in METHODS {
+    for m in methods() {
         let run = t.run(&["--method", m, ".", "nope", "d"]);
         assert_eq!(run.code, 1, "{m}");
         run.assert_listing(&["d/a"]);
@@ -67,7 +66,7 @@ fn symlink_loops_with_follow_are_reported_once_and_end() {
         .link(".", "d/loop")
         .link("../d", "d/up")
         .link("nowhere", "d/dangling");
-    for m in METHODS {
+    for m in methods() {
         for j in ["1", "4"] {
             let run = t.run(&["-L", "--method", m, "-j", j]);
             assert_eq!(run.code, 1, "{m} -j{j}: {}", run.stderr);
@@ -142,7 +141,7 @@ fn paths_longer_than_path_max_are_walked_in_full() {
     let t = Tree::new();
     let levels = 40; // 40 * 201 bytes: twice PATH_MAX
     make_deep(&t.root(), levels);
-    for m in ["serial", "queue", "rayon"] {
+    for m in methods_with("own-reader") {
         for j in ["1", "8"] {
             let run = t.run(&["--method", m, "-j", j]);
             assert_eq!(run.code, 0, "{m}: {}", run.stderr);
@@ -170,7 +169,7 @@ fn closed_stdout_ends_quietly_and_fast() {
             t.files(&[&format!("d{i}/file-{j}")]);
         }
     }
-    for m in ["serial", "queue", "rayon", "walkdir", "jwalk", "ignore"] {
+    for m in methods() {
         let mut child = t
             .cmd(&["--method", m])
             .stdout(Stdio::piped())
@@ -236,7 +235,7 @@ fn low_open_file_limit_gives_the_same_results() {
     grow(&t, "top".into(), 6);
     let normal = t.run(&["--method", "serial"]);
     assert_eq!(normal.code, 0);
-    for m in ["serial", "queue", "rayon"] {
+    for m in methods_with("own-reader") {
         for j in ["1", "8", "64"] {
             let run = t.run_script(&format!(
                 "ulimit -n 32 && exec \"$FFIND\" --method {m} -j {j}"
@@ -263,7 +262,7 @@ fn low_open_file_limit_keeps_every_ignore_file() {
     let normal = t.run(&["--method", "serial", "-t", "f"]);
     assert_eq!(normal.code, 0, "{}", normal.stderr);
     assert_eq!(normal.sorted().len(), 150);
-    for m in ["serial", "queue", "rayon", "walkdir", "jwalk", "ignore"] {
+    for m in methods() {
         let run = t.run_script(&format!(
             "ulimit -n 16 && exec \"$FFIND\" --method {m} -j 64 -t f"
         ));
@@ -281,7 +280,7 @@ fn low_open_file_limit_keeps_every_ignore_file() {
 fn a_link_to_itself_under_follow_is_reported_by_every_method() {
     let t = Tree::new();
     t.files(&["f"]).link("self", "self");
-    for m in METHODS {
+    for m in methods() {
         let run = t.run(&["-L", "--method", m]);
         assert_eq!(run.code, 1, "{m}");
         run.assert_listing(&["f"]);
@@ -303,7 +302,7 @@ fn a_link_to_itself_that_the_rules_skip_is_not_reported() {
         .link(".self", ".self")
         .link("ign", "ign")
         .link("excl", "excl");
-    for m in METHODS {
+    for m in methods() {
         let run = t.run(&["-L", "-E", "excl", "--method", m]);
         assert_eq!(run.stderr, "", "{m}");
         assert_eq!(run.code, 0, "{m}");
@@ -350,7 +349,7 @@ fn directories_vanishing_mid_walk_are_not_errors() {
     });
     let mut failures = Vec::new();
     for round in 0..10 {
-        for m in METHODS {
+        for m in methods() {
             let run = t.run(&["-u", "--method", m, "-j", "4", ".", "stable"]);
             let ok = run.code == 0 && run.stderr.is_empty() && run.sorted().len() == 80;
             if !ok {
@@ -383,8 +382,13 @@ fn fewer_threads_than_asked_still_finish_the_walk() {
         t.files(&[&format!("d{i}/a/b")]);
     }
     let normal = t.run(&["-u"]);
-    // A user allowed only a few processes (threads count): most of 64 workers cannot start.
-    for m in ["queue", "rayon"] {
+    // A user allowed only a few processes (threads count): most of 64 workers cannot start
+    // (the parallel methods with ffind's own reader).
+    let own = methods_with("own-reader");
+    for m in methods_with("parallel")
+        .into_iter()
+        .filter(|m| own.contains(m))
+    {
         let run = t
             .run_unprivileged_script(&format!(
                 "ulimit -u 6 && exec \"$FFIND\" -u --method {m} -j 64"

@@ -1,4 +1,4 @@
-//! fd's search language, the same under every method, and the same as fd's (issue 3).
+//! fd's search language, the same under every method, and the same as fd's.
 //!
 //! One tree inside a real `git init` repository, and a table of command lines over it: each runs
 //! under every method at concurrency 1 and 8, and all must print the same sorted set of paths.
@@ -23,9 +23,7 @@ use std::time::{Duration, SystemTime};
 #[cfg(unix)]
 use crate::fixture::is_root;
 use crate::fixture::{clean_env, diff, native_all, Run, Spawn, Tree};
-
-/// Every method `--method` takes.
-pub const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
+use crate::methods::methods;
 
 /// Runs `args` under every method at `-j 1` and `-j 8`; `Err` describes the first disagreement
 /// (output, exit code or stderr). `Ok` is the serial run.
@@ -42,7 +40,7 @@ pub fn methods_agree(t: &Tree, args: &[&str]) -> Result<Run, String> {
             .collect()
     };
     let mut first: Option<(String, Run)> = None;
-    for method in METHODS {
+    for method in methods() {
         for j in ["1", "8"] {
             let mut full = vec!["--method", method, "-j", j];
             full.extend_from_slice(args);

@@ -1,4 +1,4 @@
-//! ffind.exe against fd's own Windows build (issue 35): on a tree with dotfiles, files hidden
+//! ffind.exe against fd's own Windows build: on a tree with dotfiles, files hidden
 //! by their attribute, a repository's `.gitignore` (ignored and negated entries), nested
 //! directories and names that are not ASCII, the everyday command lines print the same set of
 //! lines, byte for byte, as fd prints them, and a missing search path exits alike, both

@@ -33,8 +33,8 @@ use proptest::prelude::*;
 use proptest::test_runner::Config;
 
 use crate::fixture::{bin, clean_env, have, Spawn, Tree};
+use crate::methods::methods;
 
-const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 const CONCURRENCY: [&str; 2] = ["1", "3"];
 
 /// Names of files and directories: few, so that rules hit; some that only escaped rules
@@ -476,7 +476,7 @@ fn check(
     }
     let mut want = BTreeSet::new();
     git_files(&home, &top, b"", &mut want);
-    for m in METHODS {
+    for m in methods() {
         for j in CONCURRENCY {
             let args = ["--method", m, "-j", j, "-H", "-t", "f", "-0"];
             let mut c = Command::new(bin());

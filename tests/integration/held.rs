@@ -1,4 +1,4 @@
-//! A small search prints the same bytes every time, in fd's order (issue 23): results are held
+//! A small search prints the same bytes every time, in fd's order: results are held
 //! for a while, and sorted when the walk ends within it with at most 1,000 of them; past that
 //! they stream as found. Checked under every method and concurrency, against fd where one is
 //! installed (`fd_parity::fd`), and nearest first under `--order breadth`.
@@ -11,8 +11,9 @@ use std::ffi::OsStr;
 use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
-use crate::fd_parity::{fd, run_fd, METHODS};
+use crate::fd_parity::{fd, run_fd};
 use crate::fixture::{Run, Spawn, Tree};
+use crate::methods::methods;
 
 /// A window no test run outlasts.
 const WIDE: &str = "--max-buffer-time=60000";
@@ -37,7 +38,7 @@ fn small() -> Tree {
 /// times each, and asserts that every run printed the same bytes; returns them.
 fn same_every_time(t: &Tree, args: &[&str]) -> Vec<u8> {
     let mut first: Option<(String, Vec<u8>)> = None;
-    for method in std::iter::once("auto").chain(METHODS) {
+    for method in std::iter::once("auto").chain(methods()) {
         for j in ["1", "3", "16"] {
             for _ in 0..10 {
                 let mut full = vec![WIDE, "--method", method, "-j", j];
@@ -156,7 +157,7 @@ fn a_small_search_prints_what_fd_prints_byte_for_byte() {
 fn the_first_results_of_a_limit_come_sorted() {
     let t = small();
     // The first 4 found, whichever they are, sorted among themselves, as fd does.
-    for method in METHODS {
+    for method in methods() {
         let run = t.run(&[WIDE, "--method", method, "--max-results", "4"]);
         let got = records(&run.stdout, b'\n');
         assert_eq!(got.len(), 4, "{method}");
@@ -211,7 +212,7 @@ fn breadth_first_a_small_search_comes_nearest_first_and_sorted_within_a_depth() 
     ] {
         let sep = if args.contains(&"-0") { 0 } else { b'\n' };
         let mut same: Option<Vec<u8>> = None;
-        for method in ["auto", "serial", "queue", "rayon"] {
+        for method in crate::methods::breadth_methods() {
             for j in ["1", "3", "16"] {
                 for _ in 0..10 {
                     let mut full = vec![WIDE, "--method", method, "-j", j];
@@ -254,7 +255,7 @@ fn settled_first() -> Vec<String> {
 #[test]
 fn a_big_search_writes_first_what_sorts_before_all_still_to_be_found() {
     let t = wide_below();
-    for method in ["auto", "serial", "queue", "rayon"] {
+    for method in crate::methods::breadth_methods() {
         for order in [&[][..], &["--order", "breadth"]] {
             // One thread: its search path is read before the walk goes below it.
             let mut args = vec![WIDE, "--method", method, "-j", "1"];

@@ -1,4 +1,4 @@
-//! Ignore files that cannot hang or blind ffind (issue 9): a FIFO, a device or a link to
+//! Ignore files that cannot hang or blind ffind: a FIFO, a device or a link to
 //! `/dev/zero` under an ignore file's name, in the tree, above the search path or as a global
 //! file, is reported once (`ffind: PATH: not a regular file, ignored`), skipped, and the walk
 //! goes on with exit code 1; so is one larger than 16 MiB. An unreadable one is reported the
@@ -20,10 +20,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-use crate::fd_parity::{assert_listing, METHODS};
+use crate::fd_parity::assert_listing;
 #[cfg(unix)]
 use crate::fixture::{clean_env, is_root};
 use crate::fixture::{never_started, started_anew, Run, Tree};
+use crate::methods::methods;
 
 /// How long a run may take before it counts as hung: a real hang never ends, and a debug build
 /// reading a 16 MiB ignore file on a loaded 2-core machine took over 10 s.
@@ -78,7 +79,7 @@ pub fn mkfifo(path: &Path) {
 /// Runs ffind with `args` under every method, each bounded, and checks the listing, the exit
 /// code and the whole of stderr.
 fn assert_each_method(t: &Tree, args: &[&str], listing: &[&str], code: i32, stderr: &str) {
-    for method in METHODS {
+    for method in methods() {
         let mut full = vec!["--method", method];
         full.extend_from_slice(args);
         let run = bounded(t.cmd(&full));
@@ -307,7 +308,7 @@ fn an_unreadable_ignore_file_is_reported_by_every_method() {
     let t = Tree::new();
     t.files(&["keep", "x.o"]).write(".ignore", "*.o\n");
     t.chmod(".ignore", 0o000);
-    for method in METHODS {
+    for method in methods() {
         let args = ["--method", method];
         let run = if is_root() {
             match t.run_unprivileged(&args) {
@@ -338,7 +339,7 @@ fn an_ignore_file_in_a_directory_that_cannot_be_searched_is_reported_by_every_me
     t.files(&["keep", "ro/x.o", "ro/y"])
         .write("ro/.ignore", "*.o\n");
     t.chmod("ro", 0o555 & !0o111);
-    for method in METHODS {
+    for method in methods() {
         let args = ["--method", method];
         let Some(run) = (if is_root() {
             t.run_unprivileged(&args)
@@ -422,7 +423,7 @@ fn each_method_unprivileged(
     code: i32,
     stderr: &str,
 ) -> bool {
-    for method in METHODS {
+    for method in methods() {
         let mut full = vec!["--method", method];
         full.extend_from_slice(args);
         let run = if is_root() {
@@ -462,7 +463,7 @@ fn a_git_file_whose_gitdir_name_is_too_long_is_reported_once_by_every_method() {
         ),
     );
     // A relative one is shown from the directory holding the `.git` file, with `..` or
-    // without (issue 22: walkdir, jwalk and ignore took the name's first component for a
+    // without (walkdir, jwalk and ignore took the name's first component for a
     // directory they may not search, and said nothing).
     let gitdir = "z".repeat(300);
     t.write("sub/.git", &format!("gitdir: {gitdir}"));
@@ -555,7 +556,7 @@ fn kept_by_git(t: &Tree) -> Option<Vec<String>> {
 #[test]
 fn a_carriage_return_ends_a_rule_before_a_line_feed_or_the_end_of_the_file() {
     // git (2.47) splits an ignore file on LF and drops one CR before it, and before the end of
-    // a file whose last line has no LF (issue 18: `x1\r\nx2\r` ignores x2). A CR anywhere else
+    // a file whose last line has no LF (`x1\r\nx2\r` ignores x2). A CR anywhere else
     // is part of the rule; spaces before a dropped CR are trimmed, an escaped one is kept; a
     // byte-order mark goes first.
     let cases: [(&str, &str, &[&str]); 9] = [
@@ -613,7 +614,7 @@ fn a_carriage_return_at_the_end_of_an_ignore_file_option_ends_its_last_rule() {
 
 #[test]
 fn an_ignore_file_of_many_rules_is_read_in_linear_time() {
-    // Issue 18: 70,000 rules `aaaaaN*` (0.8 MB) in a .gitignore took 12 s in a release build,
+    // 70,000 rules `aaaaaN*` (0.8 MB) in a .gitignore took 12 s in a release build,
     // as the screen looked each new literal head up in the list of those before it. Linear,
     // a debug build reads them in a fraction of a second; quadratic, it took minutes, far past
     // the 40 s after which a run counts as hung. (The cost of each class of rules is counted
@@ -658,7 +659,7 @@ fn the_rules_of_an_ignore_file_take_memory_in_proportion_to_it() {
         eprintln!("{emulated}: its translation buffers take memory of their own under the limit");
         return;
     }
-    // Issue 18: what ffind builds from an ignore file must stay within a small multiple of
+    // What ffind builds from an ignore file must stay within a small multiple of
     // the file, which is at most 16 MiB. A rule ending in a class of 8 bytes
     // (`*17[abcdefgh]`) was copied under each of them, with a 256-byte table per copy: 30,000
     // such rules (0.5 MB) took 128 MB. Each run here may use 64 MiB of data (`ulimit -d`), five times
@@ -668,7 +669,7 @@ fn the_rules_of_an_ignore_file_take_memory_in_proportion_to_it() {
     t.dirs(&[".git"])
         .files(&["keep", "x17h", "x29999h", "x29999i"])
         .write(".gitignore", &rules);
-    for method in METHODS {
+    for method in methods() {
         let run = t.run_script(&format!(
             "ulimit -d 65536 && exec \"$FFIND\" --method {method}"
         ));
@@ -680,7 +681,7 @@ fn the_rules_of_an_ignore_file_take_memory_in_proportion_to_it() {
 #[test]
 fn rules_past_the_glob_engines_bound_are_said_not_silently_dropped() {
     // A file may hold at most 4,096 rules that only a glob engine matches ({a,b}, [!a]): the
-    // rest are not applied (issue 18: millions fit in 16 MiB), and that is said, once, with
+    // rest are not applied (millions fit in 16 MiB), and that is said, once, with
     // exit code 1, by every method; the first 4,096 and the fast rules still apply.
     let t = Tree::new();
     let mut rules = String::from("fast\n");

@@ -1,4 +1,4 @@
-//! Hidden entries and ignore files (issue 3): `-H`, `-I`, `-u`, `--no-ignore-vcs`,
+//! Hidden entries and ignore files: `-H`, `-I`, `-u`, `--no-ignore-vcs`,
 //! `--no-ignore-parent`, `--no-require-git`, `--ignore-file`; `.gitignore` inside and outside a
 //! repository, `.git/info/exclude`, the global git excludes, `.ignore`, `.fdignore`,
 //! `.ffindignore`, ffind's global ignore file; rules from above the search path; negation,
@@ -279,7 +279,7 @@ fn dot_ignore_fdignore_and_ffindignore_need_no_repository() {
     );
 }
 
-/// Issue 41, item 5: an ignore file in UTF-16 (Windows PowerShell 5.1's `>`) is named with its
+/// An ignore file in UTF-16 (Windows PowerShell 5.1's `>`) is named with its
 /// encoding and how to mend it, exit 1, its rules not applied (they were read as garbage, and
 /// a global file skipped without a word): in the tree, given by `--ignore-file`, ffind's
 /// global file, and git's global excludes.
@@ -686,7 +686,7 @@ fn a_worktrees_git_file_leads_to_the_repositorys_exclude_file() {
     git(&["worktree", "add", "-q", "../wt"], "main");
     t.write("main/.git/info/exclude", "*.tmp\n")
         .files(&["wt/a.tmp", "wt/b.rs"]);
-    for m in ["serial", "queue", "walkdir", "jwalk", "ignore"] {
+    for m in crate::methods::methods() {
         t.run(&["--method", m, ".", "wt"])
             .assert_paths(&["wt/b.rs"]);
     }

@@ -1,4 +1,4 @@
-//! `-l`'s columns (issue 33): a small search, held and sorted, is aligned as `ls -l -h` aligns
+//! `-l`'s columns: a small search, held and sorted, is aligned as `ls -l -h` aligns
 //! the same paths, byte for byte; a streamed one keeps its columns put (padded to the widest
 //! so far, at least `ls`'s old widths); the path is colored as `ls` colors it, the `./` of a
 //! file not as a directory; `-0 -l` is refused, as in fd.
@@ -34,7 +34,7 @@ fn ours(t: &Tree, args: &[&str]) -> Run {
 #[test]
 fn a_small_search_is_aligned_as_ls_aligns_it() {
     let t = tree();
-    for method in ["serial", "queue", "walkdir", "jwalk", "ignore", "rayon"] {
+    for method in crate::methods::methods() {
         for extra in [&[][..], &["--sort", "path"]] {
             let args = [&["-l", "-d", "1", "--method", method][..], extra].concat();
             let run = ours(&t, &args);

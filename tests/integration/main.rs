@@ -66,6 +66,7 @@ mod layers;
 #[cfg(unix)]
 mod list_details;
 mod metadata;
+mod methods;
 #[cfg(unix)]
 mod methods_agree;
 #[cfg(unix)]

@@ -1,4 +1,4 @@
-//! fd's search language, one option at a time (issue 3): what the metadata says, size (`-S`),
+//! fd's search language, one option at a time: what the metadata says, size (`-S`),
 //! modification time (`--changed-within`, `--changed-before`) and owner (`-o`). Every check runs
 //! under every method at `-j 1` and `-j 8` ([`assert_everywhere`]). On Windows: sizes and
 //! times; `--owner` is refused there (`windows.rs`), and the tests make no links.

@@ -4,15 +4,14 @@
 //! expects the same listing, the same messages and the same exit code.
 
 use crate::fixture::{have, Run, Tree};
-
-const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
+use crate::methods::methods;
 
 const LOOP: &str = "File system loop detected (the same directory as one of its parents)";
 
 /// Runs `args` under every method at one and four threads; checks the listing, the sorted
 /// messages and the exit code.
 fn assert_every_method(t: &Tree, args: &[&str], listing: &[&str], messages: &[&str]) {
-    for m in METHODS {
+    for m in methods() {
         for j in ["1", "4"] {
             let mut full = vec!["--method", m, "-j", j];
             full.extend_from_slice(args);
@@ -94,7 +93,7 @@ fn a_link_to_an_unreadable_directory_is_listed_and_its_target_reported() {
         }
         return;
     }
-    for m in METHODS {
+    for m in methods() {
         let run = t
             .run_unprivileged(&["-L", "--method", m, "-j", "4"])
             .unwrap();
@@ -121,7 +120,7 @@ fn an_unreadable_search_root_is_reported() {
         t.chmod("locked", 0o755);
         return;
     }
-    for m in METHODS {
+    for m in methods() {
         let run = t
             .run_unprivileged(&["--method", m, ".", "locked", "open"])
             .unwrap();
@@ -146,7 +145,7 @@ fn a_directory_that_cannot_be_searched_holds_no_repository() {
         t.chmod("ro", 0o755);
         return;
     }
-    for m in METHODS {
+    for m in methods() {
         let run = t.run_unprivileged(&["--method", m, "-j", "4"]).unwrap();
         check(
             m,
@@ -171,7 +170,7 @@ fn a_deep_tree_under_twelve_descriptors_is_walked_in_full() {
     }
     let normal = t.run(&["-u", "--method", "serial"]);
     assert_eq!(normal.sorted().len(), 14 * 4 + 1);
-    for m in METHODS {
+    for m in methods() {
         let run = t.run_script(&format!(
             "ulimit -n 12 && exec \"$FFIND\" -u --method {m} -j 8"
         ));
@@ -210,7 +209,7 @@ fn directories_replaced_by_files_mid_walk_are_not_errors() {
     });
     let mut failures = Vec::new();
     for round in 0..15 {
-        for m in METHODS {
+        for m in methods() {
             let run = t.run(&["-u", "--method", m, "-j", "4", ".", "churn"]);
             if run.code != 0 || !run.stderr.is_empty() {
                 failures.push(format!(

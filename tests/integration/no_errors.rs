@@ -1,12 +1,12 @@
-//! `--no-errors` (issue 23): the errors met on the way are not shown, the exit status still
+//! `--no-errors`: the errors met on the way are not shown, the exit status still
 //! says they happened, an error about a search path is still shown, the option works from the
 //! config file and `--show-errors` undoes it; on a terminal one line says how many were hidden.
 //!
 //! The errors: symbolic link loops under `-L` (which root meets as well as anyone), and, when
 //! the tests run as root, unreadable directories read as nobody.
 
-use crate::fd_parity::METHODS;
 use crate::fixture::{Run, Tree};
+use crate::methods::methods;
 use crate::terminal::once_on_terminal;
 
 /// Two loops under -L ("loop" and "sub/back" lead to their own ancestors), beside results.
@@ -34,7 +34,7 @@ fn assert_silent_failure(what: &str, run: &Run, listed: &Run) {
 #[test]
 fn errors_are_hidden_and_the_exit_status_stays_one() {
     let t = loops();
-    for method in METHODS {
+    for method in methods() {
         let said = t.run(&["--method", method, "-L"]);
         assert_eq!(said.code, 1, "{method}");
         assert_eq!(said.stderr.lines().count(), 2, "{method}: {}", said.stderr);
@@ -78,7 +78,7 @@ fn from_the_config_file_and_undone_by_show_errors() {
 #[test]
 fn an_error_about_a_search_path_is_still_shown() {
     let t = loops();
-    for method in METHODS {
+    for method in methods() {
         let run = t.run(&["--method", method, "--no-errors", "-L", ".", ".", "missing"]);
         assert_eq!(run.code, 1, "{method}");
         assert_eq!(

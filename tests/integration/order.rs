@@ -5,8 +5,8 @@
 //! order against the reference walk. On Windows too, but for links and `printf` as a command.
 
 use crate::fixture::{Run, Tree};
+use crate::methods::{breadth_methods, methods_without};
 
-const BREADTH_METHODS: [&str; 4] = ["auto", "serial", "queue", "rayon"];
 const JOBS: [&str; 3] = ["1", "3", "16"];
 
 /// The depth of each record (as printed with `-0`) below the search root shown as `root`
@@ -49,7 +49,7 @@ fn levels() -> Tree {
 /// Runs ffind with `-0` and `args` under every method that takes `--order breadth`, at every
 /// concurrency, and gives each run to `check` with its description.
 fn each_breadth_run(t: &Tree, args: &[&str], check: &mut dyn FnMut(&str, &Run)) {
-    for m in BREADTH_METHODS {
+    for m in breadth_methods() {
         for j in JOBS {
             let mut full = vec!["--order", "breadth", "--method", m, "-j", j, "-0"];
             full.extend_from_slice(args);
@@ -139,7 +139,7 @@ fn commands_get_their_results_in_breadth_order() {
         assert_nondecreasing(what, &as_nul(run), root);
     });
     // -x one at a time (-j 1): each command ends before the next starts.
-    for m in BREADTH_METHODS {
+    for m in breadth_methods() {
         let run = t.run(&[
             "--order", "breadth", "--method", m, "-j", "1", "-x", "printf", "%s\\n",
         ]);
@@ -170,7 +170,7 @@ fn with_several_search_paths_depth_counts_below_each_ones_own() {
 #[test]
 fn the_walker_crate_methods_refuse_breadth_unless_sorting_decides() {
     let t = levels();
-    for m in ["walkdir", "jwalk", "ignore"] {
+    for m in methods_without("breadth") {
         let run = t.run(&["--order", "breadth", "--method", m]);
         assert_eq!(run.code, 2, "{m}");
         assert!(run.stdout.is_empty(), "{m}");

@@ -1,4 +1,4 @@
-//! How results are shown when piped (issue 8): byte-exact names, "./" before a leading '-',
+//! How results are shown when piped: byte-exact names, "./" before a leading '-',
 //! `--format`, `--path-separator`, `--color=always` with LS_COLORS or fd's theme,
 //! `--hyperlink`, `-l`, `--json`, and escaped names in messages. Terminal behaviour is in
 //! `terminal.rs`. Every check that walks runs under every method at `-j 1` and `-j 8`.

@@ -4,14 +4,14 @@
 use std::process::Command;
 
 use crate::fixture::{clean_env, have, hostile_tree, Run, Spawn, Tree, HOSTILE_FILTER_FAMILIES};
+use crate::methods::methods;
 
-const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 const CONCURRENCY: [&str; 4] = ["1", "2", "8", "64"];
 
 /// Every method at every concurrency (the one-thread methods ignore `-j`, and must).
 fn run_all(t: &Tree, args: &[&str], unprivileged: bool) -> Vec<(String, Run)> {
     let mut out = Vec::new();
-    for m in METHODS {
+    for m in methods() {
         for j in CONCURRENCY {
             let mut full = vec!["--method", m, "-j", j, "-0"];
             full.extend_from_slice(args);

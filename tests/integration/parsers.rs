@@ -1,4 +1,4 @@
-//! Parsers of user input (issue 9): `-S/--size`, `--changed-within/--changed-before`, globs
+//! Parsers of user input: `-S/--size`, `--changed-within/--changed-before`, globs
 //! (`-g`, `-E/--exclude`) and `-o/--owner` never panic; they reject with one line naming what
 //! was written, and exit code 2. And no message carries Rust's " (os error N)" suffix. (Random
 //! input is covered by the property tests in src/filter/{size,time,owner}.rs.) On Windows

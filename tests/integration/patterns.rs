@@ -1,4 +1,4 @@
-//! fd's search language, one option at a time (issue 3): regular expressions, smart case and
+//! fd's search language, one option at a time: regular expressions, smart case and
 //! the case flags, globs, fixed strings, `--and`, full paths, names that are not UTF-8 and
 //! patterns rejected before any walk. Every check runs under every method at `-j 1` and `-j 8`
 //! ([`assert_everywhere`]). Ignore files and hidden entries are in `ignore_files.rs`. On

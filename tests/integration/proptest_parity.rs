@@ -6,24 +6,25 @@
 
 use proptest::prelude::*;
 
+use crate::methods::{methods, methods_with};
 use crate::order::depths;
 use crate::random_tree::{cases, cmd, nodes, run, Case, Node};
 use crate::reference::Cmd;
 
-const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
 const CONCURRENCY: [&str; 3] = ["1", "3", "16"];
-/// The methods that take `--order breadth` (the others refuse it: tests/integration/order.rs).
-const BREADTH_METHODS: [&str; 3] = ["serial", "queue", "rayon"];
 
 /// Builds the tree, runs every method at every concurrency, compares with the reference; and
 /// under `--order breadth`, checks that depths never decrease.
 fn check(nodes: &[Node], cmd: Cmd) -> Result<(), TestCaseError> {
     let case = Case::build(nodes, cmd);
     let orders = [None, Some("breadth")];
-    let runs = METHODS
-        .iter()
-        .flat_map(|m| orders.iter().map(move |o| (*m, *o)));
-    for (m, order) in runs.filter(|(m, o)| o.is_none() || BREADTH_METHODS.contains(m)) {
+    // `--order breadth` only where the table says the method takes it (the others refuse it:
+    // tests/integration/order.rs).
+    let breadth = methods_with("breadth");
+    let runs = methods()
+        .into_iter()
+        .flat_map(|m| orders.iter().map(move |o| (m, *o)));
+    for (m, order) in runs.filter(|(m, o)| o.is_none() || breadth.contains(m)) {
         for j in CONCURRENCY {
             let mut full: Vec<String> = ["--method", m, "-j", j, "-0"].map(String::from).to_vec();
             if let Some(order) = order {

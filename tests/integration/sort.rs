@@ -2,10 +2,10 @@
 //! concurrency; --max-results and -1 take the first results of the sorted order. On Windows
 //! too (names sort by component there as well: `a\b` before `a-b`).
 
-use crate::fd_parity::METHODS;
 #[cfg(unix)]
 use crate::fixture::Spawn;
 use crate::fixture::{native, Run, Tree};
+use crate::methods::methods;
 
 /// Runs `args` under every method at `-j 1`, `-j 3` and `-j 8` and asserts each printed
 /// exactly `want` (in that order, byte for byte; its paths written with `/`, see [`native`]),
@@ -19,7 +19,7 @@ fn assert_ordered(t: &Tree, args: &[&str], want: &[u8]) {
         records.push_str(&record[end..]);
     }
     let want = records.as_bytes();
-    for method in METHODS {
+    for method in methods() {
         for j in ["1", "3", "8"] {
             let mut full = vec!["--method", method, "-j", j];
             full.extend_from_slice(args);

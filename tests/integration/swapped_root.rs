@@ -1,5 +1,5 @@
 //! A search root (or a directory below it that the walk keeps open) swapped for a link to a
-//! tree outside the search during the walk (issue 22): whatever a directory is opened again
+//! tree outside the search during the walk: whatever a directory is opened again
 //! through, it must be the directory the walk met first there, reached without following a
 //! link the walk would not follow. Nothing of the outside tree is ever printed; a root found
 //! replaced is said once and skipped, as a directory that vanished (docs/SECURITY.md).
@@ -17,8 +17,8 @@ use std::os::unix::fs::symlink;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use crate::fd_parity::METHODS;
 use crate::fixture::{bin, clean_env};
+use crate::methods::{breadth_methods, methods};
 
 /// Directories on each level of the tree searched (and of the outside tree).
 const WIDE: usize = 2_400;
@@ -113,10 +113,10 @@ fn a_root_or_an_open_ancestor_swapped_for_a_link_never_leads_outside() {
     let expected = expected();
     let mut replaced_said = 0;
     for what in [Swapped::Root, Swapped::Ancestor] {
-        for method in METHODS {
-            // The walker crates walk depth first only.
-            let crate_walks = matches!(method, "walkdir" | "jwalk" | "ignore");
-            for breadth in [false, true].into_iter().filter(|b| !(*b && crate_walks)) {
+        for method in methods() {
+            // Breadth first only where the method walks so (the walker crates do not).
+            let breadth_too = breadth_methods().contains(&method);
+            for breadth in [false, true].into_iter().filter(|b| !*b || breadth_too) {
                 for nofile in [24, 1024] {
                     let case = format!("{what:?} --method {method} breadth={breadth} -n {nofile}");
                     let (out, err, code) =

@@ -9,6 +9,7 @@ use std::os::unix::process::CommandExt;
 use std::process::Command;
 
 use crate::fixture::{bin, clean_env, need, Spawn, Tree};
+use crate::methods::{breadth_methods, methods_with};
 
 /// Runs ffind under `strace -f -c` in the tree; returns calls per syscall name.
 pub fn count_syscalls(t: &Tree, args: &[&str]) -> HashMap<String, u64> {
@@ -138,7 +139,7 @@ fn a_plain_listing_stats_nothing_per_entry() {
         return;
     }
     let t = tree();
-    for m in ["serial", "queue", "rayon"] {
+    for m in methods_with("own-reader") {
         let calls = count_syscalls(&t, &["-u", "--method", m, "-j", "2"]);
         // Start-up (the binary, the working directory, the search path) needs a handful;
         // 1,020 entries must add none.
@@ -279,7 +280,7 @@ fn a_deep_tree_under_a_low_descriptor_limit_opens_each_directory_a_few_times() {
     let dirs = deep_chain(&t.root().join("deep"), 300);
     let runs = ["depth", "breadth"]
         .iter()
-        .flat_map(|o| ["auto", "serial", "queue", "rayon"].map(|m| (m, *o)));
+        .flat_map(|o| breadth_methods().into_iter().map(move |m| (m, *o)));
     for (m, order) in runs {
         let args = ["-u", "--method", m, "--order", order, ".", "deep"];
         let calls = count_syscalls_limited(&t, &args, Some(64));
@@ -335,7 +336,7 @@ fn a_wide_level_under_a_low_descriptor_limit_reopens_each_parent_in_one_call() {
     t.files(&files.iter().map(String::as_str).collect::<Vec<_>>());
     let dirs = 1 + 80 * 11;
     let normal = t.run(&["-u"]);
-    for m in ["auto", "serial", "queue", "rayon"] {
+    for m in breadth_methods() {
         let args = ["-u", "--method", m, "--order", "breadth"];
         let calls = count_syscalls_limited(&t, &args, Some(64));
         let opens = ["openat", "openat2"]

@@ -1,4 +1,4 @@
-//! Output on a terminal (issue 8): names escaped as fd 10 escapes them (`\x1B`, `\u{202E}`),
+//! Output on a terminal: names escaped as fd 10 escapes them (`\x1B`, `\u{202E}`),
 //! colors on by default unless NO_COLOR, hyperlinks with `--hyperlink`. ffind runs inside a
 //! pseudo-terminal made by util-linux `script`, under every method at `-j 1` and `-j 8`; the
 //! tests are skipped (with a note) where `script` is missing.
@@ -6,8 +6,8 @@
 use std::os::unix::ffi::OsStrExt;
 use std::process::Stdio;
 
-use crate::fd_parity::METHODS;
 use crate::fixture::{bin, clean_env, have, Spawn, Tree};
+use crate::methods::methods;
 
 /// `word` quoted for `sh -c`.
 fn quote(word: &str) -> String {
@@ -23,7 +23,7 @@ fn on_terminal(t: &Tree, args: &[&str], env: &[(&str, &str)], sep: u8) -> Option
         return None;
     }
     let mut first: Option<(String, Vec<String>)> = None;
-    for method in METHODS {
+    for method in methods() {
         for j in ["1", "8"] {
             let mut words = vec![bin().to_str().unwrap().to_owned()];
             words.extend(["--method", method, "-j", j].map(String::from));

@@ -1,4 +1,4 @@
-//! Ctrl-C, SIGTERM and SIGPIPE while colored results flow to a terminal (issue 23): the
+//! Ctrl-C, SIGTERM and SIGPIPE while colored results flow to a terminal: the
 //! terminal is left in its normal state, with a reset after the last color (and hyperlink).
 //!
 //! ffind runs on a pseudo-terminal of the test's own, as the session leader with it as its

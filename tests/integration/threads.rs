@@ -3,8 +3,7 @@
 //! at most one warning, and lists everything.
 
 use crate::fixture::{have, Tree};
-
-const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
+use crate::methods::{methods, methods_with};
 
 fn tree() -> Tree {
     let t = Tree::new();
@@ -41,7 +40,7 @@ fn every_method_finishes_when_threads_cannot_start() {
     }
     let t = tree();
     let normal = t.run(&["-u"]).sorted();
-    for m in METHODS {
+    for m in methods() {
         for limit in [4, 6] {
             // Threads count against the user's process limit: most of 64 cannot start. A user
             // of this test's own (nobody's processes of tests running beside it would count).
@@ -67,7 +66,7 @@ fn small_stacks_let_32_threads_run_in_100_mb_of_address_space() {
     }
     let t = tree();
     let normal = t.run(&["-u"]).sorted();
-    for m in METHODS {
+    for m in methods() {
         // -j 4096: no more workers than the address space holds (a thread that starts and
         // then cannot allocate aborts the process).
         for j in ["32", "4096"] {
@@ -86,9 +85,10 @@ fn work_stealing_methods_bound_their_threads() {
     }
     let t = tree();
     let normal = t.run(&["-u"]).sorted();
-    // 4096 threads would reserve 2 GiB of stacks; the bounded methods start at most 64,
-    // which fit in 2 GB (with glibc's per-thread malloc arenas, 64 MiB each) without a warning.
-    for m in ["rayon", "jwalk", "ignore"] {
+    // 4096 threads would reserve 2 GiB of stacks; the bounded (work-stealing) methods start at
+    // most 64, which fit in 2 GB (with glibc's per-thread malloc arenas, 64 MiB each) without a
+    // warning.
+    for m in methods_with("stealing") {
         let run = t.run_script(&format!(
             "ulimit -v 2000000 && exec \"$FFIND\" -u --method {m} -j 4096"
         ));

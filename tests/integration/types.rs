@@ -1,4 +1,4 @@
-//! fd's search language, one option at a time (issue 3): entry types (`-t`) and extensions
+//! fd's search language, one option at a time: entry types (`-t`) and extensions
 //! (`-e`). Every check runs under every method at `-j 1` and `-j 8` ([`assert_everywhere`]).
 //! On Windows: extensions and empty entries; links, mode bits, FIFOs, sockets and devices are
 //! Unix's (`windows.rs` has Windows' links).

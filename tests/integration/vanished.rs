@@ -1,5 +1,5 @@
 //! A directory that vanished between being listed and being read is gone, not unreadable
-//! (issue 33): no message and no error status, under every method and both ways of reading
+//!: no message and no error status, under every method and both ways of reading
 //! (with ignore rules and without); what exists and cannot be read is still reported. The
 //! vanishing is strace's fault injection on the reads of one directory (`-P`): ENOENT for a
 //! removed directory; ESRCH and EINVAL for a `/proc/PID` directory whose process went away
@@ -10,8 +10,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 use crate::fixture::{need, Run, Spawn, Tree};
-
-const METHODS: [&str; 6] = ["serial", "walkdir", "queue", "rayon", "jwalk", "ignore"];
+use crate::methods::methods;
 
 /// ffind with `args` in `t`, every read of `dir` failing with `errno` (`None`: no fault).
 fn failing_reads(t: &Tree, dir: &Path, errno: Option<&str>, args: &[&str]) -> Run {
@@ -50,7 +49,7 @@ fn a_proc_directory_whose_process_went_away_is_not_an_error() {
     let sleeper = Sleeper(Command::new("sleep").arg("600").spawn().unwrap());
     let proc_dir = format!("/proc/{}", sleeper.0.id());
     let fd = Path::new(&proc_dir).join("fd");
-    for m in METHODS {
+    for m in methods() {
         for ignore in ["--no-ignore", "--ignore"] {
             let args = ["--method", m, ignore, "--max-depth", "2", ".", &proc_dir];
             // What reading this process's directory says without a fault (as an ordinary
@@ -85,7 +84,7 @@ fn a_removed_directory_is_gone_and_elsewhere_einval_is_reported() {
     let t = Tree::new();
     t.files(&["a/b/f", "c/g"]);
     let a = t.root().join("a");
-    for m in METHODS {
+    for m in methods() {
         for ignore in ["--no-ignore", "--ignore"] {
             let args = ["--method", m, ignore];
             let run = failing_reads(&t, &a, Some("ENOENT"), &args);

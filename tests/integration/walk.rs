@@ -155,9 +155,7 @@ fn base_directory_changes_where_paths_are_relative_to() {
 fn every_method_is_accepted_and_concurrency_is_validated() {
     let t = Tree::new();
     t.files(&["x/y"]);
-    for m in [
-        "auto", "serial", "walkdir", "queue", "rayon", "jwalk", "ignore",
-    ] {
+    for m in std::iter::once("auto").chain(crate::methods::methods()) {
         t.run(&["--method", m]).assert_paths(&["x/", "x/y"]);
     }
     t.run(&["--method=queue", "--concurrency=1024"])

@@ -1,9 +1,10 @@
-//! One wide directory under the walker-crate methods (issue 18): the check that what a crate
+//! One wide directory under the walker-crate methods: the check that what a crate
 //! lists is beneath the root reads and holds the directory's listing once, whatever `-j`. (It
 //! was once per thread: on 200,000 files, `--method ignore -j 64` took 1.4 GB and 14.6 s
 //! against 103 MB and 1.1 s at `-j 2`.)
 
 use crate::fixture::{need, Tree};
+use crate::methods::{methods_with, methods_without};
 use crate::syscalls::count_syscalls;
 
 /// 10,000 names in one directory (links to one file: creating files is ten times slower):
@@ -55,9 +56,13 @@ fn a_wide_directory_is_listed_and_held_once_at_any_concurrency() {
         return;
     }
     let t = wide();
-    // walkdir runs one thread whatever -j: only the parallel crates can multiply the work.
-    let methods = ["jwalk", "ignore"];
-    for m in methods {
+    // The parallel walker crates: a one-thread method, or ffind's own reader, cannot
+    // multiply the work.
+    let methods: Vec<&str> = methods_with("parallel")
+        .into_iter()
+        .filter(|m| methods_without("own-reader").contains(m))
+        .collect();
+    for &m in &methods {
         let (two, many) = (peak(&t, m, "2"), peak(&t, m, "64"));
         // 62 more threads cost their stacks' touched pages and their output batches (about
         // 2 MiB in all); a copy of the listing per thread would cost over 1 MiB each.

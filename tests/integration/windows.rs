@@ -1,4 +1,4 @@
-//! What only Windows has (issue 35), run under Wine in CI: the hidden attribute (set with
+//! What only Windows has, run under Wine in CI: the hidden attribute (set with
 //! `attrib +h`, as a user sets it) hides an entry as a leading dot does, and a `.gitignore`
 //! negation does not reveal it (fd #2096); paths are printed with `\` (`--path-separator /`
 //! gives `/`), search paths with a drive letter, verbatim (`\\?\`) ones and ones typed with `/`
@@ -15,6 +15,7 @@ use std::process::{Command, Stdio};
 
 use crate::fd_parity::{assert_everywhere, methods_agree};
 use crate::fixture::{native, not_found, Run, Spawn, Tree};
+use crate::methods::methods;
 
 /// FILE_ATTRIBUTE_HIDDEN.
 const HIDDEN: u32 = 0x2;
@@ -303,7 +304,7 @@ fn unix_links_under_wine_are_what_they_lead_to_under_every_method() {
         "real\\in\\",
         "real\\in\\f",
     ];
-    for method in ["serial", "queue", "rayon", "walkdir", "jwalk", "ignore"] {
+    for method in methods() {
         let m = format!("--method={method}");
         for follow in [&[][..], &["-L"]] {
             let args: Vec<&str> = ["-u", m.as_str()].iter().chain(follow).copied().collect();
@@ -458,7 +459,7 @@ fn cache_says_once_that_it_is_off_and_the_search_runs() {
 fn a_missing_search_path_is_named_with_exit_code_1() {
     let t = Tree::new();
     t.files(&["d/f"]);
-    for m in crate::fd_parity::METHODS {
+    for m in methods() {
         let run = t.run(&["--method", m, ".", "nope"]);
         assert_eq!(run.code, 1, "{m}: {}", run.stderr);
         assert!(run.stdout.is_empty(), "{m}");
@@ -499,7 +500,7 @@ fn the_global_ignore_file_is_in_appdata_and_a_relative_appdata_is_not_used() {
     }
 }
 
-/// Issue 40, item 9: cmd.exe runs what follows its `/c` as a command, so `-x cmd /c echo {}`
+/// Cmd.exe runs what follows its `/c` as a command, so `-x cmd /c echo {}`
 /// would run the `echo.PWNED` of a file named `a&echo.PWNED` (fd.exe does). ffind escapes the
 /// values it gives cmd (`^`, and `%` as `%%cd:~,%`), so that each name reaches echo as text,
 /// `-x` and `-X` alike, and also where the command's own text is quoted or piped; a `!`, which
@@ -590,7 +591,7 @@ fn cmd_gets_a_result_as_text_never_as_a_command() {
     assert_eq!(run.sorted(), with_bang);
 }
 
-/// Issue 41, item 1: a rule on paths (`src/exec`) in an ignore file outside the tree matches
+/// A rule on paths (`src/exec`) in an ignore file outside the tree matches
 /// as in the tree's own `.gitignore` (and as fd.exe matches it): in `--ignore-file`,
 /// `%APPDATA%\ffind\ignore`, `%APPDATA%\fd\ignore`, and git's global excludes under
 /// `--no-require-git`; the walk joins with `\`, and those files were given the path so.
@@ -621,7 +622,7 @@ fn path_rules_of_ignore_files_outside_the_tree_match() {
         fs::remove_file(&file).unwrap();
     }
     // Every method reads them alike.
-    for m in crate::fd_parity::METHODS {
+    for m in methods() {
         let run = t.run(&[
             "--method",
             m,
@@ -634,7 +635,7 @@ fn path_rules_of_ignore_files_outside_the_tree_match() {
     }
 }
 
-/// Issue 41, item 2: `-t x` finds what fd.exe finds (its faccess crate's rule): a file that
+/// `-t x` finds what fd.exe finds (its faccess crate's rule): a file that
 /// opens for execution whose name has no extension or `exe`, `com`, `bat` or `cmd` written in
 /// lower case (`PATHEXT` unread; `UPPER.EXE` is not one), under every method; a directory only
 /// with `-t d` as well.
@@ -662,7 +663,7 @@ fn executables_are_found_by_extension_as_fd_finds_them() {
         "script.cmd",
         "tool.exe",
     ];
-    for m in crate::fd_parity::METHODS {
+    for m in methods() {
         t.run(&["--method", m, "-t", "x"]).assert_paths(&want);
         let mut hidden = want.to_vec();
         hidden.push(".profile");
@@ -675,7 +676,7 @@ fn executables_are_found_by_extension_as_fd_finds_them() {
     }
 }
 
-/// Issue 41, item 3: a `/` in a pattern is taken, as fd.exe takes it (its check is for `\`):
+/// A `/` in a pattern is taken, as fd.exe takes it (its check is for `\`):
 /// `-g '**/*.rs'` matches names, exit 0; a pattern with `\` that names a directory is refused
 /// as fd.exe refuses it (exit 2 here, fd's 1: docs/DIFFERENCES.md).
 #[test]
@@ -700,7 +701,7 @@ fn a_slash_in_a_pattern_is_taken_and_a_backslash_directory_refused() {
         .assert_paths(&["a.rs", "src/b.rs", "src/sub/c.rs"]);
 }
 
-/// Issue 41, item 6: a program that cannot be started is said to be so, with the system's
+/// A program that cannot be started is said to be so, with the system's
 /// why (here a text file, which is no program: Wine's "Bad EXE format"), exit 1, once per
 /// command line that failed; a start that fails for a passing reason (Wine's
 /// ERROR_INTERNAL_ERROR) is tried again (the unit tests of exec/children.rs and
@@ -731,7 +732,7 @@ fn a_program_that_cannot_start_is_said_to_have_failed_to_start() {
     }
 }
 
-/// Issue 41, item 4: `--help`, `-h`, the manual and the PowerShell completion's descriptions
+/// `--help`, `-h`, the manual and the PowerShell completion's descriptions
 /// name what Windows does, from one source (cli/help.rs on fs::help): the config file and
 /// the ignore files in %APPDATA%, the memo in %LOCALAPPDATA% (and --cache off), the hidden
 /// attribute, `\` as the separator, --owner and --mpi refused; nothing of Unix's places.
@@ -801,7 +802,7 @@ fn the_help_says_what_windows_does() {
     );
 }
 
-/// Issue 41, item 7: ffind.exe's PowerShell completion, written from the table the bash and
+/// Ffind.exe's PowerShell completion, written from the table the bash and
 /// fish scripts come from, lists the values of -t, --color, --sort, --hyperlink and
 /// --json-fields, completes a command after -x and -X (then its own arguments), and does not
 /// offer --owner and --mpi, which Windows refuses. (PowerShell cannot run here: the script's

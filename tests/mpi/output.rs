@@ -274,7 +274,7 @@ fn mpi_from_the_config_file_says_a_usage_error_once() {
     if crate::skip() {
         return;
     }
-    // `--mpi` given in the config file, not on the command line (issue 22): the usage error is
+    // `--mpi` given in the config file, not on the command line: the usage error is
     // said by process 0 alone, as for `--mpi` on the command line.
     let t = wide_tree();
     let config = t.home().join("config");

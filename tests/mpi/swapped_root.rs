@@ -1,5 +1,5 @@
 //! A search root swapped for a link to a tree outside the search while the launcher's `-n 2` searches
-//! it, every directory handed over (issue 22): a process rebuilding a handed directory opens
+//! it, every directory handed over: a process rebuilding a handed directory opens
 //! the root again by its path, and must find the directory the search met there first (each
 //! process records it before the search starts), or skip it. Nothing outside is printed, and
 //! each process says it at most once.

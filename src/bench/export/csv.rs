@@ -57,7 +57,7 @@ fn record(fields: &[String]) -> String {
 mod tests {
     use super::*;
     use crate::bench::result::{set_parameters, tests::sample};
-    use crate::config::Method;
+    use crate::walk::methods::Method;
 
     #[test]
     fn header_rows_and_parameter_columns() {

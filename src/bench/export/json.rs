@@ -22,7 +22,7 @@ pub fn render(results: &[BenchmarkResult]) -> String {
 mod tests {
     use super::*;
     use crate::bench::result::{set_parameters, tests::sample};
-    use crate::config::Method;
+    use crate::walk::methods::Method;
     use serde_json::Value;
 
     /// The fields of a result in hyperfine's schema (src/benchmark/benchmark_result.rs, with

@@ -54,7 +54,7 @@ fn code_span(text: &str) -> String {
 mod tests {
     use super::*;
     use crate::bench::result::tests::sample;
-    use crate::config::Method;
+    use crate::walk::methods::Method;
 
     fn result(
         command: &str,

@@ -5,7 +5,7 @@
 //! only and drawn as a dashed line across the chart: the bar to beat.
 //!
 //! Written by hand (a few dozen SVG elements) rather than with a plotting crate. plotters 0.3
-//! with only its SVG backend was tried on this chart (issue 15): it would cost little (five
+//! with only its SVG backend was tried on this chart: it would cost little (five
 //! more crates, about 9 CPU-seconds of build, 59 KB of stripped binary) but draws no better:
 //! its ticks are its own (2, 4, 8 where 3, 6, 12 were measured), a point cannot carry its
 //! `<title>`, every dash is an element of its own (the file 2.7 times as large), the legend
@@ -18,7 +18,7 @@ use crate::bench::export::Caption;
 use crate::bench::format::Unit;
 use crate::bench::result::BenchmarkResult;
 use crate::bench::shown;
-use crate::config::Method;
+use crate::walk::methods::Method;
 
 const WIDTH: f64 = 860.0;
 const HEIGHT: f64 = 520.0;
@@ -33,7 +33,7 @@ const COLOURS: [&str; 6] = [
 ];
 
 fn colour(method: Method) -> &'static str {
-    let i = Method::ALL.iter().position(|&m| m == method).unwrap_or(0);
+    let i = method as usize;
     COLOURS[i % COLOURS.len()]
 }
 

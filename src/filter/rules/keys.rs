@@ -148,7 +148,7 @@ impl Hasher for FxHasher {
     /// The state folded by one wide multiply. Fx's multiply carries a byte only towards the
     /// high bits, and a hash table picks its bucket by the low ones: keys alike at the start
     /// (`a1` ... `a70000`, or `ext1` ... from `*.ext1` ...) fell in a few buckets, and a file of
-    /// 70,000 such rules took seconds to compile (issue 18). The high half of the product
+    /// 70,000 such rules took seconds to compile. The high half of the product
     /// depends on every bit.
     fn finish(&self) -> u64 {
         let wide = u128::from(self.0) * u128::from(FOLD_SEED);

@@ -20,7 +20,7 @@
 //!   when such rules exist.
 //!
 //! Compiling takes time linear in the file, and what it builds is a small multiple of it
-//! (issue 18: a file planted above the search path is read by every search).
+//! (a file planted above the search path is read by every search).
 //!
 //! In front of the files of a directory's chain, a [`Screen`](screen::Screen) merges their
 //! rules on names and [`Rules::paths_may_match_in`] asks once per directory whether a rule on
@@ -92,7 +92,7 @@ impl Rules {
             let text = String::from_utf8_lossy(bytes);
             // git splits on LF and drops one CR before it, and before the end of a file whose
             // last line has no LF; a CR anywhere else is part of the rule. (`str::lines` kept
-            // the CR at the very end: `x1\r\nx2\r` did not ignore `x2`, issue 18.)
+            // the CR at the very end: `x1\r\nx2\r` did not ignore `x2`.)
             for line in text.split('\n') {
                 let line = line.strip_suffix('\r').unwrap_or(line);
                 let Some(l) = parse_line(line) else { continue };

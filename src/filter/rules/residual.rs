@@ -1,6 +1,6 @@
 //! The rules no fast class handles (`{a,b}`, negated or non-ASCII classes, `**` inside a
 //! component, ...), left to `globset` exactly as the `ignore` crate builds them, in sets of
-//! bounded size and number (issue 18: a planted file cannot make them take gigabytes).
+//! bounded size and number (a planted file cannot make them take gigabytes).
 
 use globset::{Candidate, Glob, GlobSet};
 
@@ -43,7 +43,7 @@ impl ResidualBuilder {
     /// Rules per ignore file (some 30 MiB with the caches of a few threads). Real files have
     /// a few such rules, if any (none in the Linux tree); the rest of a file with more is
     /// skipped, so that a planted one (millions fit in 16 MiB) cannot make ffind take
-    /// gigabytes (issue 18).
+    /// gigabytes.
     pub(super) const MAX_RULES: usize = 1 << 12;
 
     pub(super) fn full(&self) -> bool {

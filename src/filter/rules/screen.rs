@@ -107,7 +107,7 @@ fn capped_dots(n: usize) -> u8 {
 impl Screen {
     /// The most literal heads a screen keeps apart: a chain of the Linux tree's files has a
     /// handful. Unbounded, 70,000 rules `aaaaaN*` took 12 s to merge, each head looked up in
-    /// the list of those before it (issue 18), and a name beginning with `a` was compared
+    /// the list of those before it, and a name beginning with `a` was compared
     /// with each of them.
     pub(super) const HEADS: usize = 32;
 

@@ -1,5 +1,5 @@
 //! The compiled rules against the `ignore` crate's `Gitignore` on tricky rules and paths, the
-//! screens against the rules they merge, and the costs a hostile file could raise (issue 18),
+//! screens against the rules they merge, and the costs a hostile file could raise,
 //! counted rather than timed.
 
 use super::keys::FxHasher;
@@ -418,7 +418,7 @@ x/**y
 
 #[test]
 fn a_carriage_return_ends_a_rule_before_a_line_feed_or_the_end_of_the_file() {
-    // As git reads them (issue 18); the integration tests check them against git itself.
+    // As git reads them; the integration tests check them against git itself.
     for (text, name, decided) in [
         (&b"x1\r\nx2\r"[..], &b"x2"[..], Some(false)),
         (b"x1\r\nx2\r", b"x2\r", None),
@@ -441,7 +441,7 @@ fn a_carriage_return_ends_a_rule_before_a_line_feed_or_the_end_of_the_file() {
 #[test]
 fn a_screen_keeps_a_bounded_number_of_heads_apart() {
     // 20,000 rules with literal heads: each was looked up in the list of all those before
-    // it, quadratic (70,000 took 12 s in a release build, issue 18), and the list was
+    // it, quadratic (70,000 took 12 s in a release build), and the list was
     // copied into every directory's screen below. Past the bound, a rule is screened by
     // its first byte, still letting through every name it may match.
     let text: String = (0..20_000).map(|i| format!("aaaaa{i}*\n")).collect();
@@ -472,7 +472,7 @@ fn a_screen_keeps_a_bounded_number_of_heads_apart() {
 fn keys_alike_at_the_start_spread_over_a_tables_buckets() {
     // A hash table picks a key's bucket by the low bits of its hash. Fx's multiply left
     // them to the key's first bytes: `a1` ... `a65536` (rules `/aN`, `!aN`, `*.extN`) fell
-    // in a few dozen buckets of 65,536, and inserting 70,000 took seconds (issue 18).
+    // in a few dozen buckets of 65,536, and inserting 70,000 took seconds.
     // Random hashes fill about 63% of them.
     let hasher = BuildHasherDefault::<FxHasher>::default();
     for prefix in ["a", "ext", "aaaaa", "drivers/net/ethernet/x"] {
@@ -493,7 +493,7 @@ fn keys_alike_at_the_start_spread_over_a_tables_buckets() {
 #[test]
 fn many_double_stars_match_a_deep_path_without_backtracking() {
     // Each `**` was tried at every depth in turn: about C(depth, stars) tries, exponential
-    // in the number of `**` (issue 18). Between two `**` the parts take a fixed number of
+    // in the number of `**`. Between two `**` the parts take a fixed number of
     // components, so the leftmost place for each run of them is the right one.
     let rule = "**/a/**/a/**/a/**/a/**/a/**/a/**/b";
     let rules = Rules::parse(&[rule.as_bytes()]).unwrap();
@@ -544,7 +544,7 @@ fn rules_left_to_globset_fill_sets_of_a_few_hundred_and_the_last_still_wins() {
 #[test]
 fn a_file_gives_globset_a_bounded_number_of_rules() {
     // Each costs globset some KiB, and more for each thread that matches with it: past
-    // the bound, the rest of such rules are skipped (issue 18), the fast ones still apply.
+    // the bound, the rest of such rules are skipped, the fast ones still apply.
     let max = ResidualBuilder::MAX_RULES;
     let mut text: String = (0..max + 10).map(|i| format!("[!a]{i}\n")).collect();
     text.push_str("z*\n");

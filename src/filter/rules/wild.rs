@@ -203,7 +203,7 @@ impl NameGlobs {
     /// Patterns ending in a small class copied under each of its bytes, per file: real files
     /// have a few (the Linux tree's top one, `*.tab.[ch]`). Past them, such a pattern is
     /// filed once, as one with no literal tail: a copy under each byte for every one made the
-    /// compiled rules of a hostile file hundreds of times its size (issue 18).
+    /// compiled rules of a hostile file hundreds of times its size.
     pub(super) const COPIED: usize = 64;
 
     pub(super) fn add(&mut self, w: Wild) {
@@ -301,7 +301,7 @@ pub(super) type Components<'a> = Option<&'a [u8]>;
 /// between stars in [`Wild::matches`], the leftmost place for each such run is always right:
 /// no backtracking, at most (components x parts) comparisons. Trying every place for every
 /// `**` in turn took time exponential in their number (`**/a/**/a/**/a/**/a/**/b` on a deep
-/// path, issue 18).
+/// path).
 pub(super) fn match_parts(mut parts: &[Part], mut rel: Components<'_>) -> bool {
     // Up to the first `**`, part by part.
     while let Some((Part::One(w), rest)) = parts.split_first() {
