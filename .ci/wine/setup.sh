@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Wine prefix the Windows build's tests run in(.ci/windows.sh, .ci/wine/runner).
+# The Wine prefix the Windows build's tests run in (.ci/windows.sh, .ci/wine/runner).
 # Idempotent and quick once done: builds the ProcessPrng shim (bcryptprimitives.c, test tooling
 # only, never shipped) with mingw-w64 into target/wine/, creates the prefix target/wine/prefix
 # (wineboot -i, no display, no Mono or Gecko) and copies the shim into its system32.

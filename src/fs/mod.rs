@@ -35,8 +35,6 @@
 //! walk above sees only [`Dir`], [`Listing`] and [`DirSlot`], and what differs between systems
 //! is chosen here by `cfg`, so that no floor above names a system.
 
-#[cfg(all(target_env = "musl", target_pointer_width = "64"))]
-mod allocator;
 mod budget;
 #[cfg(unix)]
 mod dir;
