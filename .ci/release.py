@@ -352,6 +352,7 @@ def check_chroot(binary):
     if not is_root():
         say("skipped: the empty-root run needs root (chroot)")
         return
+    chroot = shutil.which("chroot") or "/usr/sbin/chroot"
     with tempfile.TemporaryDirectory(prefix="ffind-chroot-") as d:
         root = Path(d)
         shutil.copy2(binary, root / "ffind")
@@ -359,14 +360,14 @@ def check_chroot(binary):
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text("x\n")
         got = subprocess.run(
-            ["chroot", root, "/ffind", "-u", ".", "/tree"], capture_output=True, text=True, env={"PATH": "/"}
+            [chroot, root, "/ffind", "-u", ".", "/tree"], capture_output=True, text=True, env={"PATH": "/"}
         )
         want = ["/tree/a.txt", "/tree/sub/", "/tree/sub/b.rs", "/tree/sub/deeper/", "/tree/sub/deeper/c.rs"]
         lines = sorted(got.stdout.split("\n")[:-1])
         if got.returncode != 0 or lines != want:
             fail(f"in an empty root: exit {got.returncode}, printed {lines}, said {got.stderr!r}; wanted {want}")
         ext = subprocess.run(
-            ["chroot", root, "/ffind", "-e", "rs", "--format", "{/}", ".", "/tree"],
+            [chroot, root, "/ffind", "-e", "rs", "--format", "{/}", ".", "/tree"],
             capture_output=True,
             text=True,
             env={"PATH": "/"},

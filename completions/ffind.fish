@@ -81,7 +81,7 @@ complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -s x -l exec -d '
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -s X -l exec-batch -d 'Run a command with all the results' -r -f -a "(__fish_complete_command)"
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l batch-size -d 'Give each -X command at most this many results (0, the default: as many as fit in a command line)' -r
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l method -d 'The traversal method. All give the same results; they differ in speed' -r -f -a "auto\t'The fastest method for this machine: currently `queue`'
-serial\t'One thread reading directories itself, depth first'
+serial\t'One thread reading directories itself'
 walkdir\t'The walkdir crate, one thread'
 queue\t'A work queue of directories served by --concurrency workers'
 rayon\t'Rayon\'s work stealing, one task per directory'

@@ -19,7 +19,7 @@
 macro_rules! each_method {
     ($then:ident) => {
         $then! {
-            Serial  serial  [Breadth, OwnReader]                  "One thread reading directories itself, depth first";
+            Serial  serial  [Breadth, OwnReader]                  "One thread reading directories itself";
             Walkdir walkdir []                                    "The walkdir crate, one thread";
             Queue   queue   [Parallel, Breadth, OwnReader]        "A work queue of directories served by --concurrency workers";
             Rayon   rayon   [Parallel, Breadth, OwnReader, Stealing] "Rayon's work stealing, one task per directory";
