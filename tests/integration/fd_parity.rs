@@ -43,7 +43,6 @@ pub fn methods_agree(t: &Tree, args: &[&str]) -> Result<Run, String> {
     for method in methods() {
         for j in ["1", "8"] {
             let mut full = vec!["--method", method, "-j", j];
-            full.extend_from_slice(args);
             // Under qemu-user a small tree's walk can outlast the 100 ms that results are held
             // (fd's window), after which `-l` pads its columns to their least widths: held
             // for as long as the walk takes there, every method's columns are the list's.
@@ -51,6 +50,7 @@ pub fn methods_agree(t: &Tree, args: &[&str]) -> Result<Run, String> {
             if crate::fixture::emulated().is_some() {
                 full.push("--max-buffer-time=600000");
             }
+            full.extend_from_slice(args);
             let run = t.run(&full);
             let name = format!("--method {method} -j {j}");
             let Some((first_name, want)) = &first else {
