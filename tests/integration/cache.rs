@@ -604,9 +604,10 @@ fn a_served_search_keeps_every_defined_order() {
     // The second search reads again what the first listed within the margin; the third is
     // served.
     cached(&t, &memo, &["-u"]);
+    let held = crate::fixture::held_whole();
     for args in orders {
-        let plain = t.run(&[&["--no-cache", "-u"], args].concat());
-        let served = cached(&t, &memo, &[&["-u"], args].concat());
+        let plain = t.run(&[held, &["--no-cache", "-u"], args].concat());
+        let served = cached(&t, &memo, &[held, &["-u"], args].concat());
         assert_eq!(
             String::from_utf8_lossy(&served.stdout),
             String::from_utf8_lossy(&plain.stdout),
@@ -914,6 +915,14 @@ fn the_memo_list_shows_times_in_the_local_time_zone() {
 /// truncated, then the rest read. Under serial, queue and rayon.
 #[test]
 fn a_memo_file_cut_short_during_a_search_is_survived_and_said_once() {
+    if crate::fixture::emulated().is_some()
+        && crate::fixture::bin_machine().as_deref() == Some("arm")
+    {
+        // A C program shows it: a read of a mapped page past the end of a file cut short is a
+        // SIGBUS whose si_addr is the next page's (aarch64 and x86 give the page read).
+        eprintln!("skipped under qemu-arm: its SIGBUS names the page after the one read");
+        return;
+    }
     use std::io::Read;
     use std::process::Stdio;
     let t = Tree::new();

@@ -52,13 +52,14 @@ fn a_small_search_below_a_large_memo_appends_and_keeps_the_order() {
         "big/d00007/new/d/b",
         "big/d00007/new/d/a",
     ]);
-    let plain = t.run(&["--no-cache", ".", "big/d00007/new"]);
+    let held = crate::fixture::held_whole();
+    let plain = t.run(&[held, &["--no-cache", ".", "big/d00007/new"]].concat());
     assert_eq!(
         String::from_utf8_lossy(&plain.stdout),
         "big/d00007/new/d/\nbig/d00007/new/d/a\nbig/d00007/new/d/b\nbig/d00007/new/d/c\n"
     );
     for i in 0..3 {
-        let cached = t.run(&[".", "big/d00007/new"]);
+        let cached = t.run(&[held, &[".", "big/d00007/new"]].concat());
         assert_eq!(cached.stdout, plain.stdout, "search {i}: bytes and order");
         assert_eq!(cached.stderr, "");
         let now = fs::read(&file).unwrap();

@@ -42,14 +42,10 @@ pub fn methods_agree(t: &Tree, args: &[&str]) -> Result<Run, String> {
     let mut first: Option<(String, Run)> = None;
     for method in methods() {
         for j in ["1", "8"] {
-            let mut full = vec!["--method", method, "-j", j];
-            // Under qemu-user a small tree's walk can outlast the 100 ms that results are held
-            // (fd's window), after which `-l` pads its columns to their least widths: held
-            // for as long as the walk takes there, every method's columns are the list's.
-            #[cfg(unix)]
-            if crate::fixture::emulated().is_some() {
-                full.push("--max-buffer-time=600000");
-            }
+            // Held for the whole walk under qemu-user (`-l` pads its columns to their least
+            // widths once the window has passed).
+            let mut full = crate::fixture::held_whole().to_vec();
+            full.extend_from_slice(&["--method", method, "-j", j]);
             full.extend_from_slice(args);
             let run = t.run(&full);
             let name = format!("--method {method} -j {j}");

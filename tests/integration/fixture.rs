@@ -67,6 +67,18 @@ pub fn emulated() -> Option<String> {
     (!native).then(|| format!("skipped: the binary under test is {machine}, run by qemu-user"))
 }
 
+/// What a test that compares the bytes and order of what was held at the start of a search
+/// (`-l`'s columns, `--order breadth`'s nearest first) puts first on its command lines: under
+/// qemu-user a small tree's walk can outlast the 100 ms that results are held (fd's window),
+/// after which they stream, so there they are held for the whole walk. Nothing natively.
+pub fn held_whole() -> &'static [&'static str] {
+    #[cfg(unix)]
+    if emulated().is_some() {
+        return &["--max-buffer-time=600000"];
+    }
+    &[]
+}
+
 /// A path handed to the tests from outside (by cargo, or the environment) as this process can
 /// use it whatever its working directory: unchanged on Unix; on Windows made absolute, since a
 /// cross build run under Wine is given Linux paths (`/work/...`), which Windows reads as

@@ -24,7 +24,7 @@ fn tree() -> Tree {
 
 /// ffind's run of `args` in `t`, in UTC, which must succeed.
 fn ours(t: &Tree, args: &[&str]) -> Run {
-    let mut c = t.cmd(args);
+    let mut c = t.cmd(&[crate::fixture::held_whole(), args].concat());
     c.env("TZ", "UTC");
     let run = Run::from(c.output_ok());
     assert_eq!(run.code, 0, "{args:?}: {}", run.stderr);
