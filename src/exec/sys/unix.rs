@@ -451,9 +451,11 @@ impl ResultArgs {
 }
 
 /// Bytes one argument of `len` bytes costs in the new program's memory: its text, its NUL,
-/// its pointer.
+/// its pointer, which Linux counts as its own pointer's size, 8 bytes on a 64-bit kernel even
+/// for a 32-bit program (i686 on x86_64, an armv7 program under qemu-user): so 8 wherever we
+/// run (a 32-bit kernel's 4 leave a little room unused).
 fn arg_bytes(len: usize) -> usize {
-    len + 1 + std::mem::size_of::<usize>()
+    len + 1 + std::mem::size_of::<usize>().max(8)
 }
 
 /// `wait4` as the system call itself on 32-bit musl: musl's `wait4` for programs built with a
