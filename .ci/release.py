@@ -386,9 +386,15 @@ def suite(target, binary, toolchain):
         # memo's offsets and sizes past 4 GiB with a 32-bit usize. qemu-arm runs armv7 (its
         # binfmt entry); i686 runs on this x86_64 kernel as it is.
         var = "CARGO_TARGET_" + target.upper().replace("-", "_") + "_RUNNER"
-        # FFIND_TEST_QEMU: the tests that qemu-arm cannot run skip, each saying why.
-        runner = {var: "qemu-arm-static", "FFIND_TEST_QEMU": "arm"} if arch == "armv7" else {}
-        run(cargo(toolchain, "test", "--locked", "--bins", "--target", target), env=lld_env(target, runner))
+        runner = {var: "qemu-arm-static"} if arch == "armv7" else {}
+        skip = []
+        if arch == "armv7":
+            # qemu-arm (7.2) reports the SIGBUS of a read past the end of a file cut short
+            # while mapped with the next page's address (a C program shows it; aarch64 and
+            # x86 give the page read), so no handler can tell the fault is its own.
+            say("skipped under qemu-arm: fs::mapped's file cut short while mapped (its SIGBUS names the wrong page)")
+            skip = ["--", "--skip", "fs::mapped::tests::a_file_cut_short_while_mapped_reads_as_zeros"]
+        run(cargo(toolchain, "test", "--locked", "--bins", "--target", target, *skip), env=lld_env(target, runner))
 
 
 def windows_suite(exe):
