@@ -381,7 +381,8 @@ fn a_breadth_first_walk_grows_its_descriptor_table_before_any_thread_starts() {
         &["--order", "breadth", "-j", "2", "--color=always"],
     ] {
         let mut c = Command::new("strace");
-        c.args(["-f", "-qq", "-e", "trace=fcntl,clone,clone3", "--"])
+        // fcntl64: a 32-bit build's (i686, run natively).
+        c.args(["-f", "-qq", "-e", "trace=fcntl,fcntl64,clone,clone3", "--"])
             .arg(bin())
             .args(args)
             .current_dir(t.root());
