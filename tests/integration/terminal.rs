@@ -26,6 +26,7 @@ fn on_terminal(t: &Tree, args: &[&str], env: &[(&str, &str)], sep: u8) -> Option
     for method in methods() {
         for j in ["1", "8"] {
             let mut words = vec![bin().to_str().unwrap().to_owned()];
+            words.extend(crate::fixture::held_whole().iter().map(|a| a.to_string()));
             words.extend(["--method", method, "-j", j].map(String::from));
             words.extend(args.iter().map(|a| a.to_string()));
             let line: Vec<String> = words.iter().map(|w| quote(w)).collect();
