@@ -3,9 +3,9 @@
 //! (`-S`, `--json-fields size`, `-l`), `--cache-limit`, `--max-results`, and a memo file larger
 //! than a 32-bit address space can map. Files of 5 GiB are sparse: nothing is written.
 
+use crate::cache::memo_files;
 use crate::fixture::{bin_is_32_bit, Tree};
 use std::fs;
-use std::path::{Path, PathBuf};
 
 const FIVE_GIB: u64 = 5 << 30;
 
@@ -42,15 +42,6 @@ fn sizes_past_4_gib_are_counted_in_64_bits() {
         line.contains(" 5.0G ") && line.trim_end().ends_with("d/big"),
         "{line}"
     );
-}
-
-fn memo_files(memo: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(memo)
-        .map(|r| r.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    v.retain(|p| p.extension().is_some_and(|e| e == "ffc"));
-    v.sort();
-    v
 }
 
 #[test]
