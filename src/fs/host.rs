@@ -57,6 +57,13 @@ pub fn default_separator() -> Option<&'static str> {
 /// times through handles are not the same promise, and nothing here can test them.
 pub const HAS_MEMO: bool = cfg!(unix);
 
+/// Whether [`Dir::open_parent`](super::Dir::open_parent) opens `..` beneath the directory's
+/// own descriptor, and so reaches its parent wherever a rename of an ancestor has put it.
+/// Windows opens the parent of the path the handle has now (and under Wine that path does
+/// not follow such a rename). Asked by the tests of `walk/descriptors.rs`.
+#[cfg(test)]
+pub const PARENT_BY_HANDLE: bool = cfg!(unix);
+
 /// Whether `--mpi` can run here (Linux clusters: docs/SCALE.md).
 pub const HAS_MPI: bool = cfg!(target_os = "linux");
 

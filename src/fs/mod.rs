@@ -90,6 +90,8 @@ mod host;
 pub mod private;
 mod users;
 pub use console::{die_of, enable_ansi_colors, text_output, Endings};
+#[cfg(test)]
+pub use host::PARENT_BY_HANDLE;
 pub use host::{
     default_separator, device_of, is_null_device, is_separator, pattern_separator, CURRENT_DIR,
     HAS_MEMO, HAS_MPI, SEPARATOR, SYSTEM,
