@@ -215,11 +215,6 @@ def build(target, system, toolchain):
     return binary
 
 
-def members(name, system):
-    exe = "ffind.exe" if system == "windows" else "ffind"
-    return [exe, *DOCS, "ffind.1", *(f"autocomplete/{c}" for c in COMPLETIONS)]
-
-
 def sources(system, binary):
     exe = "ffind.exe" if system == "windows" else "ffind"
     pairs = [(exe, binary, 0o755)]
@@ -286,7 +281,7 @@ def deb(target, arch, stamp):
 
 def check_layout(path, target, system):
     name = f"ffind-{version()}-{target}"
-    want = sorted(f"{name}/{m}" for m in members(name, system))
+    want = sorted(f"{name}/{m}" for m, _, _ in sources(system, None))
     if path.suffix == ".zip":
         with zipfile.ZipFile(path) as z:
             got = sorted(n for n in z.namelist() if not n.endswith("/"))

@@ -28,11 +28,26 @@ pub fn bin() -> PathBuf {
     }
 }
 
+/// The first bytes of the binary under test (its ELF header), read once: the tests ask its
+/// architecture on every run of a command.
+#[cfg(unix)]
+fn bin_head() -> &'static [u8] {
+    static HEAD: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    HEAD.get_or_init(|| {
+        use std::io::Read;
+        let mut head = Vec::new();
+        if let Ok(f) = fs::File::open(bin()) {
+            let _ = f.take(64).read_to_end(&mut head);
+        }
+        head
+    })
+}
+
 /// The architecture of the binary under test, from its ELF header (`e_machine`), when it is
 /// one: "x86_64", "x86", "aarch64", "arm", or the number of another machine.
 #[cfg(unix)]
 pub fn bin_machine() -> Option<String> {
-    let head = fs::read(bin()).ok()?;
+    let head = bin_head();
     if head.get(..4) != Some(b"\x7fELF") || head.len() < 20 {
         return None;
     }
@@ -49,7 +64,7 @@ pub fn bin_machine() -> Option<String> {
 /// Whether the binary under test has a 32-bit address space (ELF class 1: i686, armv7).
 #[cfg(unix)]
 pub fn bin_is_32_bit() -> bool {
-    fs::read(bin()).is_ok_and(|head| head.get(4) == Some(&1))
+    bin_head().get(4) == Some(&1)
 }
 
 /// Why a test that watches the binary from outside (strace's calls, its memory and threads)
