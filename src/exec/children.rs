@@ -448,6 +448,35 @@ mod unix_tests {
         returned
     }
 
+    /// Whether the tests' process group is orphaned: no living member has its parent in
+    /// another group of the same session (under `setsid`, or `nohup` once the shell that
+    /// started it has gone). The kernel then discards a SIGTSTP sent to a member, as POSIX
+    /// asks, so a command left in ffind's group cannot be seen stopped by one; the terminal
+    /// cannot stop such a group either. Decided as the kernel decides it, from /proc.
+    fn own_group_orphaned() -> bool {
+        // (state, parent, group, session) of a process.
+        let stat = |pid: &str| -> Option<(char, i32, i32, i32)> {
+            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+            let mut fields = stat.rsplit_once(") ")?.1.split(' ');
+            let state = fields.next()?.chars().next()?;
+            let mut number = || fields.next()?.parse().ok();
+            Some((state, number()?, number()?, number()?))
+        };
+        let (_, _, group, session) = stat("self").expect("/proc/self/stat");
+        let Ok(all) = std::fs::read_dir("/proc") else {
+            return false;
+        };
+        !all.flatten().any(|entry| {
+            let name = entry.file_name();
+            let Some((state, parent, member_group, _)) = name.to_str().and_then(stat) else {
+                return false;
+            };
+            state != 'Z'
+                && member_group == group
+                && stat(&parent.to_string()).is_some_and(|(_, _, g, s)| g != group && s == session)
+        })
+    }
+
     fn end(children: &Children, mut child: Child) {
         let _ = child.kill();
         children.wait(&mut child).unwrap();
@@ -501,6 +530,14 @@ mod unix_tests {
         assert!(stop_returned.try_recv().is_err(), "the stop did not wait");
         let child = children.end_start(spawned, Group::Ffinds).unwrap();
         stop_returned.recv_timeout(BOUND).unwrap();
+        if own_group_orphaned() {
+            eprintln!(
+                "not checked: the command stopped again once listed (the tests' process group \
+                 is orphaned, and the kernel discards a SIGTSTP sent into it)"
+            );
+            end(children, child);
+            return;
+        }
         // Stopped again, alone, once listed; continued with ffind.
         wait_stopped(&child, true);
         children.pass_on_job_control(false);
