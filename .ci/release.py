@@ -3,7 +3,7 @@
 
     python3 .ci/release.py [TARGET ...] [--no-suite]      (`just release`)
 
-builds into target/dist/, named as fd names its own:
+builds into target/dist/ ($CARGO_TARGET_DIR/dist/ when that is set), named as fd names its own:
 
     ffind-VERSION-TARGET.tar.gz   Linux (static, musl), macOS, FreeBSD
     ffind-VERSION-TARGET.zip      Windows
@@ -52,7 +52,10 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-DIST = ROOT / "target" / "dist"
+# cargo's target directory (CARGO_TARGET_DIR, relative to the clone as cargo, run from there,
+# takes it): CI builds its one archive in a directory of its own beside the other checks.
+TARGET_DIR = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
+DIST = TARGET_DIR / "dist"
 
 # (target, system, Debian architecture of its .deb or None, what `file` must say)
 TARGETS = [
@@ -209,7 +212,7 @@ def build(target, system, toolchain):
         # FreeBSD and Windows on ARM without their SDKs.
         run(cargo(toolchain, "zigbuild", "--release", "--locked", "--target", target))
     exe = "ffind.exe" if system == "windows" else "ffind"
-    binary = ROOT / "target" / target / "release" / exe
+    binary = TARGET_DIR / target / "release" / exe
     if not binary.is_file():
         fail(f"no binary at {binary}")
     return binary
@@ -455,7 +458,7 @@ def main(args):
         if f.name != "SHA256SUMS" and f.is_file() and (f.suffix in (".gz", ".zip", ".deb")):
             sums.append(f"{hashlib.sha256(f.read_bytes()).hexdigest()}  {f.name}\n")
     (DIST / "SHA256SUMS").write_text("".join(sums))
-    say(f"\n== target/dist (commit {commit[:12]}{', with uncommitted changes' if dirty else ''})")
+    say(f"\n== {DIST.relative_to(ROOT) if DIST.is_relative_to(ROOT) else DIST} (commit {commit[:12]}{', with uncommitted changes' if dirty else ''})")
     for target, made, took in rows:
         for f in made:
             say(f"{f.stat().st_size / 1e6:8.2f} MB  {f.name}")
