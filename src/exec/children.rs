@@ -452,9 +452,12 @@ mod unix_tests {
     /// another group of the same session (under `setsid`, or `nohup` once the shell that
     /// started it has gone). The kernel then discards a SIGTSTP sent to a member, as POSIX
     /// asks, so a command left in ffind's group cannot be seen stopped by one; the terminal
-    /// cannot stop such a group either. Decided as the kernel decides it, from /proc.
+    /// cannot stop such a group either. Decided as the kernel decides it: this process from
+    /// its system calls (qemu-user answers its /proc/self/stat with zeros), the others from
+    /// /proc.
     fn own_group_orphaned() -> bool {
-        // (state, parent, group, session) of a process.
+        use nix::unistd::{getpgrp, getpid, getppid, getsid};
+        // (state, parent, group, session) of another process.
         let stat = |pid: &str| -> Option<(char, i32, i32, i32)> {
             let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
             let mut fields = stat.rsplit_once(") ")?.1.split(' ');
@@ -462,18 +465,26 @@ mod unix_tests {
             let mut number = || fields.next()?.parse().ok();
             Some((state, number()?, number()?, number()?))
         };
-        let (_, _, group, session) = stat("self").expect("/proc/self/stat");
+        let group = getpgrp().as_raw();
+        let session = getsid(None).expect("getsid").as_raw();
+        let elsewhere = |parent: i32| {
+            stat(&parent.to_string()).is_some_and(|(_, _, g, s)| g != group && s == session)
+        };
+        if elsewhere(getppid().as_raw()) {
+            return false;
+        }
+        let me = getpid().as_raw().to_string();
         let Ok(all) = std::fs::read_dir("/proc") else {
             return false;
         };
         !all.flatten().any(|entry| {
             let name = entry.file_name();
-            let Some((state, parent, member_group, _)) = name.to_str().and_then(stat) else {
+            let Some(pid) = name.to_str().filter(|pid| *pid != me) else {
                 return false;
             };
-            state != 'Z'
-                && member_group == group
-                && stat(&parent.to_string()).is_some_and(|(_, _, g, s)| g != group && s == session)
+            stat(pid).is_some_and(|(state, parent, member_group, _)| {
+                state != 'Z' && member_group == group && elsewhere(parent)
+            })
         })
     }
 
