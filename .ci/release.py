@@ -52,8 +52,8 @@ import zipfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-# cargo's target directory (CARGO_TARGET_DIR, relative to the clone as cargo, run from there,
-# takes it): CI builds its one archive in a directory of its own beside the other checks.
+# cargo's target directory: CARGO_TARGET_DIR when set (relative to the clone, from which cargo
+# runs), as cargo itself takes it; without this a set CARGO_TARGET_DIR found no binary.
 TARGET_DIR = ROOT / os.environ.get("CARGO_TARGET_DIR", "target")
 DIST = TARGET_DIR / "dist"
 

@@ -365,11 +365,7 @@ mod unix_tests {
         assert!(children.spawn(&mut cmd, Group::Own).unwrap().is_none());
         // The shell's sleep got the signal too (its parent now init, or a subreaper, which
         // reaps it): give it a few seconds to go.
-        let gone = || {
-            std::fs::read_to_string(format!("/proc/{grandchild}/stat")).map_or(true, |s| {
-                s.rsplit(") ").next().is_some_and(|r| r.starts_with('Z'))
-            })
-        };
+        let gone = || proc_stat(grandchild).is_none_or(|(state, ..)| state == 'Z');
         let start = std::time::Instant::now();
         while !gone() && start.elapsed() < Duration::from_secs(5) {
             std::thread::sleep(Duration::from_millis(10));
@@ -423,10 +419,7 @@ mod unix_tests {
 
     /// [`wait_stopped`] by pid.
     fn wait_state(pid: u32, stopped: bool) {
-        let state = || {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            stat.rsplit(") ").next()?.chars().next()
-        };
+        let state = || proc_stat(pid).map(|(state, ..)| state);
         let start = std::time::Instant::now();
         while (state() == Some('T')) != stopped {
             assert!(
@@ -448,6 +441,16 @@ mod unix_tests {
         returned
     }
 
+    /// The state, parent, process group and session of process `pid`, from /proc/PID/stat
+    /// (none once it is reaped).
+    fn proc_stat(pid: impl std::fmt::Display) -> Option<(char, i32, i32, i32)> {
+        let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
+        let mut fields = stat.rsplit_once(") ")?.1.split(' ');
+        let state = fields.next()?.chars().next()?;
+        let mut number = || fields.next()?.parse().ok();
+        Some((state, number()?, number()?, number()?))
+    }
+
     /// Whether the tests' process group is orphaned: no living member has its parent in
     /// another group of the same session (under `setsid`, or `nohup` once the shell that
     /// started it has gone). The kernel then discards a SIGTSTP sent to a member, as POSIX
@@ -457,19 +460,10 @@ mod unix_tests {
     /// /proc.
     fn own_group_orphaned() -> bool {
         use nix::unistd::{getpgrp, getpid, getppid, getsid};
-        // (state, parent, group, session) of another process.
-        let stat = |pid: &str| -> Option<(char, i32, i32, i32)> {
-            let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).ok()?;
-            let mut fields = stat.rsplit_once(") ")?.1.split(' ');
-            let state = fields.next()?.chars().next()?;
-            let mut number = || fields.next()?.parse().ok();
-            Some((state, number()?, number()?, number()?))
-        };
         let group = getpgrp().as_raw();
         let session = getsid(None).expect("getsid").as_raw();
-        let elsewhere = |parent: i32| {
-            stat(&parent.to_string()).is_some_and(|(_, _, g, s)| g != group && s == session)
-        };
+        let elsewhere =
+            |parent: i32| proc_stat(parent).is_some_and(|(_, _, g, s)| g != group && s == session);
         if elsewhere(getppid().as_raw()) {
             return false;
         }
@@ -482,7 +476,7 @@ mod unix_tests {
             let Some(pid) = name.to_str().filter(|pid| *pid != me) else {
                 return false;
             };
-            stat(pid).is_some_and(|(state, parent, member_group, _)| {
+            proc_stat(pid).is_some_and(|(state, parent, member_group, _)| {
                 state != 'Z' && member_group == group && elsewhere(parent)
             })
         })
