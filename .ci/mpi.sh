@@ -9,15 +9,15 @@
 # mpicc.mpich stay reachable by name. rsmpi's build (mpi-sys, through build-probe-mpi) takes
 # the library from $MPI_PKG_CONFIG if set, else from `$MPICC -show` (default `mpicc`), else
 # from pkg-config's mpich or ompi. So each build names its wrapper in MPICC (MPI_PKG_CONFIG
-# unset), and each has a target directory of its own: mpi-sys's build script does not rerun
-# when MPICC changes, so one directory would keep the first library it was built against.
-# No update-alternatives is needed.
+# unset). Both share one target directory, but mpi-sys's build script does not rerun when
+# MPICC changes (it watches only its own C files), so a directory keeps the first library it
+# was built against: before each library's debug builds, `cargo clean -p mpi-sys` removes that
+# one package, and cargo builds it, rsmpi and ffind again against the library MPICC names,
+# every other crate as it was. `links` checks each binary. No update-alternatives is needed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 target=${CARGO_TARGET_DIR:-$PWD/target}
-# FFIND_MPICH_TARGET_DIR: another directory for the MPICH build (one built before, by hand).
-mpich_target=${FFIND_MPICH_TARGET_DIR:-$target/mpich}
 unset MPI_PKG_CONFIG
 
 echo "== mpi: packages"
@@ -61,8 +61,15 @@ suite() {
   echo "($((SECONDS - start)) s)"
 }
 
+# The debug builds below link the library MPICC names (only they ever see MPICH; the release
+# build is Open MPI's alone).
+against() {
+  export MPICC=$1
+  cargo clean -p mpi-sys
+}
+
 echo "== mpi: Open MPI: clippy"
-export MPICC=mpicc.openmpi
+against mpicc.openmpi
 cargo clippy --all-targets --features mpi --locked -- -D warnings
 echo "== mpi: Open MPI: release build"
 cargo build --release --features mpi --locked
@@ -83,6 +90,7 @@ echo
 suite srun pmix "$target" mpicc.openmpi
 
 echo "== mpi: MPICH"
-suite mpiexec.mpich "" "$mpich_target" mpicc.mpich
-links "$mpich_target/debug/ffind" libmpich.so
-suite srun pmi2 "$mpich_target" mpicc.mpich
+against mpicc.mpich
+suite mpiexec.mpich "" "$target" mpicc.mpich
+links "$target/debug/ffind" libmpich.so
+suite srun pmi2 "$target" mpicc.mpich

@@ -21,7 +21,8 @@ No archive counts until it is checked (a failed check stops the command, exit 1)
     into a folder holding only it and a small tree, as root), and passes the integration suite
     (tests/integration, through FFIND_TEST_BIN): natively for x86_64 and i686, under qemu-user
     for aarch64 and armv7, which the kernel starts through binfmt_misc (set up here when
-    qemu-user-static is installed). The 32-bit targets also run the crate's own unit tests
+    qemu-user-static is installed), with fewer rounds of repeated runs and property cases there
+    (FFIND_TEST_ROUNDS=25, PROPTEST_CASES=8). The 32-bit targets also run the crate's own unit tests
     built for them (cargo's runner: qemu-arm for armv7; i686 runs natively);
   - Windows x86_64: the Windows suite under Wine against the zip's ffind.exe (.ci/windows.sh);
     Windows aarch64: built and `file`-checked only (nothing here runs it);
@@ -375,10 +376,21 @@ def check_chroot(binary):
     say("ok: runs in an empty root (chroot: the binary and a tree, nothing else)")
 
 
+# Under qemu-user every start of ffind costs a tenth of a second of translation, and the suite
+# starts it about 11,000 times: there the tests that repeat a run to catch a race make a quarter
+# of their rounds (fixture::rounds), and the property tests 8 cases each, unless the caller's
+# environment says otherwise (FFIND_TEST_ROUNDS=100 for all). The native runs keep every round
+# and their default cases.
+EMULATED_SUITE = {"FFIND_TEST_ROUNDS": "25", "PROPTEST_CASES": "8"}
+
+
 def suite(target, binary, toolchain):
-    env = {"FFIND_TEST_BIN": str(binary)}
-    run(["cargo", "test", "--locked", "--test", "integration"], env=env)
     arch = arch_of(target)
+    env = {"FFIND_TEST_BIN": str(binary)}
+    if arch in QEMU:
+        env.update({k: os.environ.get(k) or v for k, v in EMULATED_SUITE.items()})
+        say("under qemu: " + " ".join(f"{k}={env[k]}" for k in EMULATED_SUITE))
+    run(["cargo", "test", "--locked", "--test", "integration"], env=env)
     if arch in ("i686", "armv7"):
         # The crate's own unit tests built for the 32-bit target, as `cross` runs them: the
         # memo's offsets and sizes past 4 GiB with a 32-bit usize. qemu-arm runs armv7 (its

@@ -51,7 +51,7 @@ fn directories_swapped_for_links_to_outside_are_never_followed() {
         }
     });
     let mut escapes = Vec::new();
-    for round in 0..80 {
+    for round in 0..crate::fixture::rounds(80) {
         for m in methods() {
             // One run in four under few descriptors: parents lose their descriptors and are
             // opened again, from an ancestor or through a child's `..` (src/walk/descriptors.rs).

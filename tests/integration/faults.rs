@@ -348,7 +348,7 @@ fn directories_vanishing_mid_walk_are_not_errors() {
         }
     });
     let mut failures = Vec::new();
-    for round in 0..10 {
+    for round in 0..crate::fixture::rounds(10) {
         for m in methods() {
             let run = t.run(&["-u", "--method", m, "-j", "4", ".", "stable"]);
             let ok = run.code == 0 && run.stderr.is_empty() && run.sorted().len() == 80;

@@ -28,6 +28,43 @@ pub fn bin() -> PathBuf {
     }
 }
 
+/// How many rounds a test makes of runs it repeats to catch what happens only sometimes (a
+/// race with a thread that renames or removes, an order that could vary): `n`, or
+/// `FFIND_TEST_ROUNDS` percent of it when that is set, rounded up and never below 2 (a repeat
+/// is what such a test checks). `.ci/release.py` sets 25 for the binaries it runs under
+/// qemu-user, where every start of ffind costs a tenth of a second of translation; the native
+/// runs keep every round.
+#[cfg(unix)]
+pub fn rounds(n: usize) -> usize {
+    static PERCENT: std::sync::OnceLock<usize> = std::sync::OnceLock::new();
+    let percent = *PERCENT.get_or_init(|| match std::env::var("FFIND_TEST_ROUNDS") {
+        Ok(v) if !v.is_empty() => v
+            .parse()
+            .ok()
+            .filter(|p| (1..=100).contains(p))
+            .unwrap_or_else(|| panic!("FFIND_TEST_ROUNDS={v}: a percentage from 1 to 100")),
+        _ => 100,
+    });
+    share_of(n, percent)
+}
+
+/// `percent` of `n` rounds, rounded up, at least 2 (or `n`, when that is fewer).
+#[cfg(unix)]
+fn share_of(n: usize, percent: usize) -> usize {
+    (n * percent).div_ceil(100).max(n.min(2))
+}
+
+#[cfg(unix)]
+#[test]
+fn a_share_of_rounds_is_rounded_up_and_keeps_a_repeat() {
+    assert_eq!(share_of(80, 100), 80);
+    assert_eq!(share_of(80, 25), 20);
+    assert_eq!(share_of(10, 25), 3);
+    assert_eq!(share_of(10, 1), 2);
+    assert_eq!(share_of(1, 1), 1);
+    assert_eq!(share_of(0, 50), 0);
+}
+
 /// The first bytes of the binary under test (its ELF header), read once: the tests ask its
 /// architecture on every run of a command.
 #[cfg(unix)]

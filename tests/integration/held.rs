@@ -12,7 +12,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::Path;
 
 use crate::fd_parity::{fd, run_fd};
-use crate::fixture::{Run, Spawn, Tree};
+use crate::fixture::{rounds, Run, Spawn, Tree};
 use crate::methods::methods;
 
 /// A window no test run outlasts.
@@ -35,12 +35,13 @@ fn small() -> Tree {
 }
 
 /// Runs `args` (with the wide window) under every method at `-j 1`, `-j 3` and `-j 16`, ten
-/// times each, and asserts that every run printed the same bytes; returns them.
+/// times each (`fixture::rounds`), and asserts that every run printed the same bytes; returns
+/// them.
 fn same_every_time(t: &Tree, args: &[&str]) -> Vec<u8> {
     let mut first: Option<(String, Vec<u8>)> = None;
     for method in std::iter::once("auto").chain(methods()) {
         for j in ["1", "3", "16"] {
-            for _ in 0..10 {
+            for _ in 0..rounds(10) {
                 let mut full = vec![WIDE, "--method", method, "-j", j];
                 full.extend_from_slice(args);
                 let run = t.run(&full);
@@ -214,7 +215,7 @@ fn breadth_first_a_small_search_comes_nearest_first_and_sorted_within_a_depth() 
         let mut same: Option<Vec<u8>> = None;
         for method in crate::methods::breadth_methods() {
             for j in ["1", "3", "16"] {
-                for _ in 0..10 {
+                for _ in 0..rounds(10) {
                     let mut full = vec![WIDE, "--method", method, "-j", j];
                     full.extend_from_slice(args);
                     let run: Run = t.run(&full);
