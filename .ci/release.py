@@ -22,8 +22,8 @@ No archive counts until it is checked (a failed check stops the command, exit 1)
     (tests/integration, through FFIND_TEST_BIN): natively for x86_64 and i686, under qemu-user
     for aarch64 and armv7, which the kernel starts through binfmt_misc (set up here when
     qemu-user-static is installed), with fewer rounds of repeated runs and property cases there
-    (FFIND_TEST_ROUNDS=25, PROPTEST_CASES=8). The 32-bit targets also run the crate's own unit tests
-    built for them (cargo's runner: qemu-arm for armv7; i686 runs natively);
+    (FFIND_TEST_ROUNDS=25, PROPTEST_CASES=8). The 32-bit targets also run the crate's own unit
+    tests built for them (cargo's runner: qemu-arm for armv7; i686 runs natively);
   - Windows x86_64: the Windows suite under Wine against the zip's ffind.exe (.ci/windows.sh);
     Windows aarch64: built and `file`-checked only (nothing here runs it);
   - macOS and FreeBSD: built and type-checked (clippy for that target, at this very commit,
