@@ -35,14 +35,14 @@ fi
 mpirun.openmpi --version 2>&1 | sed -n 1p
 mpichversion | sed -n 1p
 
-# Fails unless `binary` links `library` (a target directory built against the other MPI).
+# Fails unless `binary` links `library` (mpi-sys built against the other MPI, and kept).
 # ldd's output is taken whole before it is searched: `ldd | grep -q` under pipefail fails
 # whenever grep's early exit kills ldd with SIGPIPE, though the library is there.
 links() {
   local deps
   deps=$(ldd "$1")
   if [[ $deps != *"$2"* ]]; then
-    echo "$1 does not link $2: remove that target directory and build again" >&2
+    echo "$1 does not link $2: mpi-sys was built against another MPI: cargo clean -p mpi-sys (--release for a release build), then build again" >&2
     grep -i mpi <<<"$deps" >&2 || true
     exit 1
   fi
@@ -51,21 +51,21 @@ links() {
 # Slurm: started here, stopped when this script ends, however it ends.
 slurm_dir=$(mktemp -d /tmp/ffind-slurm.XXXXXX)
 trap 'bash .ci/slurm-up.sh --stop "$slurm_dir" && rm -rf "$slurm_dir"' EXIT
-# One run of the suite: `launcher` (and srun's PMI plug-in), in `target` built with `mpicc`.
-suite() {
-  local launcher=$1 pmi=$2 dir=$3 mpicc=$4
-  echo "== mpi: test under $launcher${pmi:+ --mpi=$pmi} ($mpicc)"
-  local start=$SECONDS
-  FFIND_MPI_LAUNCHER=$launcher FFIND_SRUN_MPI=$pmi MPICC=$mpicc CARGO_TARGET_DIR=$dir \
-    cargo test --features mpi --locked --test mpi
-  echo "($((SECONDS - start)) s)"
-}
-
-# The debug builds below link the library MPICC names (only they ever see MPICH; the release
-# build is Open MPI's alone).
+# The debug builds from here on link the library of `mpicc` (only they ever see MPICH; the
+# release build is Open MPI's alone).
 against() {
   export MPICC=$1
   cargo clean -p mpi-sys
+}
+
+# One run of the suite: `launcher` (and srun's PMI plug-in), built against the library of the
+# last `against`.
+suite() {
+  local launcher=$1 pmi=$2
+  echo "== mpi: test under $launcher${pmi:+ --mpi=$pmi} ($MPICC)"
+  local start=$SECONDS
+  FFIND_MPI_LAUNCHER=$launcher FFIND_SRUN_MPI=$pmi cargo test --features mpi --locked --test mpi
+  echo "($((SECONDS - start)) s)"
 }
 
 echo "== mpi: Open MPI: clippy"
@@ -74,7 +74,7 @@ cargo clippy --all-targets --features mpi --locked -- -D warnings
 echo "== mpi: Open MPI: release build"
 cargo build --release --features mpi --locked
 links "$target/release/ffind" libmpi.so
-suite mpirun "" "$target" mpicc.openmpi
+suite mpirun ""
 links "$target/debug/ffind" libmpi.so
 
 echo "== mpi: Slurm"
@@ -87,10 +87,10 @@ echo
 # mpi_pmix_v4; under pmi2 Open MPI's MPI_Init fails ("OMPI was not built with SLURM's PMI
 # support"). MPICH's built-in PMI client speaks pmi2, and under pmix each task would be a
 # job of its own.
-suite srun pmix "$target" mpicc.openmpi
+suite srun pmix
 
 echo "== mpi: MPICH"
 against mpicc.mpich
-suite mpiexec.mpich "" "$target" mpicc.mpich
+suite mpiexec.mpich ""
 links "$target/debug/ffind" libmpich.so
-suite srun pmi2 "$target" mpicc.mpich
+suite srun pmi2
