@@ -617,7 +617,7 @@ fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
     Ok(Some(CacheSettings {
         dir,
         home,
-        say_untrusted: cli.cache_on_command_line,
+        on_command_line: cli.cache_on_command_line,
         limit: cli.cache_limit.unwrap_or(DEFAULT_CACHE_LIMIT_MIB) << 20,
     }))
 }
@@ -651,9 +651,10 @@ pub struct CacheSettings {
     /// The home directory `dir` is in by default (see [`cache_dir`]): it must be the
     /// effective user's for the memo to be kept there.
     pub home: Option<PathBuf>,
-    /// Whether to say which file systems the memo was not used on (`--cache` given on the
-    /// command line; from the config file, a search says nothing of them).
-    pub say_untrusted: bool,
+    /// `--cache` was given on the command line: the search says where and why the memo was
+    /// not used (file systems it does not trust, a seccomp filter or a tracer); from the
+    /// config file it says nothing of them.
+    pub on_command_line: bool,
     /// The most bytes its files may take; the least recently used go first.
     pub limit: u64,
 }

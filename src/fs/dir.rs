@@ -233,12 +233,6 @@ impl Dir {
         }
     }
 
-    /// `fstatat` of the entry `name` in this directory, all of it: the memo validates a
-    /// subdirectory through the very descriptor it would be opened from.
-    pub fn raw_stat_at(&self, name: &CStr, follow: bool) -> io::Result<FullStat> {
-        raw_stat_at(self.fd, name, follow).map(|st| FullStat::from_raw(&st))
-    }
-
     /// `fstatat` of the entry `name` in this directory; `follow` resolves a symlink.
     pub fn stat_at(&self, name: &CStr, follow: bool) -> io::Result<Stat> {
         stat_at(self.fd, name, follow)

@@ -10,9 +10,12 @@
 //! the security labels of the LSMs that label processes (SELinux, AppArmor, Smack),
 //! `no_new_privs`, the seccomp mode and the number of filters. All but the namespace come
 //! from `/proc/self/status` and `/proc/self/attr`; without `/proc` there is no identity, and
-//! no memo. What no process can see is not here: a Landlock domain, what a seccomp filter
-//! forbids, an LSM's policy behind its label. The memo asks the kernel itself for those, by
-//! opening directories and reading its own ([`confined`]; docs/SECURITY.md).
+//! no memo. The identity keeps each reader's listings apart, which saves a reader the
+//! listings another reader could not have made; it guards nothing: the memo serves a
+//! directory only once this process has opened it, so the kernel judges every reader through
+//! the one call it checks (Landlock, LSMs and their policies, user namespaces, ACLs), and
+//! where a seccomp filter or a tracer could judge the read itself ([`supervised`]) there is no
+//! memo (docs/SECURITY.md).
 //!
 //! On macOS and the BSDs: the real and effective ids and the groups. Neither has capabilities
 //! that let a non-root process read past a directory's mode; what they do have and ffind does
@@ -24,7 +27,7 @@ use std::io;
 /// The lines of `/proc/self/status` that decide what this process may read: real,
 /// effective, saved and file-system ids, supplementary groups, effective capabilities,
 /// `no_new_privs`, the seccomp mode and how many filters there are (which says a filter was
-/// added, not what it forbids: see `memo::place::readable`).
+/// added, not what it forbids: a filter turns the memo off, [`supervised`]).
 const STATUS_FIELDS: [&str; 7] = [
     "Uid:",
     "Gid:",
@@ -85,34 +88,49 @@ pub fn reader_identity() -> io::Result<Vec<u8>> {
     Ok(id)
 }
 
-/// Whether an LSM confines this process (SELinux, AppArmor with a profile, Smack): its
-/// label is part of who reads, but its policy is not, and can be loaded anew under the same
-/// label, so only opening a directory asks it. A label that cannot be read counts as none
-/// (no such LSM here); AppArmor's `unconfined` is none.
+/// What may judge this process's every directory read apart from opening it, if anything:
+/// a seccomp filter (which can refuse `getdents64` by its arguments, its count, or through a
+/// supervisor in user space) or a tracer (`ptrace`, which can fail any call). The memo serves
+/// a directory only after opening it, and never reads it, so it must not be used then: what
+/// such a judge would have said of the read is not asked. `/proc/self/status` says both
+/// exactly (`Seccomp:` is the mode, 0 without a filter; `TracerPid:` 0 without a tracer); an
+/// error when it cannot be read.
 #[cfg(target_os = "linux")]
-pub fn confined() -> bool {
-    LABELS
-        .iter()
-        .any(|label| std::fs::read(label).is_ok_and(|bytes| confines(&bytes)))
+pub fn supervised() -> io::Result<Option<&'static str>> {
+    let status = std::fs::read("/proc/self/status")?;
+    Ok(supervisor_in(&status))
 }
 
-/// Whether a process labelled `label` (as `/proc/self/attr` gives it: a newline or a NUL may
-/// end it) is confined: any label but none and AppArmor's `unconfined`.
+/// [`supervised`]'s answer from the text of `/proc/self/status`: a field that is missing
+/// (a kernel without seccomp) says none.
 #[cfg(target_os = "linux")]
-fn confines(label: &[u8]) -> bool {
-    let label = label
-        .trim_ascii()
-        .strip_suffix(b"\0")
-        .unwrap_or(label.trim_ascii())
-        .trim_ascii();
-    !label.is_empty() && label != b"unconfined" && !label.starts_with(b"unconfined ")
+fn supervisor_in(status: &[u8]) -> Option<&'static str> {
+    let field = |name: &str| {
+        status
+            .split(|&b| b == b'\n')
+            .find_map(|l| l.strip_prefix(name.as_bytes()))
+            .map(|v| v.trim_ascii())
+    };
+    if field("Seccomp:").is_some_and(|mode| mode != b"0") {
+        Some("a seccomp filter")
+    } else if field("TracerPid:").is_some_and(|pid| pid != b"0") {
+        Some("a tracer (ptrace)")
+    } else {
+        None
+    }
 }
 
-/// Elsewhere what may confine a process (macOS's App Sandbox, FreeBSD's MAC and Capsicum)
-/// cannot be seen: as if it did.
-#[cfg(not(target_os = "linux"))]
-pub fn confined() -> bool {
-    true
+/// Elsewhere: a tracer, which the kernel's process table marks (`P_TRACED`); these systems
+/// have no seccomp.
+#[cfg(all(unix, not(target_os = "linux")))]
+pub fn supervised() -> io::Result<Option<&'static str>> {
+    Ok(super::system::traced()?.then_some("a tracer (ptrace)"))
+}
+
+/// On Windows the memo is off (`memo::place`): nothing asks.
+#[cfg(windows)]
+pub fn supervised() -> io::Result<Option<&'static str>> {
+    Ok(None)
 }
 
 /// This process as a reader of directories: its real and effective ids and its groups.
@@ -152,24 +170,20 @@ mod tests {
     use super::*;
 
     #[test]
-    fn an_lsm_label_confines_unless_it_says_unconfined() {
-        for free in [
-            &b""[..],
-            b"\n",
-            b"unconfined\n",
-            b"unconfined\0",
-            b"unconfined (?)\n",
-        ] {
-            assert!(!confines(free), "{free:?}");
-        }
-        for held in [
-            &b"firefox (enforce)\n"[..],
-            b"unconfined_u:unconfined_r:unconfined_t:s0-s0:c0.c1023\0",
-            b"system_u:system_r:httpd_t:s0",
-            b"_\n",
-        ] {
-            assert!(confines(held), "{held:?}");
-        }
+    fn a_seccomp_filter_or_a_tracer_is_said_and_nothing_else() {
+        let free =
+            b"Name:\tffind\nTracerPid:\t0\nNoNewPrivs:\t1\nSeccomp:\t0\nSeccomp_filters:\t0\n";
+        assert_eq!(supervisor_in(free), None);
+        assert_eq!(supervisor_in(b"Name:\tffind\n"), None);
+        let filtered = b"TracerPid:\t0\nSeccomp:\t2\nSeccomp_filters:\t1\n";
+        assert_eq!(supervisor_in(filtered), Some("a seccomp filter"));
+        let strict = b"TracerPid:\t0\nSeccomp:\t1\n";
+        assert_eq!(supervisor_in(strict), Some("a seccomp filter"));
+        let traced = b"TracerPid:\t4321\nSeccomp:\t0\n";
+        assert_eq!(supervisor_in(traced), Some("a tracer (ptrace)"));
+        // This test process: neither, unless the suite itself runs under one.
+        let own = std::fs::read("/proc/self/status").unwrap();
+        assert_eq!(supervised().unwrap(), supervisor_in(&own));
     }
 
     #[test]

@@ -69,7 +69,7 @@ pub use dir::{
     fs_magic, is_gone, is_slow_filesystem, raw_stat_path, read_small_file, stat_path, Dir,
 };
 pub use dirent::Listed;
-pub use identity::{confined, reader_identity};
+pub use identity::{reader_identity, supervised};
 pub use kind::{FullStat, Kind, Stat};
 pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::{lock_exclusive, Mapped};

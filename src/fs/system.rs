@@ -114,6 +114,76 @@ pub fn device_numbers(_rdev: u64) -> (u64, u64) {
 }
 
 // Device numbers as each system packs them, and Unix's groups.
+/// Whether a tracer (`ptrace`) is attached to this process, as the kernel's process table
+/// says: macOS's `proc_pidinfo` flags (`PROC_FLAG_TRACED`).
+#[cfg(target_os = "macos")]
+pub fn traced() -> std::io::Result<bool> {
+    /// `PROC_FLAG_TRACED` of `<sys/proc_info.h>`.
+    const PROC_FLAG_TRACED: u32 = 2;
+    let mut info = std::mem::MaybeUninit::<libc::proc_bsdinfo>::zeroed();
+    let size = std::mem::size_of::<libc::proc_bsdinfo>() as libc::c_int;
+    // SAFETY: proc_pidinfo writes at most `size` bytes into `info`, which has that size.
+    let got = unsafe {
+        libc::proc_pidinfo(
+            libc::getpid(),
+            libc::PROC_PIDTBSDINFO,
+            0,
+            info.as_mut_ptr().cast(),
+            size,
+        )
+    };
+    if got != size {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: proc_pidinfo filled the whole structure (it returned its size).
+    let info = unsafe { info.assume_init() };
+    Ok(info.pbi_flags & PROC_FLAG_TRACED != 0)
+}
+
+/// Whether a tracer (`ptrace`) is attached to this process, as the kernel's process table
+/// says: FreeBSD's `kinfo_proc` flags (`P_TRACED`).
+#[cfg(target_os = "freebsd")]
+pub fn traced() -> std::io::Result<bool> {
+    let mut mib = [
+        libc::CTL_KERN,
+        libc::KERN_PROC,
+        libc::KERN_PROC_PID,
+        // SAFETY: getpid cannot fail.
+        unsafe { libc::getpid() },
+    ];
+    let mut info = std::mem::MaybeUninit::<libc::kinfo_proc>::zeroed();
+    let mut len = std::mem::size_of::<libc::kinfo_proc>();
+    // SAFETY: sysctl writes at most `len` bytes into `info`, which has that size, and sets
+    // `len` to what it wrote.
+    let rc = unsafe {
+        libc::sysctl(
+            mib.as_mut_ptr(),
+            mib.len() as libc::c_uint,
+            info.as_mut_ptr().cast(),
+            &mut len,
+            std::ptr::null(),
+            0,
+        )
+    };
+    if rc != 0 || len != std::mem::size_of::<libc::kinfo_proc>() {
+        return Err(std::io::Error::last_os_error());
+    }
+    // SAFETY: sysctl filled the whole structure (it said so in `len`).
+    let info = unsafe { info.assume_init() };
+    Ok(info.ki_flag & libc::c_long::from(libc::P_TRACED) != 0)
+}
+
+/// Whether a tracer is attached to this process, on a system whose process table ffind does
+/// not read (the other BSDs, built by nobody here): not known, so it is taken as traced, and
+/// the memo is not used.
+#[cfg(all(
+    unix,
+    not(any(target_os = "linux", target_os = "macos", target_os = "freebsd"))
+))]
+pub fn traced() -> std::io::Result<bool> {
+    Ok(true)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -218,8 +218,6 @@ pub struct Session {
     /// Whether each device met is on a trusted file system.
     devices: Mutex<Vec<(u64, bool)>>,
     credentials: u64,
-    /// Every directory is opened before it is served ([`Session::opens_each`]).
-    opens_each: bool,
     /// A write failed: said once.
     write_failed: AtomicBool,
     /// The file systems met that the memo does not trust, as said at the end: where, and
@@ -261,6 +259,30 @@ impl Session {
     /// Opens the memo for the search `roots`: `None`, after a warning, when its directory
     /// cannot be used.
     pub fn open(settings: &CacheSettings, roots: &[Root], report: &Reporter) -> Option<Session> {
+        // The memo serves a directory once this process has opened it, never reading it:
+        // where something could judge the read itself, there is no memo. Said when --cache
+        // was asked for on the command line (left on in the config file, inside a container
+        // whose runtime filters system calls, it must not talk on every search).
+        match crate::fs::supervised() {
+            Ok(None) => {}
+            Ok(Some(what)) => {
+                if settings.on_command_line {
+                    report.warning(&format!(
+                        "--cache: this process runs under {what}, which may refuse reading a \
+                         directory that opening it does not: searching without the cache"
+                    ));
+                }
+                return None;
+            }
+            Err(e) => {
+                report.warning(&format!(
+                    "--cache: cannot tell what may judge this process's reads \
+                     (/proc/self/status: {}); searching without the cache",
+                    crate::report::describe(&e)
+                ));
+                return None;
+            }
+        }
         let credentials = match credentials() {
             Ok(c) => c,
             Err(e) => {
@@ -277,7 +299,6 @@ impl Session {
             .as_deref()
             .map_or(Ok(()), place::home_is_ours)
             .and_then(|()| place::open_dir(&settings.dir))
-            .and_then(|()| place::readable(&settings.dir))
         {
             report.warning(&format!("--cache: {why}; searching without the cache"));
             return None;
@@ -288,7 +309,6 @@ impl Session {
             of_root: Vec::new(),
             devices: Mutex::new(Vec::new()),
             credentials,
-            opens_each: crate::fs::confined(),
             write_failed: AtomicBool::new(false),
             untrusted: Mutex::new(Vec::new()),
         };
@@ -534,66 +554,6 @@ impl Session {
         Some((*t, rel))
     }
 
-    /// Whether every directory must be opened before the memo serves it ([`Session::look`]),
-    /// rather than validated by its stat alone ([`Session::look_unopened`]): where something
-    /// the stamp and who reads do not show may refuse this process a directory (an LSM that
-    /// confines it: `fs::confined`).
-    pub fn opens_each(&self) -> bool {
-        self.opens_each
-    }
-
-    /// The listing the memo serves for the directory shown as `path`, `rel` below the search
-    /// root `root`, without opening it: `None` when it does not serve it that way (nothing
-    /// remembered, changed, on a device not judged yet), and the walk then opens it and asks
-    /// [`Session::look`]. `at` stats it through the descriptor of the directory it would be
-    /// opened from, when the walk holds one (`None`: by its path).
-    ///
-    /// Only for a directory below a search root, reached without a link, where nothing but
-    /// its stamp and who reads decides whether this process may open it (not
-    /// [`Session::opens_each`]): its mode, owner, group and ACL (any change of them changes
-    /// its ctime); the ids, groups and capabilities of the reader; and a Landlock domain's
-    /// rules, which only ever allow access beneath a path, so that one letting this process
-    /// open the search root (opened before it is served) lets it open every directory below
-    /// it. A seccomp filter judges the system call, never the directory (`place::readable`).
-    pub fn look_unopened(
-        &self,
-        root: usize,
-        rel: &[u8],
-        path: &[u8],
-        at: impl FnOnce() -> Option<std::io::Result<crate::fs::FullStat>>,
-        report: &Reporter,
-    ) -> Option<Hit> {
-        let (t, rel) = self.in_tree(root, rel)?;
-        let tree = &self.trees[t];
-        let record = tree.find(&rel, report)?;
-        let st = match at() {
-            Some(st) => st,
-            // Too long to stat by path: opened instead.
-            None if path.len() > LONGEST_PATH => return None,
-            None => crate::fs::raw_stat_path(path, false),
-        };
-        let st = st.ok()?;
-        if st.stat.kind() != Kind::Dir {
-            return None;
-        }
-        let stamp = Stamp::of_raw(&st);
-        // A device not judged yet is judged by the descriptor, once opened.
-        if stamp.dev != tree.dev && !self.known_trusted(stamp.dev) {
-            return None;
-        }
-        let r = Record::built(&record);
-        (r.stamp() == stamp && settled(&stamp, r.listed())).then_some(Hit {
-            record,
-            stat: st.stat,
-        })
-    }
-
-    /// Whether the device `dev` was judged trusted already.
-    fn known_trusted(&self, dev: u64) -> bool {
-        let devices = self.devices.lock().unwrap_or_else(|e| e.into_inner());
-        devices.iter().any(|&(d, trusted)| d == dev && trusted)
-    }
-
     /// Keeps the whole listing of a directory read.
     pub fn keep(&self, fresh: Fresh) {
         if let Some(bytes) = fresh.record.finish() {
@@ -630,7 +590,7 @@ impl Session {
     /// search's results are whole.
     pub fn finish(&self, report: &Reporter) {
         let untrusted = self.untrusted.lock().unwrap_or_else(|e| e.into_inner());
-        if self.settings.say_untrusted && !untrusted.is_empty() {
+        if self.settings.on_command_line && !untrusted.is_empty() {
             report.warning(&format!(
                 "--cache: not used on {}, whose directory times ffind does not trust (see {})",
                 untrusted.join(", "),

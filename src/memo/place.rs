@@ -35,24 +35,6 @@ pub fn open_dir(dir: &Path) -> Result<(), String> {
     Ok(())
 }
 
-/// Whether this process may read a directory at all, tried on the memo directory `dir` as
-/// the walk reads one (open, then the system's directory read): a sandbox may forbid the read
-/// itself rather than a directory (a seccomp filter judges the call and its numbers, never
-/// the directory), and a listing remembered must never reach a process that could not have
-/// read it. An error saying why not.
-pub fn readable(dir: &Path) -> Result<(), String> {
-    crate::fs::Dir::open_path(dir.as_os_str().as_encoded_bytes())
-        .and_then(|d| crate::fs::Listing::default().read_start(&d))
-        .map(|_| ())
-        .map_err(|e| {
-            format!(
-                "{}: cannot be read ({}): this process may not read directories",
-                dir.display(),
-                crate::report::describe(&e)
-            )
-        })
-}
-
 /// Makes `dir` and the directories above it that are missing (0700), each only in a
 /// directory of the effective user's or root's (a shared place such as `/tmp`; for root,
 /// root's alone): nothing is made in a place another user owns, whatever named it

@@ -210,38 +210,6 @@ impl CachedDir {
         }
     }
 
-    /// Ends a directory that the memo served without it being opened (`--cache`), which
-    /// handed out `subdirs` subdirectories (its device and inode recorded from the start,
-    /// [`CachedDir::served`]: a child's `..` may give it a descriptor): its wait for them
-    /// counted as [`CachedDir::done`] does.
-    pub fn done_unread(self: &Arc<Self>, subdirs: usize) {
-        let handed = subdirs as isize;
-        let waiting = self.waiting.fetch_add(handed, Ordering::AcqRel) + handed;
-        if waiting == 0 && subdirs > 0 {
-            self.release();
-        }
-    }
-
-    /// The `fstatat` of its subdirectory `name` through its descriptor, if the cache holds
-    /// one: the memo validates a subdirectory by the very directory it would be opened from
-    /// (a path may lead elsewhere once this directory was renamed away and replaced).
-    pub fn stat_child(&self, name: &CStr, follow: bool) -> Option<io::Result<dir::FullStat>> {
-        Some(self.slot.pin()?.raw_stat_at(name, follow))
-    }
-
-    /// Records which directory this is, for a directory the memo serves (`--cache`): it is
-    /// never opened to be read, and one reopened for its subdirectories must be the one the
-    /// memo's listing was validated by.
-    pub fn served(&self, dev: u64, ino: u64) {
-        self.dev.store(dev, Ordering::Relaxed);
-        self.ino.store(ino, Ordering::Release);
-    }
-
-    /// A subdirectory handed out will not be opened from here (the memo served it).
-    pub fn skip_child(&self) {
-        self.opened_one();
-    }
-
     /// One of its subdirectories was opened (or could not be): the last one releases the
     /// descriptor.
     fn opened_one(&self) {

@@ -4,7 +4,7 @@
 //! and hand back the subdirectories as [`DirJob`]s for the method to schedule. The buffers
 //! ([`Scanner`]) are a worker's own and reused.
 
-use std::cell::{Cell, OnceCell};
+use std::cell::Cell;
 use std::ffi::CStr;
 use std::sync::{Arc, Weak};
 
@@ -23,7 +23,7 @@ use crate::walk::visit::{Action, DirState};
 /// Metadata of an entry, fetched relative to its directory's descriptor (opened first when
 /// the memo served the directory).
 struct MetaAt<'a, 'd> {
-    dir: &'a Opening<'d>,
+    dir: &'a DirInUse<'d>,
     name: &'a CStr,
     follow: bool,
     stat: Option<Option<Stat>>,
@@ -36,19 +36,19 @@ impl Meta for MetaAt<'_, '_> {
         let (dir, name, follow) = (self.dir, self.name, self.follow);
         *self
             .stat
-            .get_or_insert_with(|| dir.get()?.stat_at(name, follow).ok())
+            .get_or_insert_with(|| dir.stat_at(name, follow).ok())
     }
 
     fn executable(&mut self) -> bool {
-        self.dir.get().is_some_and(|d| d.executable_at(self.name))
+        self.dir.executable_at(self.name)
     }
 
     fn is_empty(&mut self, kind: Kind) -> bool {
         match kind {
             Kind::Dir => self
                 .dir
-                .get()
-                .is_some_and(|d| d.is_empty_dir_at(self.name, self.follow).unwrap_or(false)),
+                .is_empty_dir_at(self.name, self.follow)
+                .unwrap_or(false),
             Kind::File => self.stat().is_some_and(|st| st.size == 0),
             _ => false,
         }
@@ -60,56 +60,11 @@ impl Meta for MetaAt<'_, '_> {
         rel.extend_from_slice(self.name.to_bytes());
         rel.push(b'/');
         rel.extend_from_slice(name.to_bytes_with_nul());
-        let Some(dir) = self.dir.get() else {
-            return false;
-        };
-        CStr::from_bytes_with_nul(&rel).is_ok_and(|rel| dir.stat_at(rel, true).is_ok())
+        CStr::from_bytes_with_nul(&rel).is_ok_and(|rel| self.dir.stat_at(rel, true).is_ok())
     }
 
     fn marked_hidden(&mut self) -> bool {
         self.hidden
-    }
-}
-
-/// How a directory served by the memo is opened when first needed.
-type Opener<'d> = Box<dyn FnOnce() -> Option<DirInUse<'d>> + 'd>;
-
-/// The descriptor of the directory being scanned: open from the start when it is read, or
-/// opened at the first entry that needs it when the memo served its listing (`--cache`).
-struct Opening<'d> {
-    cell: OnceCell<Option<DirInUse<'d>>>,
-    /// How to open it, until it is.
-    open: Cell<Option<Opener<'d>>>,
-}
-
-impl<'d> Opening<'d> {
-    /// A directory open already.
-    fn open(reading: DirInUse<'d>) -> Opening<'d> {
-        Opening {
-            cell: OnceCell::from(Some(reading)),
-            open: Cell::new(None),
-        }
-    }
-
-    /// A directory to open when first needed, by `open`.
-    fn later(open: Opener<'d>) -> Opening<'d> {
-        Opening {
-            cell: OnceCell::new(),
-            open: Cell::new(Some(open)),
-        }
-    }
-
-    /// The descriptor, opened now if need be; `None` when it cannot be opened.
-    fn get(&self) -> Option<&Dir> {
-        self.cell
-            .get_or_init(|| self.open.take().and_then(|open| open()))
-            .as_ref()
-            .map(|reading| &**reading)
-    }
-
-    /// The descriptor if it is open.
-    fn reading(&self) -> Option<&DirInUse<'d>> {
-        self.cell.get().and_then(Option::as_ref)
     }
 }
 
@@ -170,11 +125,6 @@ impl DirJob {
             via_link,
             state,
         }
-    }
-
-    /// The directory's display path.
-    pub fn path(&self) -> &[u8] {
-        &self.path[..self.path.len() - 1]
     }
 
     /// The directory's own name (its whole path for a search root).
@@ -311,27 +261,6 @@ impl Scanner {
         // Every result of this directory, read or served, is one level below it (a held
         // breadth-first search is sorted by it).
         self.batch.depth = job.state.depth + 1;
-        // With --cache, the memo is asked first. Where the kernel's answer to opening a
-        // directory is all in its stamp and in who reads (docs/SECURITY.md), a directory the
-        // memo serves is validated by its stat and not opened; elsewhere (a process an LSM
-        // confines, a directory reached through a link, a search root) it is opened first,
-        // and served only once the kernel let this process open it.
-        if let Some(memo) = walk.memo {
-            if job.parent.is_some() && !job.via_link && !memo.opens_each() {
-                let dir_path = job.path();
-                let rel = dir_path.get(job.state.root_base..).unwrap_or_default();
-                // Stat'ed through the parent's descriptor where the walk holds it: the very
-                // directory it would open (its path may lead elsewhere by now).
-                let at = || {
-                    let name = CStr::from_bytes_with_nul(&job.path[job.name_start..]).ok()?;
-                    job.parent.as_ref()?.stat_child(name, job.via_link)
-                };
-                let root = job.state.root;
-                if let Some(hit) = memo.look_unopened(root, rel, dir_path, at, walk.report) {
-                    return self.remembered(walk, job, None, &hit, push);
-                }
-            }
-        }
         let DirJob {
             path: job_path,
             name_start,
@@ -361,7 +290,10 @@ impl Scanner {
             Err(e) if state.depth > 0 && is_vanished(dir_path, &e, via_link) => return,
             Err(e) => return walk.report.path_error(dir_path, &e),
         };
-        // The directory open: the memo serves it, or has the listing read kept.
+        // The directory open, so the kernel has judged this process's open of it (its modes,
+        // capabilities, LSMs, Landlock, user namespaces: docs/SECURITY.md): only now may the
+        // memo serve its listing, validated by the descriptor's own stat, or keep the listing
+        // read.
         let mut fresh = None;
         if let Some(memo) = walk.memo {
             let rel = dir_path.get(state.root_base..).unwrap_or_default();
@@ -374,7 +306,7 @@ impl Scanner {
                         via_link,
                         state,
                     };
-                    return self.remembered(walk, job, Some(dir), &hit, push);
+                    return self.remembered(walk, job, dir, &hit, push);
                 }
                 Look::Read(f) => fresh = Some(f),
                 Look::Plain => {}
@@ -410,9 +342,9 @@ impl Scanner {
             state.screen_paths(&self.path);
         }
         let node = CachedDir::new(parent, base_len(dir_path), via_link, state.root_id());
-        let opening = Opening::open(node.read(dir));
+        let reading = node.read(dir);
         let here = Here {
-            dir: &opening,
+            dir: &reading,
             subdirs: Cell::new(0),
             node: &node,
             state: &state,
@@ -422,8 +354,7 @@ impl Scanner {
             if pending {
                 pending = false;
             } else {
-                let Some(dir) = opening.get() else { break };
-                match self.listing.read_next(dir) {
+                match self.listing.read_next(&reading) {
                     Ok(true) => {}
                     Ok(false) => break,
                     Err(e) => {
@@ -451,9 +382,7 @@ impl Scanner {
             }
         }
         let subdirs = here.subdirs.get();
-        if let Some(Some(reading)) = opening.cell.into_inner() {
-            node.done(reading, subdirs);
-        }
+        node.done(reading, subdirs);
         if let (Some(memo), Some(fresh)) = (walk.memo, fresh) {
             memo.keep(fresh);
         }
@@ -464,83 +393,45 @@ impl Scanner {
     }
 
     /// Scans a directory that the memo serves (`--cache`): its entries come from the memo.
-    /// `dir`: the directory, when the walk opened it before the memo served it; else it is
-    /// opened only if something needs its descriptor (its ignore files, an entry's metadata,
-    /// a subdirectory that must be read).
+    /// `dir`: the directory, opened by the walk before the memo served it (the kernel judged
+    /// that open), whose descriptor its ignore files, its entries' metadata and its
+    /// subdirectories are opened through.
     fn remembered(
         &mut self,
         walk: &Walk<'_>,
         job: DirJob,
-        dir: Option<Dir>,
+        dir: Dir,
         hit: &Hit,
         push: &mut dyn FnMut(DirJob),
     ) {
         let config = walk.config;
         let DirJob {
             path: job_path,
-            name_start,
             parent,
             via_link,
             state,
+            ..
         } = job;
         let dir_path = &job_path[..job_path.len() - 1];
-        let Scanner {
-            batch,
-            path,
-            reopened,
-            ..
-        } = self;
-        let attempted = Cell::new(dir.is_some());
-        let node = CachedDir::new(
-            parent.clone(),
-            base_len(dir_path),
-            via_link,
-            state.root_id(),
-        );
-        if dir.is_none() {
-            node.served(hit.stat.dev, hit.stat.ino);
-        }
-        let opening = match dir {
-            Some(dir) => Opening::open(node.read(dir)),
-            None => Opening::later(Box::new(|| {
-                attempted.set(true);
-                let dir = match &parent {
-                    Some(p) => {
-                        let name = CStr::from_bytes_with_nul(&job_path[name_start..]).ok()?;
-                        p.open_child(&job_path, name, via_link, reopened).ok()?
-                    }
-                    None => Dir::open_path(dir_path).ok()?,
-                };
-                // The directory whose listing is served, or none: entries' metadata and ignore
-                // files are never taken from another that has its name by now.
-                node.is(&dir).then(|| node.read(dir))
-            })),
-        };
+        let Scanner { batch, path, .. } = self;
+        let node = CachedDir::new(parent, base_len(dir_path), via_link, state.root_id());
+        let reading = node.read(dir);
         let mut state = walk.entered(state, config.follow.then_some(&hit.stat));
         if config.ignore.is_some() {
             let present = ignore_files_in(
                 hit.entries()
                     .filter(|(n, _)| n.to_bytes().first() == Some(&b'.')),
             );
-            if !present.is_empty() {
-                // Ignore files are read afresh every time (an edit in place leaves the
-                // directory's stamp as it was).
-                let Some(dir) = opening.get() else {
-                    // Gone since its stat: as the read would have found it.
-                    if let Some(Some(reading)) = opening.cell.into_inner() {
-                        node.done(reading, 0);
-                    }
-                    return;
-                };
-                add_rules_of(walk, &mut state, dir, dir_path, &present);
-            }
+            // Ignore files are read afresh every time (an edit in place leaves the
+            // directory's stamp as it was).
+            add_rules_of(walk, &mut state, &reading, dir_path, &present);
         }
         join_into(path, dir_path, b"");
         if config.ignore.is_some() {
             state.screen_paths(path);
         }
         let here = Here {
-            dir: &opening,
+            dir: &reading,
             subdirs: Cell::new(0),
             node: &node,
             state: &state,
@@ -558,17 +449,7 @@ impl Scanner {
             }
         }
         let subdirs = here.subdirs.get();
-        match opening.cell.into_inner() {
-            Some(Some(reading)) => node.done(reading, subdirs),
-            _ => {
-                node.done_unread(subdirs);
-                if !attempted.get() {
-                    if let Some(p) = &parent {
-                        p.skip_child();
-                    }
-                }
-            }
-        }
+        node.done(reading, subdirs);
         walk.printer.directory_done(batch);
     }
 }
@@ -645,7 +526,7 @@ fn add_rules_of(
 /// The directory a scan is reading, as its entries need it.
 struct Here<'a, 'd> {
     /// Its descriptor, which the descriptor cache keeps once a subdirectory needs it.
-    dir: &'a Opening<'d>,
+    dir: &'a DirInUse<'d>,
     /// The subdirectories handed out as jobs (at the first, the cache is asked to keep the
     /// descriptor).
     subdirs: Cell<usize>,
@@ -678,11 +559,7 @@ fn visit_entry(
     let mut kind = listed;
     let mut stat = None;
     if kind == Kind::Unknown {
-        match here
-            .dir
-            .get()
-            .map_or_else(|| Err(gone()), |d| d.stat_at(name, false))
-        {
+        match here.dir.stat_at(name, false) {
             Ok(st) => {
                 kind = st.kind();
                 stat = Some(Some(st));
@@ -697,11 +574,7 @@ fn visit_entry(
     }
     let mut via_link = false;
     if config.follow && kind == Kind::Symlink {
-        match here
-            .dir
-            .get()
-            .map_or_else(|| Err(gone()), |d| d.stat_at(name, true))
-        {
+        match here.dir.stat_at(name, true) {
             Ok(st) => {
                 kind = st.kind();
                 stat = Some(Some(st));
@@ -743,9 +616,7 @@ fn visit_entry(
     }
     if descend {
         if here.subdirs.replace(here.subdirs.get() + 1) == 0 {
-            if let Some(reading) = here.dir.reading() {
-                here.node.wanted(reading);
-            }
+            here.node.wanted(here.dir);
         }
         let mut child = Vec::with_capacity(path.len() + 1);
         child.extend_from_slice(path);
@@ -759,12 +630,6 @@ fn visit_entry(
         });
     }
     true
-}
-
-/// What an entry of a directory that can no longer be opened gives (it was removed since
-/// the memo's stat): as if the entry were gone.
-fn gone() -> std::io::Error {
-    Fault::NotFound.error()
 }
 
 /// `dir`, a search root opened by its path, if it is the root the search met there first

@@ -123,7 +123,7 @@ fn a_capability_taken_away_is_part_of_who_reads() {
 /// every switch read the whole tree).
 #[test]
 fn each_reader_of_one_user_keeps_its_own_memo() {
-    if !can_change_capabilities() || !crate::fixture::need("strace") {
+    if !can_change_capabilities() {
         return;
     }
     let (t, ffind, memo) = tree(0o755, 0);
@@ -144,22 +144,12 @@ fn each_reader_of_one_user_keeps_its_own_memo() {
         "one file per reader"
     );
     for reader in [&plain[..], &no_new_privs[..]] {
-        let mut c = Command::new("strace");
-        c.args(["-f", "-qq", "-y", "-e", "trace=getdents64", "--", "setpriv"])
-            .args(reader)
-            .arg(&ffind)
-            .args(args)
-            .current_dir(t.root())
-            .stdin(Stdio::null());
-        clean_env(&mut c, &t.home());
-        let r = Run::from(output_of(&mut c));
+        let (r, seen) = crate::dir_reads::during(t.root(), || run(&t, reader, &ffind, &args));
         assert_eq!(r.sorted(), want, "{reader:?}");
-        let memo_fd = format!("<{}>", memo.display());
-        let read: Vec<&str> = r
-            .stderr
-            .lines()
-            .filter(|l| l.contains("getdents64") && !l.contains(&memo_fd))
-            .collect();
-        assert!(read.is_empty(), "{reader:?} read the tree again: {read:?}");
+        assert!(
+            seen.read.is_empty(),
+            "{reader:?} read the tree again: {:?}",
+            seen.read
+        );
     }
 }

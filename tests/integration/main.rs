@@ -18,7 +18,7 @@ mod bench;
 mod bench_peers;
 #[cfg(unix)]
 mod cache;
-#[cfg(unix)]
+#[cfg(target_os = "linux")]
 mod cache_identity;
 #[cfg(unix)]
 mod cache_journal;
@@ -26,6 +26,8 @@ mod cache_journal;
 mod cache_manage;
 #[cfg(unix)]
 mod cache_quiet;
+#[cfg(target_os = "linux")]
+mod cache_reads;
 // Linux only: Landlock and seccomp.
 #[cfg(target_os = "linux")]
 mod cache_sandbox;
@@ -39,6 +41,8 @@ mod completions;
 mod completions_exec;
 mod config_file;
 mod depth_exclude;
+#[cfg(target_os = "linux")]
+mod dir_reads;
 // Linux-only (the suite runs on Linux; other systems type-check the rest): renameat2's
 // exchange, strace (syscalls, wide), ptsname_r.
 #[cfg(target_os = "linux")]
