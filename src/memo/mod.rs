@@ -293,8 +293,8 @@ impl Session {
             .home
             .as_deref()
             .map_or(Ok(()), place::home_is_ours)
-            .and_then(|()| place::open_dir(&settings.dir))
-            .and_then(|()| place::readable(&settings.dir))
+            .and_then(|()| place::open_dir(&settings.dir, credentials))
+            .and_then(|()| place::readable(&settings.dir, credentials))
         {
             report.warning(&format!("--cache: {why}; searching without the cache"));
             return None;
@@ -733,7 +733,7 @@ impl Session {
             }
         }
         if wrote {
-            place::prune(&self.settings.dir, self.settings.limit);
+            place::prune(&self.settings.dir, self.credentials, self.settings.limit);
         }
     }
 }

@@ -154,7 +154,7 @@ fn each_reader_of_one_user_keeps_its_own_memo() {
         clean_env(&mut c, &t.home());
         let r = Run::from(output_of(&mut c));
         assert_eq!(r.sorted(), want, "{reader:?}");
-        let memo_fd = format!("<{}>", memo.display());
+        let memo_fd = format!("<{}/reader-", memo.display());
         let read: Vec<&str> = r
             .stderr
             .lines()
