@@ -18,7 +18,7 @@ mod bench;
 mod bench_peers;
 #[cfg(unix)]
 mod cache;
-// Linux only: a clock set ahead by a library preloaded into ffind, and strace.
+// Linux only: a clock set ahead by a library preloaded into ffind (LD_PRELOAD, CLOCK_BOOTTIME).
 #[cfg(target_os = "linux")]
 mod cache_clock;
 #[cfg(unix)]
