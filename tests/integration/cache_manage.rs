@@ -410,9 +410,19 @@ fn holds(dir: &Path, what: &str) -> bool {
     })
 }
 
+/// Another reader of this user, as `setpriv` makes it: as root, other supplementary groups
+/// (what a directory's group lets through changes with them); otherwise `no_new_privs` (as
+/// under systemd's NoNewPrivileges= or in a container), all a user may change alone.
+fn other_reader() -> &'static [&'static str] {
+    if is_root() {
+        &["--groups=4242"]
+    } else {
+        &["--no-new-privs"]
+    }
+}
+
 /// `ffind --cache` in `t` over `dir` with the memo in `m`, as the reader `setpriv` makes
-/// (nothing: this process's; `--no-new-privs`: another, as under systemd's NoNewPrivileges=
-/// or in a container).
+/// (nothing: this process's; [`other_reader`]'s: another).
 fn search_as(t: &Tree, setpriv: &[&str], m: &str, dir: &str) -> Run {
     let r = run_as(
         t,
@@ -438,7 +448,7 @@ fn each_reader_keeps_its_listings_in_a_directory_of_its_own() {
     let memo = t.home().join("memo");
     let m = memo.to_str().unwrap();
     search_as(&t, &[], m, "first-only");
-    search_as(&t, &["--no-new-privs"], m, "second-only");
+    search_as(&t, other_reader(), m, "second-only");
     let dirs = reader_dirs(&memo);
     let everything: Vec<_> = fs::read_dir(&memo)
         .unwrap()
@@ -479,16 +489,16 @@ fn the_memo_list_is_the_asking_readers_and_counts_the_others() {
     t.files(&["both/a", "mine/b", "theirs/c"]);
     let memo = t.home().join("memo");
     let m = memo.to_str().unwrap();
-    let other = ["--no-new-privs"];
+    let other = other_reader();
     search_as(&t, &[], m, "both");
     search_as(&t, &[], m, "mine");
-    search_as(&t, &other, m, "both");
-    search_as(&t, &other, m, "theirs");
+    search_as(&t, other, m, "both");
+    search_as(&t, other, m, "theirs");
     let root = fs::canonicalize(t.root()).unwrap();
     let shown = |d: &str| format!("  {}", root.join(d).display());
     for (reader, own, not_own) in [
         (&[][..], ["both", "mine"], "theirs"),
-        (&other[..], ["both", "theirs"], "mine"),
+        (other, ["both", "theirs"], "mine"),
     ] {
         let r = run_as(&t, reader, &bin(), &["--cache-dir", m, "--cache-list"]);
         assert_eq!(r.code, 0, "{}", r.stderr);
