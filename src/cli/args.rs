@@ -576,8 +576,10 @@ pub struct Cli {
     )]
     pub cache_limit: Option<u64>,
 
-    /// List what the memo of --cache holds: each search path, its file's size and when it
-    /// was last used, then the total. Searches nothing.
+    /// List what the memo of --cache holds for this reader (this process's user, groups,
+    /// capabilities and sandbox): each search path, its file's size and when it was last
+    /// used, their total, then what other readers of the user hold, and the total. Searches
+    /// nothing.
     #[arg(long, hide_short_help = true, conflicts_with_all = ["cache_clear", "cache_check"])]
     pub cache_list: bool,
 

@@ -17,6 +17,8 @@
 //! - [`reader_identity`]: everything the kernel consults to decide what this process may
 //!   read (ids, groups, capabilities, user namespace, security labels), for the memo
 //!   (`identity.rs`).
+//! - [`ClockReading`]: the realtime clock, with where it stood against the time since boot,
+//!   which tells how far it was set back since (`clock.rs`), for the memo's racy rule.
 //! - [`Mapped`]: a file mapped read-only, how the directory memo (`--cache`) reads its files
 //!   (`mapped.rs`).
 //! - [`mount_type`]: a file system's type as the mount table names it (`mounts.rs`).
@@ -36,6 +38,7 @@
 //! is chosen here by `cfg`, so that no floor above names a system.
 
 mod budget;
+mod clock;
 #[cfg(unix)]
 mod dir;
 mod dirent;
@@ -65,6 +68,7 @@ pub use budget::{
     fd_budget, fd_slots_left, give_fd_slot, grow_fd_table, raise_fd_limit, set_fd_budget,
     take_fd_slot, DirInUse, DirSlot, Evicted,
 };
+pub use clock::{BootClock, ClockReading};
 pub use dir::{
     fs_magic, is_gone, is_slow_filesystem, raw_stat_path, read_small_file, stat_path, Dir,
 };

@@ -1,6 +1,6 @@
 //! The bytes of a memo file (docs/CACHE.md, "The file"): a header, one record per directory
-//! (its stamp, when it was listed, its path below the search root, its entries' kinds and raw
-//! names), and an index of the records by a hash of their paths, each part checked by a
+//! (its stamp, when it was listed and where the clock then stood against the time since boot,
+//! its path below the search root, its entries' kinds and raw names), and an index of the records by a hash of their paths, each part checked by a
 //! CRC-32; then the journal: segments appended by later searches, each the records of the
 //! directories one search read and their own index ([`segments`]), a newer record of a path
 //! standing for the older ones. Little-endian throughout. Nothing here touches the file
@@ -9,13 +9,15 @@
 use std::ffi::CStr;
 use std::ops::Range;
 
-use crate::fs::{FullStat, Kind};
+use crate::fs::{BootClock, ClockReading, FullStat, Kind};
 
 /// The first bytes of every memo file.
 pub const MAGIC: [u8; 8] = *b"FFINDMEM";
 
-/// The format's version: a file of another is ignored (and rewritten). 2: the journal.
-pub const VERSION: u32 = 2;
+/// The format's version: a file of another is ignored (and rewritten). 2: the journal. 3:
+/// each record's clock against the time since boot (a step back of the clock is seen), and
+/// the files of each reader in a directory of its own.
+pub const VERSION: u32 = 3;
 
 /// The first bytes of every journal segment.
 const SEGMENT_MAGIC: [u8; 8] = *b"FFINDJNL";
@@ -29,7 +31,7 @@ const SEGMENT_HEAD: usize = 40;
 const HEADER: usize = 48;
 
 /// The fixed part of a record (see [`Record`]).
-const RECORD: usize = 96;
+const RECORD: usize = 112;
 
 /// One index entry: the path's hash and the record's offset.
 const INDEX_ENTRY: usize = 16;
@@ -105,8 +107,8 @@ pub struct NewRecord {
 
 impl NewRecord {
     /// Starts the record of the directory `rel` (below its search root), stamped `stamp`,
-    /// whose listing began at `listed` (seconds and nanoseconds since the epoch).
-    pub fn new(rel: &[u8], stamp: &Stamp, listed: (i64, u32)) -> NewRecord {
+    /// whose listing began at `listed`.
+    pub fn new(rel: &[u8], stamp: &Stamp, listed: ClockReading) -> NewRecord {
         let mut bytes = Vec::with_capacity(RECORD + rel.len() + 256);
         bytes.resize(RECORD, 0);
         let mut record = NewRecord {
@@ -121,9 +123,13 @@ impl NewRecord {
         record
     }
 
-    /// Sets the record's stamp and the time its listing began (bytes 8 to 84; the length,
-    /// CRC and entry count are filled by `finish`).
-    pub fn stamp(&mut self, stamp: &Stamp, listed: (i64, u32)) {
+    /// Sets the record's stamp and the time its listing began (bytes 8 to 84, and the clock's
+    /// boot and offset 96 to 112; the length, CRC and entry count are filled by `finish`).
+    pub fn stamp(&mut self, stamp: &Stamp, listed: ClockReading) {
+        let (boot, offset) = listed.boot.map_or((0, 0), |b| (b.boot, b.offset));
+        self.bytes[96..104].copy_from_slice(&boot.to_le_bytes());
+        self.bytes[104..112].copy_from_slice(&offset.to_le_bytes());
+        let listed = listed.real;
         let mut at = 8;
         let mut put = |v: &[u8]| {
             self.bytes[at..at + v.len()].copy_from_slice(v);
@@ -251,9 +257,17 @@ impl<'a> Record<'a> {
         }
     }
 
-    /// When its listing began.
-    pub fn listed(&self) -> (i64, u32) {
-        (i64_at(self.bytes, 48), u32_at(self.bytes, 64))
+    /// When its listing began, and where the clock then stood against the time since boot
+    /// (a boot of 0: not known).
+    pub fn listed(&self) -> ClockReading {
+        let boot = u64_at(self.bytes, 96);
+        ClockReading {
+            real: (i64_at(self.bytes, 48), u32_at(self.bytes, 64)),
+            boot: (boot != 0).then(|| BootClock {
+                boot,
+                offset: i64_at(self.bytes, 104),
+            }),
+        }
     }
 
     /// The directory's path below its search root.
@@ -548,6 +562,17 @@ mod tests {
         }
     }
 
+    /// A listing time of `real`, in the boot 7 at an offset of 5 s.
+    fn listed_at(real: (i64, u32)) -> ClockReading {
+        ClockReading {
+            real,
+            boot: Some(BootClock {
+                boot: 7,
+                offset: 5_000_000_000,
+            }),
+        }
+    }
+
     fn file_of(records: &[Vec<u8>]) -> Vec<u8> {
         let refs: Vec<&[u8]> = records.iter().map(Vec::as_slice).collect();
         let mut out = Vec::new();
@@ -557,7 +582,7 @@ mod tests {
 
     #[test]
     fn a_record_reads_back_as_written() {
-        let mut rec = NewRecord::new(b"a/b", &stamp(), (11, 12));
+        let mut rec = NewRecord::new(b"a/b", &stamp(), listed_at((11, 12)));
         rec.push(c"x", Kind::File);
         rec.push(c"dir\nwith newline", Kind::Dir);
         rec.push(c"\xff\xfe", Kind::Symlink);
@@ -572,7 +597,7 @@ mod tests {
         let r = Record::parse(&file[at[0]..]).unwrap();
         assert_eq!(r.rel(), b"a/b");
         assert_eq!(r.stamp(), stamp());
-        assert_eq!(r.listed(), (11, 12));
+        assert_eq!(r.listed(), listed_at((11, 12)));
         let entries: Vec<_> = r.entries().map(|e| e.unwrap()).collect();
         assert_eq!(
             entries,
@@ -589,7 +614,7 @@ mod tests {
     fn every_damage_is_seen() {
         let mut recs = Vec::new();
         for rel in [&b""[..], b"a", b"a/b"] {
-            let mut rec = NewRecord::new(rel, &stamp(), (1, 0));
+            let mut rec = NewRecord::new(rel, &stamp(), listed_at((1, 0)));
             rec.push(c"n", Kind::Dir);
             recs.push(rec.finish().unwrap());
         }
@@ -618,7 +643,7 @@ mod tests {
     #[test]
     fn the_journal_reads_back_and_stops_at_a_torn_segment() {
         let record = |rel: &[u8], name: &CStr| {
-            let mut rec = NewRecord::new(rel, &stamp(), (1, 0));
+            let mut rec = NewRecord::new(rel, &stamp(), listed_at((1, 0)));
             rec.push(name, Kind::File);
             rec.finish().unwrap()
         };
@@ -666,7 +691,7 @@ mod tests {
     #[test]
     fn an_offset_past_4_gib_is_never_wrapped_round_to_a_record() {
         // With a 32-bit usize, an offset of 4 GiB + N read `as usize` is N: the record at N.
-        let mut rec = NewRecord::new(b"a", &stamp(), (1, 0));
+        let mut rec = NewRecord::new(b"a", &stamp(), listed_at((1, 0)));
         rec.push(c"x", Kind::File);
         let mut file = file_of(&[rec.finish().unwrap()]);
         let head = Header::parse(&file).unwrap();
@@ -691,7 +716,7 @@ mod tests {
     #[test]
     fn too_long_a_name_is_refused() {
         let long = std::ffi::CString::new(vec![b'n'; 256]).unwrap();
-        let mut rec = NewRecord::new(b"", &stamp(), (1, 0));
+        let mut rec = NewRecord::new(b"", &stamp(), listed_at((1, 0)));
         rec.push(&long, Kind::File);
         assert!(rec.finish().is_none());
     }

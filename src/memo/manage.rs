@@ -71,16 +71,24 @@ fn size(bytes: u64) -> String {
     }
 }
 
-/// One line per memo file: size, last use, search path; then the total.
+/// One line per memo file of this reader (this process's rights: the memo is kept per
+/// reader): size, last use, search path; then its total, what other readers of this user keep
+/// (the same user in a sandbox, a container, with other groups or capabilities), and the total.
 fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
-    let files = match place::held(dir) {
-        Ok(f) => f,
-        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
-        Err(e) => return Err(e),
+    let (old, old_bytes) = place::remove_old_layout(dir);
+    let me = super::credentials();
+    let (files, unlisted) = match (place::held(dir), &me) {
+        (Ok(f), _) => (f, None),
+        (Err(e), _) if e.kind() == io::ErrorKind::NotFound => (Vec::new(), None),
+        // A sandbox handed its own directory alone: that one's.
+        (Err(e), Ok(c)) if fs::symlink_metadata(place::reader_dir(dir, *c)).is_ok() => {
+            (place::held_of(dir, *c), Some(e))
+        }
+        (Err(e), _) => return Err(e),
     };
-    let mut total = 0;
-    for held in files.iter().rev() {
-        total += held.size;
+    let mine = |h: &&place::Held| me.as_ref().map_or(true, |c| h.reader == *c);
+    let (own, others): (Vec<&place::Held>, Vec<&place::Held>) = files.iter().rev().partition(mine);
+    for held in &own {
         // In the local time zone, as ls and -l show times.
         let used = jiff::Timestamp::try_from(held.used)
             .map(|t| {
@@ -95,13 +103,58 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
         };
         writeln!(out, "{:>10}  {used}  {root}", size(held.size))?;
     }
-    writeln!(
-        out,
-        "{:>10}  in {} file(s) in {}",
-        size(total),
-        files.len(),
-        dir.display()
-    )?;
+    let bytes = |files: &[&place::Held]| files.iter().map(|h| h.size).sum::<u64>();
+    match &me {
+        Ok(c) => writeln!(
+            out,
+            "{:>10}  in {} file(s) of this reader, in {}",
+            size(bytes(&own)),
+            own.len(),
+            place::reader_dir(dir, *c).display()
+        )?,
+        Err(e) => writeln!(
+            out,
+            "{:>10}  in {} file(s) of every reader (which one this process is cannot be told: {})",
+            size(bytes(&own)),
+            own.len(),
+            crate::report::describe(e)
+        )?,
+    }
+    if !others.is_empty() {
+        let mut readers: Vec<u64> = others.iter().map(|h| h.reader).collect();
+        readers.sort_unstable();
+        readers.dedup();
+        writeln!(
+            out,
+            "{:>10}  in {} file(s) of {} other reader(s): this user with other rights (in a \
+             sandbox or a container, with other groups or capabilities)",
+            size(bytes(&others)),
+            others.len(),
+            readers.len()
+        )?;
+    }
+    if old > 0 {
+        writeln!(
+            out,
+            "{:>10}  in {old} file(s) of an earlier layout of the memo, never read again: removed",
+            size(old_bytes)
+        )?;
+    }
+    match unlisted {
+        None => writeln!(
+            out,
+            "{:>10}  in {} file(s) in {}",
+            size(files.iter().map(|h| h.size).sum()),
+            files.len(),
+            dir.display()
+        )?,
+        Some(e) => writeln!(
+            out,
+            "(other readers' not counted: {}: {})",
+            dir.display(),
+            crate::report::describe(&e)
+        )?,
+    }
     Ok(true)
 }
 
@@ -138,22 +191,31 @@ fn clear_path(dir: &Path, path: &Path, out: &mut impl Write) -> io::Result<bool>
     Ok(true)
 }
 
-/// Removes every memo file (and leftover temporary file).
+/// Removes every memo file of every reader (and leftover temporary files, files of the
+/// layouts before, and the readers' directories, emptied).
 fn clear(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
-    let mut removed = 0;
-    match fs::read_dir(dir) {
-        Ok(entries) => {
-            for entry in entries.flatten() {
-                let name = entry.file_name();
-                let ours = name.as_encoded_bytes().ends_with(b".ffc")
-                    || name.as_encoded_bytes().starts_with(b".tmp-");
-                if ours && fs::remove_file(entry.path()).is_ok() {
-                    removed += 1;
-                }
+    let (mut removed, _) = place::remove_old_layout(dir);
+    let readers = match place::reader_dirs(dir) {
+        Ok(r) => r,
+        Err(e) if e.kind() == io::ErrorKind::NotFound => Vec::new(),
+        Err(e) => return Err(e),
+    };
+    let ours = |name: &[u8]| name.ends_with(b".ffc") || name.starts_with(b".tmp-");
+    for at in readers.iter().map(|(_, at)| at.as_path()).chain([dir]) {
+        let Ok(entries) = fs::read_dir(at) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let name = entry.file_name();
+            let file = entry.file_type().is_ok_and(|t| !t.is_dir());
+            if file && ours(name.as_encoded_bytes()) && fs::remove_file(entry.path()).is_ok() {
+                removed += 1;
             }
         }
-        Err(e) if e.kind() == io::ErrorKind::NotFound => {}
-        Err(e) => return Err(e),
+        if at != dir {
+            // Empty now, unless a search wrote meanwhile.
+            let _ = fs::remove_dir(at);
+        }
     }
     writeln!(out, "removed {removed} file(s) from {}", dir.display())?;
     Ok(true)

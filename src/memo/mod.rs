@@ -23,7 +23,7 @@ use std::sync::Mutex;
 use std::time::SystemTime;
 
 use crate::config::{CacheSettings, Root};
-use crate::fs::{Kind, Mapped, Stat};
+use crate::fs::{ClockReading, Kind, Mapped, Stat};
 use crate::report::Reporter;
 use format::{Header, Index, NewRecord, Record, Stamp, Unusable};
 
@@ -34,6 +34,7 @@ use format::{Header, Index, NewRecord, Record, Stamp, Unusable};
 /// 1-second times, FAT's 2 seconds. Three seconds covers them with a second to spare for the
 /// coarse clock lagging the one read here; clocks of other machines (NFS) are not trusted at
 /// all ([`trust`]). The cost: a directory changed in the last three seconds is read again.
+/// A listing's time is taken back by as far as the clock was set back since ([`settled`]).
 pub const MARGIN_SECS: i64 = 3;
 
 /// A directory, as the memo has it or not.
@@ -233,20 +234,36 @@ pub fn credentials() -> std::io::Result<u64> {
     crate::fs::reader_identity().map(|id| format::path_hash(&id))
 }
 
-/// Now, as (seconds, nanoseconds) since the epoch.
-fn now() -> (i64, u32) {
-    let d = SystemTime::now()
-        .duration_since(SystemTime::UNIX_EPOCH)
-        .unwrap_or_default();
-    (
-        i64::try_from(d.as_secs()).unwrap_or(i64::MAX),
-        d.subsec_nanos(),
-    )
+/// Now: the realtime clock, and where it stands against the time since boot (what tells,
+/// later, whether it was set back meanwhile).
+fn now() -> ClockReading {
+    ClockReading::now()
+}
+
+/// The clock as this search first compared a listing's time with it: what every remembered
+/// listing's time is compared with ([`settled`]).
+fn clock_of_this_search() -> &'static ClockReading {
+    static READ: std::sync::OnceLock<ClockReading> = std::sync::OnceLock::new();
+    READ.get_or_init(ClockReading::now)
 }
 
 /// Whether a listing that began at `listed` of a directory stamped `stamp` can be trusted
-/// (see [`MARGIN_SECS`]).
-fn settled(stamp: &Stamp, listed: (i64, u32)) -> bool {
+/// (see [`MARGIN_SECS`]), on the clock as this search reads it.
+fn settled(stamp: &Stamp, listed: ClockReading) -> bool {
+    settled_as_of(stamp, listed, clock_of_this_search())
+}
+
+/// Whether a listing that began at `listed` of a directory stamped `stamp` can be trusted on
+/// the clock as it read at `now`: its directory's last change is more than [`MARGIN_SECS`]
+/// older than the listing, the listing's time taken back by as far as the clock was set back
+/// since (a change stamped after the clock was set back may carry a time as early as that).
+/// Never when that cannot be told (a listing of another boot: the clock may have been set
+/// anywhere in between; without the boot's clock, a clock reading earlier than the listing):
+/// [`ClockReading::as_of`].
+fn settled_as_of(stamp: &Stamp, listed: ClockReading, now: &ClockReading) -> bool {
+    let Some(listed) = listed.as_of(now) else {
+        return false;
+    };
     let (s, ns) = stamp.changed();
     (s.saturating_add(MARGIN_SECS), ns) < listed
 }
@@ -298,7 +315,7 @@ impl Session {
             .home
             .as_deref()
             .map_or(Ok(()), place::home_is_ours)
-            .and_then(|()| place::open_dir(&settings.dir))
+            .and_then(|()| place::open_dir(&settings.dir, credentials))
         {
             report.warning(&format!("--cache: {why}; searching without the cache"));
             return None;
@@ -676,7 +693,7 @@ impl Session {
             }
         }
         if wrote {
-            place::prune(&self.settings.dir, self.settings.limit);
+            place::prune(&self.settings.dir, self.credentials, self.settings.limit);
         }
     }
 }
@@ -722,9 +739,23 @@ mod tests {
         }
     }
 
+    /// A reading of the clock at `real`, in the boot 7, realtime `offset` seconds ahead of
+    /// the time since boot.
+    fn reading(real: (i64, u32), offset: i64) -> ClockReading {
+        ClockReading {
+            real,
+            boot: Some(crate::fs::BootClock {
+                boot: 7,
+                offset: offset * 1_000_000_000,
+            }),
+        }
+    }
+
     #[test]
     fn a_listing_is_trusted_only_well_after_the_last_change() {
         let st = stamp(100);
+        let now = reading((1000, 0), 50);
+        let settled = |st: &Stamp, listed| settled_as_of(st, reading(listed, 50), &now);
         assert!(settled(&st, (100 + MARGIN_SECS, 6)));
         assert!(!settled(&st, (100 + MARGIN_SECS, 5)));
         assert!(!settled(&st, (100 + MARGIN_SECS - 1, 999_999_999)));
@@ -732,5 +763,24 @@ mod tests {
         let mut later_ctime = st;
         later_ctime.ctime = (200, 0);
         assert!(!settled(&later_ctime, (150, 0)));
+    }
+
+    #[test]
+    fn a_listing_is_judged_on_the_clock_set_back_since() {
+        // Listed 10 s after the change, by a clock 10 s ahead (its offset from the time since
+        // boot 60 s, now 50 s): taken back to the change itself.
+        let st = stamp(100);
+        let listed = reading((110, 0), 60);
+        assert!(!settled_as_of(&st, listed, &reading((101, 0), 50)));
+        // The same clock, or one set forward since: trusted.
+        assert!(settled_as_of(&st, listed, &reading((200, 0), 60)));
+        assert!(settled_as_of(&st, listed, &reading((200, 0), 70)));
+        // Set back by less than the listing's lead over the margin: still trusted.
+        assert!(settled_as_of(&st, listed, &reading((200, 0), 54)));
+        assert!(!settled_as_of(&st, listed, &reading((200, 0), 53)));
+        // Another boot: never.
+        let mut rebooted = reading((10_000, 0), 60);
+        rebooted.boot = rebooted.boot.map(|b| crate::fs::BootClock { boot: 8, ..b });
+        assert!(!settled_as_of(&st, listed, &rebooted));
     }
 }

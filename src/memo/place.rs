@@ -1,8 +1,12 @@
 //! Where the memo lives, and keeping it safe and bounded: the per-user directory (created
-//! 0700, refused when it is a link or another user's, or others may write to it), one file
-//! per tree named by a hash of the root's canonical path, written beside and renamed
-//! over (so a reader sees the old file or the new one, never a torn one), and the least
-//! recently used files removed past the size bound.
+//! 0700, refused when it is a link or another user's, or others may write to it), in it a
+//! directory per reader (`reader-READER`, made with the same care: a sandbox may be handed its
+//! own alone), in that one file per tree named by a hash of the root's canonical path
+//! (`tree-HASH.ffc`), written beside and renamed over (so a reader sees the old file or the
+//! new one, never a torn one), and the least recently used files (of every reader) removed
+//! past the size bound. Files of the layouts before (`tree-HASH.ffc` and
+//! `tree-HASH-READER.ffc` in the memo directory itself), never read again, are removed when
+//! met.
 
 use std::fs::{self, File};
 use std::io::{self, Write};
@@ -19,9 +23,18 @@ const SUFFIX: &str = ".ffc";
 /// under a second per million entries): removed when the directory is next written to.
 const STALE_TEMP: Duration = Duration::from_secs(600);
 
-/// The memo directory of the user, checked (created if missing); an error saying why it
-/// cannot be used otherwise.
-pub fn open_dir(dir: &Path) -> Result<(), String> {
+/// The memo directory of the user and, in it, the directory of the reader `credentials`
+/// ([`crate::memo::credentials`]), each checked (created if missing); an error saying why
+/// they cannot be used otherwise.
+pub fn open_dir(dir: &Path, credentials: u64) -> Result<(), String> {
+    checked_dir(dir)?;
+    checked_dir(&reader_dir(dir, credentials))
+}
+
+/// The directory `dir` of the memo, checked (created if missing, 0700 and only in a place of
+/// the user's own, [`create_in_own_places`]; not a link, the user's, no one else may write to
+/// it), others' access taken away.
+fn checked_dir(dir: &Path) -> Result<(), String> {
     let shown = dir.display();
     create_in_own_places(dir)?;
     let md = fs::symlink_metadata(dir)
@@ -116,29 +129,83 @@ fn check_dir(md: &fs::Metadata) -> Result<(), &'static str> {
     Ok(())
 }
 
-/// The file of the tree whose canonical root path is `root`, as the reader `credentials`
-/// ([`crate::memo::credentials`]) keeps it: each reader of one user (a shell, the same user
-/// under `no_new_privs` or in a container, with other capabilities) keeps a memo of its own,
-/// so that switching between them reads nothing again.
-pub fn file_of(dir: &Path, root: &[u8], credentials: u64) -> PathBuf {
-    dir.join(format!(
-        "tree-{:016x}-{credentials:016x}{SUFFIX}",
-        format::path_hash(root)
-    ))
+/// The beginning of the names of the readers' directories.
+const READER: &str = "reader-";
+
+/// The directory of the reader `credentials` ([`crate::memo::credentials`]) in the memo
+/// directory `dir`: each reader of one user (a shell, the same user under `no_new_privs` or
+/// in a container, with other capabilities) keeps a memo of its own, so that switching
+/// between them reads nothing again, in a directory of its own, so that a sandbox may be
+/// handed its own alone (whoever may read a directory may read every listing in it).
+pub fn reader_dir(dir: &Path, credentials: u64) -> PathBuf {
+    dir.join(format!("{READER}{credentials:016x}"))
 }
 
-/// Whether the file name `name` is a memo file of the tree whose root hashes to `root_hash`:
-/// any reader's, or of the format before readers had files of their own (`tree-HASH.ffc`).
-fn is_file_of(name: &[u8], root_hash: u64) -> bool {
-    let stem = format!("tree-{root_hash:016x}");
-    name.strip_prefix(stem.as_bytes()).is_some_and(|rest| {
-        rest == SUFFIX.as_bytes()
-            || rest.strip_prefix(b"-").is_some_and(|r| {
-                r.len() == 16 + SUFFIX.len()
-                    && r.ends_with(SUFFIX.as_bytes())
-                    && r[..16].iter().all(u8::is_ascii_hexdigit)
-            })
-    })
+/// The reader whose directory's name is `name`, if it is one.
+fn reader_of(name: &[u8]) -> Option<u64> {
+    let hex = name.strip_prefix(READER.as_bytes())?;
+    let hex = std::str::from_utf8(hex).ok().filter(|h| h.len() == 16)?;
+    u64::from_str_radix(hex, 16).ok()
+}
+
+/// The file of the tree whose canonical root path is `root`, as the reader `credentials`
+/// keeps it, in its directory ([`reader_dir`]).
+pub fn file_of(dir: &Path, root: &[u8], credentials: u64) -> PathBuf {
+    reader_dir(dir, credentials).join(tree_file_name(format::path_hash(root)))
+}
+
+/// The name of the memo file of the tree whose root hashes to `root_hash`, in a reader's
+/// directory.
+fn tree_file_name(root_hash: u64) -> String {
+    format!("tree-{root_hash:016x}{SUFFIX}")
+}
+
+/// Whether the file name `name` in the memo directory itself is of a layout before readers
+/// had directories of their own: `tree-HASH.ffc` (before readers had files of their own) or
+/// `tree-HASH-READER.ffc`. Never read again; removed when met ([`remove_old_layout`]).
+fn is_old_layout(name: &[u8]) -> bool {
+    let hex = |b: &[u8]| b.len() == 16 && b.iter().all(u8::is_ascii_hexdigit);
+    name.strip_prefix(b"tree-")
+        .and_then(|rest| rest.strip_suffix(SUFFIX.as_bytes()))
+        .is_some_and(|stem| {
+            hex(stem)
+                || (stem.len() == 33 && stem[16] == b'-' && hex(&stem[..16]) && hex(&stem[17..]))
+        })
+}
+
+/// Removes the memo files of the layouts before readers had directories of their own from
+/// the memo directory `dir` (see [`is_old_layout`]): their number and bytes.
+pub fn remove_old_layout(dir: &Path) -> (usize, u64) {
+    let (mut count, mut bytes) = (0, 0);
+    let Ok(entries) = fs::read_dir(dir) else {
+        return (0, 0);
+    };
+    for entry in entries.flatten() {
+        if !is_old_layout(entry.file_name().as_encoded_bytes()) {
+            continue;
+        }
+        let Ok(md) = entry.metadata() else { continue };
+        if md.is_file() && fs::remove_file(entry.path()).is_ok() {
+            count += 1;
+            bytes += md.len();
+        }
+    }
+    (count, bytes)
+}
+
+/// The readers' directories in the memo directory `dir`, with their readers.
+pub fn reader_dirs(dir: &Path) -> io::Result<Vec<(u64, PathBuf)>> {
+    let mut out = Vec::new();
+    for entry in fs::read_dir(dir)? {
+        let entry = entry?;
+        let Some(reader) = reader_of(entry.file_name().as_encoded_bytes()) else {
+            continue;
+        };
+        if entry.file_type().is_ok_and(|t| t.is_dir()) {
+            out.push((reader, entry.path()));
+        }
+    }
+    Ok(out)
 }
 
 /// The memo file of this reader (`credentials`) nearest `canonical` (a canonical path): its
@@ -169,21 +236,18 @@ pub type TreeFiles = (Vec<PathBuf>, Vec<u8>, Vec<u8>);
 /// Every reader's memo files of the tree nearest `canonical` that has any (see [`nearest`]),
 /// with its path and `canonical`'s below it: what `--cache-clear=PATH` forgets.
 pub fn nearest_of_every_reader(dir: &Path, canonical: &Path) -> io::Result<Option<TreeFiles>> {
-    let names: Vec<PathBuf> = match fs::read_dir(dir) {
-        Ok(entries) => entries.flatten().map(|e| e.path()).collect(),
+    let readers = match reader_dirs(dir) {
+        Ok(r) => r,
         Err(e) if e.kind() == io::ErrorKind::NotFound => return Ok(None),
         Err(e) => return Err(e),
     };
     Ok(canonical.ancestors().find_map(|base| {
         let bytes = base.as_os_str().as_encoded_bytes();
-        let hash = format::path_hash(bytes);
-        let files: Vec<PathBuf> = names
+        let name = tree_file_name(format::path_hash(bytes));
+        let files: Vec<PathBuf> = readers
             .iter()
-            .filter(|p| {
-                p.file_name()
-                    .is_some_and(|n| is_file_of(n.as_encoded_bytes(), hash))
-            })
-            .cloned()
+            .map(|(_, reader)| reader.join(&name))
+            .filter(|file| fs::symlink_metadata(file).is_ok())
             .collect();
         (!files.is_empty()).then(|| (files, bytes.to_vec(), below(canonical, base)))
     }))
@@ -210,14 +274,13 @@ pub fn one_file_per_tree(dir: &Path, file: &Path, root: &[u8], credentials: u64)
         let _ = fs::remove_file(file);
         return;
     }
-    let Ok(entries) = fs::read_dir(dir) else {
+    let Ok(entries) = fs::read_dir(reader_dir(dir, credentials)) else {
         return;
     };
-    let ours = format!("-{credentials:016x}{SUFFIX}");
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name();
-        if path == file || !name.as_encoded_bytes().ends_with(ours.as_bytes()) {
+        if path == file || !name.as_encoded_bytes().ends_with(SUFFIX.as_bytes()) {
             continue;
         }
         let mut head = vec![0u8; 64 * 1024];
@@ -311,7 +374,14 @@ pub fn replace(
             .map_or(&b""[..], |n| n.as_encoded_bytes())
             .escape_ascii()
     ));
-    let file = private::create_new(&temp)?;
+    let file = match private::create_new(&temp) {
+        // Its reader's directory removed meanwhile (`--cache-clear`): made again, 0700.
+        Err(e) if e.kind() == io::ErrorKind::NotFound => {
+            private::create_dir(dir, false)?;
+            private::create_new(&temp)?
+        }
+        file => file?,
+    };
     let written = (|| {
         let mut out = io::BufWriter::with_capacity(1 << 20, &file);
         format::write_file(&mut out, root, credentials, records)?;
@@ -331,19 +401,40 @@ pub fn replace(
     written
 }
 
-/// One memo file: its path, size and last use.
+/// One memo file: its path, size, last use, and whose it is.
 #[derive(Debug)]
 pub struct Held {
     pub path: PathBuf,
     pub size: u64,
     pub used: SystemTime,
+    pub reader: u64,
 }
 
-/// Every memo file in `dir`, least recently used first.
+/// Every memo file of every reader in the memo directory `dir`, least recently used first.
 pub fn held(dir: &Path) -> io::Result<Vec<Held>> {
     let mut files = Vec::new();
-    for entry in fs::read_dir(dir)? {
-        let entry = entry?;
+    for (reader, at) in reader_dirs(dir)? {
+        held_by(reader, &at, &mut files);
+    }
+    files.sort_by_key(|h| h.used);
+    Ok(files)
+}
+
+/// The memo files of the reader `credentials` alone in the memo directory `dir`, least
+/// recently used first (where the memo directory itself cannot be listed: a sandbox).
+pub fn held_of(dir: &Path, credentials: u64) -> Vec<Held> {
+    let mut files = Vec::new();
+    held_by(credentials, &reader_dir(dir, credentials), &mut files);
+    files.sort_by_key(|h| h.used);
+    files
+}
+
+/// Adds the memo files of the reader `reader`, in its directory `at`, to `files`.
+fn held_by(reader: u64, at: &Path, files: &mut Vec<Held>) {
+    let Ok(entries) = fs::read_dir(at) else {
+        return;
+    };
+    for entry in entries.flatten() {
         let name = entry.file_name();
         if !name.as_encoded_bytes().ends_with(SUFFIX.as_bytes()) {
             continue;
@@ -354,32 +445,47 @@ pub fn held(dir: &Path) -> io::Result<Vec<Held>> {
                 path: entry.path(),
                 size: md.len(),
                 used: md.modified().unwrap_or(SystemTime::UNIX_EPOCH),
+                reader,
             });
         }
     }
-    files.sort_by_key(|h| h.used);
-    Ok(files)
 }
 
-/// Removes the least recently used memo files until those left take at most `limit`
-/// bytes, and the temporary files of writers that died.
-pub fn prune(dir: &Path, limit: u64) {
-    if let Ok(entries) = fs::read_dir(dir) {
-        let now = SystemTime::now();
-        for entry in entries.flatten() {
-            if !entry.file_name().as_encoded_bytes().starts_with(b".tmp-") {
-                continue;
-            }
-            let old = entry
-                .metadata()
-                .and_then(|m| m.modified())
-                .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > STALE_TEMP);
-            if old {
-                let _ = fs::remove_file(entry.path());
-            }
+/// Removes the temporary files of writers that died from the directory `at`.
+fn remove_stale_temps(at: &Path) {
+    let Ok(entries) = fs::read_dir(at) else {
+        return;
+    };
+    let now = SystemTime::now();
+    for entry in entries.flatten() {
+        if !entry.file_name().as_encoded_bytes().starts_with(b".tmp-") {
+            continue;
+        }
+        let old = entry
+            .metadata()
+            .and_then(|m| m.modified())
+            .is_ok_and(|t| now.duration_since(t).unwrap_or_default() > STALE_TEMP);
+        if old {
+            let _ = fs::remove_file(entry.path());
         }
     }
-    let Ok(files) = held(dir) else { return };
+}
+
+/// Removes the least recently used memo files of every reader until those left take at most
+/// `limit` bytes, the temporary files of writers that died, and the files of the layouts
+/// before ([`remove_old_layout`]). Where the memo directory cannot be listed (a sandbox
+/// handed its own directory alone, `credentials`'s), within that directory.
+pub fn prune(dir: &Path, credentials: u64, limit: u64) {
+    remove_old_layout(dir);
+    remove_stale_temps(dir);
+    let readers =
+        reader_dirs(dir).unwrap_or_else(|_| vec![(credentials, reader_dir(dir, credentials))]);
+    let mut files = Vec::new();
+    for (reader, at) in &readers {
+        remove_stale_temps(at);
+        held_by(*reader, at, &mut files);
+    }
+    files.sort_by_key(|h| h.used);
     let mut total: u64 = files.iter().map(|h| h.size).sum();
     for file in files {
         if total <= limit {
@@ -396,42 +502,76 @@ mod tests {
     use super::*;
 
     #[test]
-    fn the_directory_is_made_private_and_links_are_refused() {
+    fn the_directories_are_made_private_and_links_are_refused() {
         if !crate::fs::HAS_MEMO {
             return;
         }
         let tmp = tempfile::tempdir().unwrap();
         let dir = tmp.path().join("a/b/ffind");
-        open_dir(&dir).unwrap();
-        let md = fs::symlink_metadata(&dir).unwrap();
-        assert_eq!(private::permissions(&md) & 0o777, 0o700);
+        open_dir(&dir, 0xabc).unwrap();
+        let reader = reader_dir(&dir, 0xabc);
+        assert_eq!(reader, dir.join("reader-0000000000000abc"));
+        for made in [&dir, &reader] {
+            let md = fs::symlink_metadata(made).unwrap();
+            assert_eq!(private::permissions(&md) & 0o777, 0o700, "{made:?}");
+        }
         let link = tmp.path().join("link");
         private::symlink_dir(&dir, &link).unwrap();
-        assert!(open_dir(&link).unwrap_err().contains("symbolic link"));
+        assert!(open_dir(&link, 0xabc)
+            .unwrap_err()
+            .contains("symbolic link"));
+        // A reader's directory that is a link, or others may write to, is refused too.
+        let other = reader_dir(&dir, 0xdef);
+        private::symlink_dir(&reader, &other).unwrap();
+        assert!(open_dir(&dir, 0xdef).unwrap_err().contains("symbolic link"));
+        private::share_with_everyone(&reader).unwrap();
+        assert!(open_dir(&dir, 0xabc)
+            .unwrap_err()
+            .contains("others may write"));
         private::share_with_everyone(&dir).unwrap();
-        assert!(open_dir(&dir).unwrap_err().contains("others may write"));
+        assert!(open_dir(&dir, 0xabc)
+            .unwrap_err()
+            .contains("others may write"));
     }
 
     #[test]
-    fn the_least_recently_used_go_first() {
+    fn the_least_recently_used_go_first_whoever_read_them() {
         let tmp = tempfile::tempdir().unwrap();
         let t0 = SystemTime::now() - Duration::from_secs(100);
-        for (i, name) in ["tree-a.ffc", "tree-b.ffc", "tree-c.ffc"]
+        for (i, (reader, name)) in [(1, "tree-a.ffc"), (2, "tree-b.ffc"), (1, "tree-c.ffc")]
             .iter()
             .enumerate()
         {
-            let p = tmp.path().join(name);
+            let at = reader_dir(tmp.path(), *reader);
+            fs::create_dir_all(&at).unwrap();
+            let p = at.join(name);
             fs::write(&p, vec![0u8; 100]).unwrap();
             let f = File::options().write(true).open(&p).unwrap();
             f.set_modified(t0 + Duration::from_secs(10 * i as u64))
                 .unwrap();
         }
-        prune(tmp.path(), 250);
+        // Files of the layouts before readers had directories: removed, whatever their use.
+        let old = [
+            "tree-0123456789abcdef.ffc",
+            "tree-0123456789abcdef-fedcba9876543210.ffc",
+        ];
+        for name in old {
+            fs::write(tmp.path().join(name), b"").unwrap();
+        }
+        fs::write(tmp.path().join("tree-x.ffc"), b"").unwrap();
+        prune(tmp.path(), 1, 250);
         let left: Vec<_> = held(tmp.path())
             .unwrap()
             .into_iter()
-            .map(|h| h.path.file_name().unwrap().to_owned())
+            .map(|h| (h.reader, h.path.file_name().unwrap().to_owned()))
             .collect();
-        assert_eq!(left, ["tree-b.ffc", "tree-c.ffc"]);
+        assert_eq!(left, [(2, "tree-b.ffc".into()), (1, "tree-c.ffc".into())]);
+        for name in old {
+            assert!(!tmp.path().join(name).exists(), "{name}");
+        }
+        assert!(
+            tmp.path().join("tree-x.ffc").exists(),
+            "not a memo file's name"
+        );
     }
 }

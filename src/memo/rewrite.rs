@@ -78,7 +78,14 @@ mod tests {
     use crate::memo::tests::stamp;
 
     fn record(rel: &[u8], names: &[(&std::ffi::CStr, Kind)]) -> Vec<u8> {
-        let mut r = NewRecord::new(rel, &stamp(1), (10, 0));
+        let mut r = NewRecord::new(
+            rel,
+            &stamp(1),
+            crate::fs::ClockReading {
+                real: (10, 0),
+                boot: None,
+            },
+        );
         for (n, k) in names {
             r.push(n, *k);
         }

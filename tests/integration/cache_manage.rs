@@ -2,14 +2,18 @@
 //! not the effective user's, never below the working directory through a relative `$HOME`
 //! or `$XDG_CACHE_HOME`; `--cache-limit` bounded; roots inside one another sharing one file
 //! whatever their order; every `--cache-clear=PATH` done; management options that do not go
-//! together refused; every path error naming its path; a directory in a memo file's place.
+//! together refused; every path error naming its path; a directory in a memo file's place;
+//! each reader's files in a directory of its own, listed to that reader; the files of the
+//! layouts before removed when met.
 
 use std::fs;
 use std::os::unix::fs::{MetadataExt, PermissionsExt};
 use std::path::{Path, PathBuf};
 use std::process::Stdio;
 
-use crate::fixture::{is_root, Run, Spawn, Tree};
+use crate::cache::memo_files;
+use crate::cache_identity::run as run_as;
+use crate::fixture::{bin, is_root, need, Run, Spawn, Tree};
 
 /// ffind in `t` with the memo found by its defaults: `HOME` (and `XDG_CACHE_HOME` when
 /// given) as given, no `$FFIND_CACHE_DIR`.
@@ -22,15 +26,6 @@ fn run_with_home(t: &Tree, home: &str, xdg_cache: Option<&str>, args: &[&str]) -
         c.env("XDG_CACHE_HOME", x);
     }
     Run::from(c.stdin(Stdio::null()).output_ok())
-}
-
-fn memo_files(memo: &Path) -> Vec<PathBuf> {
-    let mut v: Vec<PathBuf> = fs::read_dir(memo)
-        .map(|r| r.flatten().map(|e| e.path()).collect())
-        .unwrap_or_default();
-    v.retain(|p| p.extension().is_some_and(|e| e == "ffc"));
-    v.sort();
-    v
 }
 
 #[test]
@@ -393,4 +388,174 @@ fn a_tree_and_its_subdirectory_first_searched_at_once_keep_one_file() {
         assert_eq!(cached.sorted(), plain.sorted());
         assert_eq!(memo_files(&memo).len(), 1, "attempt {attempt}");
     }
+}
+
+/// The readers' directories in `memo` (none when there is no `memo`).
+pub fn reader_dirs(memo: &Path) -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = fs::read_dir(memo)
+        .map(|r| r.flatten().map(|e| e.path()).collect())
+        .unwrap_or_default();
+    v.retain(|p| p.is_dir() && p.to_string_lossy().contains("/reader-"));
+    v.sort();
+    v
+}
+
+/// Whether any memo file in the directory `dir` holds the bytes `what`.
+fn holds(dir: &Path, what: &str) -> bool {
+    fs::read_dir(dir).unwrap().flatten().any(|e| {
+        fs::read(e.path())
+            .unwrap()
+            .windows(what.len())
+            .any(|w| w == what.as_bytes())
+    })
+}
+
+/// Another reader of this user, as `setpriv` makes it: as root, other supplementary groups
+/// (what a directory's group lets through changes with them); otherwise `no_new_privs` (as
+/// under systemd's NoNewPrivileges= or in a container), all a user may change alone.
+fn other_reader() -> &'static [&'static str] {
+    if is_root() {
+        &["--groups=4242"]
+    } else {
+        &["--no-new-privs"]
+    }
+}
+
+/// `ffind --cache` in `t` over `dir` with the memo in `m`, as the reader `setpriv` makes
+/// (nothing: this process's; [`other_reader`]'s: another).
+fn search_as(t: &Tree, setpriv: &[&str], m: &str, dir: &str) -> Run {
+    let r = run_as(
+        t,
+        setpriv,
+        &bin(),
+        &["--cache", "--cache-dir", m, "-u", ".", dir],
+    );
+    assert_eq!(r.code, 0, "{setpriv:?} {dir}: {}", r.stderr);
+    r
+}
+
+/// Each reader's listings are in a directory of its own (`reader-READER`, 0700) inside the
+/// memo directory, so that a sandbox may be handed its own alone: a second reader's listing
+/// is not in the first reader's directory (they were files side by side, one directory for
+/// every reader).
+#[test]
+fn each_reader_keeps_its_listings_in_a_directory_of_its_own() {
+    if !need("setpriv") {
+        return;
+    }
+    let t = Tree::new();
+    t.files(&["first-only/alpha-entry", "second-only/beta-entry"]);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    search_as(&t, &[], m, "first-only");
+    search_as(&t, other_reader(), m, "second-only");
+    let dirs = reader_dirs(&memo);
+    let everything: Vec<_> = fs::read_dir(&memo)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(dirs.len(), 2, "a directory per reader: {everything:?}");
+    for dir in &dirs {
+        let mode = fs::metadata(dir).unwrap().permissions().mode();
+        assert_eq!(mode & 0o777, 0o700, "{}", dir.display());
+    }
+    let first = dirs
+        .iter()
+        .find(|d| holds(d, "alpha-entry"))
+        .expect("the first reader's listing");
+    let second = dirs.iter().find(|d| *d != first).unwrap();
+    assert!(
+        !holds(first, "beta-entry"),
+        "the second's listing in the first's"
+    );
+    assert!(holds(second, "beta-entry"));
+    assert!(
+        !holds(second, "alpha-entry"),
+        "the first's listing in the second's"
+    );
+    assert_eq!(memo_files(&memo).len(), 2);
+}
+
+/// `--cache-list` lists the asking reader's searches, each once, and counts the other
+/// readers' files (it printed every reader's file, the same search once per reader, and could
+/// not say which was the asker's).
+#[test]
+fn the_memo_list_is_the_asking_readers_and_counts_the_others() {
+    if !need("setpriv") {
+        return;
+    }
+    let t = Tree::new();
+    t.files(&["both/a", "mine/b", "theirs/c"]);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    let other = other_reader();
+    search_as(&t, &[], m, "both");
+    search_as(&t, &[], m, "mine");
+    search_as(&t, other, m, "both");
+    search_as(&t, other, m, "theirs");
+    let root = fs::canonicalize(t.root()).unwrap();
+    let shown = |d: &str| format!("  {}", root.join(d).display());
+    for (reader, own, not_own) in [
+        (&[][..], ["both", "mine"], "theirs"),
+        (other, ["both", "theirs"], "mine"),
+    ] {
+        let r = run_as(&t, reader, &bin(), &["--cache-dir", m, "--cache-list"]);
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let text = String::from_utf8_lossy(&r.stdout).into_owned();
+        for d in own {
+            let lines = text.lines().filter(|l| l.ends_with(&shown(d))).count();
+            assert_eq!(lines, 1, "{reader:?}: {d} listed {lines} times:\n{text}");
+        }
+        assert!(
+            !text.contains(&shown(not_own)),
+            "{reader:?}: another's:\n{text}"
+        );
+        assert!(text.contains("in 2 file(s) of this reader"), "{text}");
+        assert!(text.contains("in 2 file(s) of 1 other reader(s)"), "{text}");
+        assert!(text.contains("in 4 file(s) in "), "{text}");
+    }
+}
+
+/// The files of the layouts before readers had directories of their own (`tree-HASH.ffc`,
+/// `tree-HASH-READER.ffc` in the memo directory itself), which nothing reads, are removed when
+/// a search writes the memo, or when `--cache-list` meets them, which says so (they stayed
+/// until the size bound took them).
+#[test]
+fn files_of_the_layouts_before_are_removed_when_met() {
+    let t = Tree::new();
+    t.files(&["a/b"]);
+    let memo = t.home().join("memo");
+    let m = memo.to_str().unwrap();
+    let old = [
+        "tree-0123456789abcdef.ffc",
+        "tree-0123456789abcdef-fedcba9876543210.ffc",
+    ];
+    let leave = |memo: &Path| {
+        fs::create_dir_all(memo).unwrap();
+        fs::set_permissions(memo, fs::Permissions::from_mode(0o700)).unwrap();
+        for name in old {
+            fs::write(memo.join(name), vec![7u8; 2048]).unwrap();
+            fs::set_permissions(memo.join(name), fs::Permissions::from_mode(0o600)).unwrap();
+        }
+    };
+    leave(&memo);
+    let r = t.run(&["--cache", "--cache-dir", m, "-u"]);
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(r.stderr, "");
+    for name in old {
+        assert!(!memo.join(name).exists(), "{name} left by a search");
+    }
+    assert_eq!(memo_files(&memo).len(), 1);
+    leave(&memo);
+    let listed = t.run(&["--cache-dir", m, "--cache-list"]);
+    let text = String::from_utf8_lossy(&listed.stdout).into_owned();
+    for name in old {
+        assert!(!memo.join(name).exists(), "{name} left by --cache-list");
+    }
+    assert!(
+        text.contains("4.0 KiB  in 2 file(s) of an earlier layout of the memo"),
+        "{text}"
+    );
+    assert!(text.contains("in 1 file(s) in "), "{text}");
 }

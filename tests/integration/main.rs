@@ -18,6 +18,9 @@ mod bench;
 mod bench_peers;
 #[cfg(unix)]
 mod cache;
+// Linux only: a clock set ahead by a library preloaded into ffind (LD_PRELOAD, CLOCK_BOOTTIME).
+#[cfg(target_os = "linux")]
+mod cache_clock;
 #[cfg(target_os = "linux")]
 mod cache_identity;
 #[cfg(unix)]

@@ -50,9 +50,10 @@ fn the_cache_limit_counts_memo_files_past_4_gib() {
     t.files(&["a/b"]);
     let memo = t.home().join("memo");
     let m = memo.to_str().unwrap();
-    // Another tree's memo file of 5 GiB, the least recently used.
-    fs::create_dir_all(&memo).unwrap();
-    let other = memo.join("tree-0123456789abcdef-0123456789abcdef.ffc");
+    // Another tree's memo file of 5 GiB, the least recently used, another reader's.
+    let reader = memo.join("reader-0123456789abcdef");
+    fs::create_dir_all(&reader).unwrap();
+    let other = reader.join("tree-0123456789abcdef.ffc");
     fs::File::create(&other).unwrap().set_len(FIVE_GIB).unwrap();
     let past = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
     fs::File::options()
