@@ -6,7 +6,9 @@ bfs and the floor (`floor -p -j2`, last: the ratios are to it).
 Usage: benches/cache.py FFIND FLOOR [TREE...]
 TREE is a name in ~/.cache/ffind-corpora (default: linux linux-git big flat million). Env:
 BENCH_RUNS (rounds, default 20), BENCH_WARMUP (default 2), FD, BFS (peers; skipped if absent),
-BENCH_BASE (a second ffind binary, timed without --cache: the default search before and after).
+BENCH_BASE (a second ffind binary, timed without --cache: the default search before and after),
+BENCH_BEFORE (a second ffind binary timed with --cache, its own memo settled likewise: the
+repeated search before and after a change, side by side in one interleaved run).
 
 For each tree, four tables (five on linux):
 - repeated: the memo settled (written, then left 3 s so that every listing is trusted);
@@ -29,6 +31,14 @@ memo = os.path.join(os.environ.get("TMPDIR", "/tmp"), "ffind-bench-memo")
 null = os.open(os.devnull, os.O_WRONLY)
 peers = {k: shutil.which(os.environ.get(k.upper(), k)) for k in ("fd", "bfs")}
 base = os.environ.get("BENCH_BASE")
+before = os.environ.get("BENCH_BEFORE")
+memo_before = memo + "-before"
+
+
+def memo_bytes(d):
+    """The bytes of the memo files below `d` (each reader's directory, or d itself)."""
+    return sum(os.path.getsize(os.path.join(p, f)) for p, _, fs in os.walk(d)
+               for f in fs if f.endswith(".ffc"))
 
 
 def run(argv):
@@ -95,16 +105,22 @@ for tree in trees:
     cached = [ffind, "--cache", "--cache-dir", memo] + args + [root]
     plain = [ffind, "--no-cache"] + args + [root]
     flo = [floor, "-p", "-j2", root]
+    cached_before = before and [before, "--cache", "--cache-dir", memo_before] + args + [root]
     shutil.rmtree(memo, ignore_errors=True)
-    subprocess.run(cached, stdout=null, check=False)
+    shutil.rmtree(memo_before, ignore_errors=True)
+    for c in [cached] + ([cached_before] if before else []):
+        subprocess.run(c, stdout=null, check=False)
     time.sleep(3.2)
-    subprocess.run(cached, stdout=null, check=False)
+    for c in [cached] + ([cached_before] if before else []):
+        subprocess.run(c, stdout=null, check=False)
     lines = subprocess.run(cached, capture_output=True).stdout.count(b"\n")
     want = subprocess.run(plain, capture_output=True).stdout.count(b"\n")
     print(f"\n{tree} ({' '.join(filt) or 'default filtering'}, {lines} lines; --no-cache {want})"
           f", {rounds} rounds, load {open('/proc/loadavg').read().split()[:3]}")
     print(" repeated, memo settled:")
     rows = [("ffind --cache", cached, None), ("ffind --no-cache", plain, None)]
+    if before:
+        rows.insert(1, ("ffind --cache (before)", cached_before, None))
     if base:
         rows.append(("ffind (base, no --cache)", [base] + args + [root], None))
     if peers["fd"]:
@@ -154,7 +170,8 @@ for tree in trees:
     names = 0
     for d, subdirs, files in os.walk(root):
         names += sum(len(os.fsencode(n)) for n in subdirs + files)
-    size = sum(os.path.getsize(os.path.join(memo, f)) for f in os.listdir(memo) if f.endswith(".ffc"))
+    size = memo_bytes(memo)
     print(f" memo: {size:,} bytes for {names:,} bytes of names ({size/names:.2f}x), "
           f"{len(all_dirs):,} directories")
 shutil.rmtree(memo, ignore_errors=True)
+shutil.rmtree(memo_before, ignore_errors=True)

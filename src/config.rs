@@ -341,6 +341,8 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
             .iter()
             .find_map(|p| crate::fs::pattern_separator(p).map(|sep| (p, sep)));
         if let Some((p, sep)) = named {
+            // Quoted as it would show on a terminal: a line break in it stays in one line.
+            let p = crate::fs::escape::escaped(p.as_bytes());
             bail!(
                 "the search pattern '{p}' contains a path separator ('{sep}') and would match no file \
                  name.\nTo search all entries below '{p}', use a match-all pattern: ffind . '{p}'\n\
@@ -437,6 +439,7 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
                 ignore::Error::Glob { err, .. } => err,
                 other => other.to_string(),
             };
+            let glob = crate::fs::escape::escaped(glob.as_bytes());
             anyhow!("invalid exclude pattern '{glob}': {why}")
         })?;
     }

@@ -311,7 +311,10 @@ pub fn pattern_regex(pattern: &str, syntax: Syntax, full_path: bool) -> Result<S
             globset::GlobBuilder::new(&slashed)
                 .literal_separator(full_path)
                 .build()
-                .map_err(|e| anyhow::anyhow!("invalid glob '{pattern}': {}", e.kind()))?
+                .map_err(|e| {
+                    let shown = crate::fs::escape::escaped(pattern.as_bytes());
+                    anyhow::anyhow!("invalid glob '{shown}': {}", e.kind())
+                })?
                 .regex()
                 .to_owned()
         }

@@ -99,7 +99,7 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
         let bytes = fs::read(&held.path).unwrap_or_default();
         let root = match Header::parse(&bytes) {
             Ok(h) => escaped(h.root),
-            Err(_) => format!("(unreadable: {})", held.path.display()),
+            Err(_) => format!("(unreadable: {})", shown(&held.path)),
         };
         writeln!(out, "{:>10}  {used}  {root}", size(held.size))?;
     }
@@ -110,7 +110,7 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
             "{:>10}  in {} file(s) of this reader, in {}",
             size(bytes(&own)),
             own.len(),
-            place::reader_dir(dir, *c).display()
+            shown(&place::reader_dir(dir, *c))
         )?,
         Err(e) => writeln!(
             out,
@@ -146,12 +146,12 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
             "{:>10}  in {} file(s) in {}",
             size(files.iter().map(|h| h.size).sum()),
             files.len(),
-            dir.display()
+            shown(dir)
         )?,
         Some(e) => writeln!(
             out,
             "(other readers' not counted: {}: {})",
-            dir.display(),
+            shown(dir),
             crate::report::describe(&e)
         )?,
     }
@@ -217,7 +217,7 @@ fn clear(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
             let _ = fs::remove_dir(at);
         }
     }
-    writeln!(out, "removed {removed} file(s) from {}", dir.display())?;
+    writeln!(out, "removed {removed} file(s) from {}", shown(dir))?;
     Ok(true)
 }
 
@@ -262,6 +262,12 @@ fn stamp(dir: &Path) -> io::Result<Stamp> {
     Ok(Stamp::of_raw(&st))
 }
 
+/// A path as every path in ffind's messages shows: escaped for a terminal (a name can hold a
+/// line break or a terminal's control sequence).
+fn shown(path: &Path) -> String {
+    escaped(path.as_os_str().as_encoded_bytes())
+}
+
 /// Tests the file system of `path`: its type, then in a new directory there, whether
 /// creating, renaming and removing entries each change the directory's mtime and ctime, also
 /// when two come right after each other (a `stat` between).
@@ -284,7 +290,7 @@ fn check(path: &Path, out: &mut impl Write) -> io::Result<bool> {
     writeln!(
         out,
         "{}: {name}, {}",
-        path.display(),
+        shown(path),
         if trusted {
             "a type whose directory times ffind trusts"
         } else {

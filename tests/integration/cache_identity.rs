@@ -121,6 +121,7 @@ fn a_capability_taken_away_is_part_of_who_reads() {
 /// service with NoNewPrivileges=): each keeps its own memo, so that a search by one after a
 /// search by the other reads no directory again (each replaced the other's file before, and
 /// every switch read the whole tree).
+#[cfg(target_os = "linux")] // inotify watches the reads
 #[test]
 fn each_reader_of_one_user_keeps_its_own_memo() {
     if !can_change_capabilities() {

@@ -559,3 +559,17 @@ fn files_of_the_layouts_before_are_removed_when_met() {
     );
     assert!(text.contains("in 1 file(s) in "), "{text}");
 }
+
+/// `--cache-check=PATH` shows PATH as every path in a message shows: a terminal's control
+/// sequence in it (here one that would retitle the window) is escaped.
+#[test]
+fn cache_check_escapes_the_path_it_names() {
+    let t = Tree::new();
+    let odd = t.root().join("cc\u{1b}]0;PWNED\u{7}");
+    fs::create_dir(&odd).unwrap();
+    let arg = format!("--cache-check={}", odd.display());
+    let r = t.run(&["--cache-dir", t.home().join("memo").to_str().unwrap(), &arg]);
+    let out = String::from_utf8_lossy(&r.stdout);
+    assert!(!out.contains('\u{1b}') && !out.contains('\u{7}'), "{out:?}");
+    assert!(out.contains("cc\\x1B]0;PWNED\\x07: "), "{out:?}");
+}

@@ -5,7 +5,7 @@
 use std::ffi::CString;
 use std::io::{BufRead, BufReader};
 use std::process::Stdio;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::fixture::{have, Spawn, Tree};
 use crate::methods::{methods, methods_with};
@@ -160,8 +160,11 @@ fn paths_longer_than_path_max_are_walked_in_full() {
     }
 }
 
+/// The reader goes away after the first line (`ffind | head -1`): ffind ends by itself, without
+/// a message, exit 0. How fast is a benchmark's question (`bench.py first`); the bound here
+/// only catches a hang.
 #[test]
-fn closed_stdout_ends_quietly_and_fast() {
+fn closed_stdout_ends_quietly() {
     let t = Tree::new();
     for i in 0..200 {
         t.dirs(&[&format!("d{i}")]);
@@ -181,12 +184,8 @@ fn closed_stdout_ends_quietly_and_fast() {
         out.read_line(&mut first).unwrap();
         assert!(!first.is_empty());
         drop(out);
-        let start = Instant::now();
-        let status = child.wait().unwrap();
-        assert!(
-            start.elapsed() < Duration::from_secs(10),
-            "{m} took long to notice"
-        );
+        let what = format!("{m}, its reader gone,");
+        let status = crate::fixture::wait_or_hang(&mut child, Duration::from_secs(120), &what);
         let mut err = String::new();
         std::io::Read::read_to_string(&mut child.stderr.take().unwrap(), &mut err).unwrap();
         assert!(

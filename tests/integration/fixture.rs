@@ -751,3 +751,25 @@ fn musl_text(errno: i32) -> Option<&'static str> {
 fn memchr_find(haystack: &[u8], needle: &[u8]) -> bool {
     haystack.windows(needle.len()).any(|w| w == needle)
 }
+
+/// Waits for `child` to end, for `bound` at the most: a bound that only a hang passes, never a
+/// measure of speed (speed belongs in benches/). A child still running then is killed, and
+/// the test fails naming `what`.
+pub fn wait_or_hang(
+    child: &mut std::process::Child,
+    bound: std::time::Duration,
+    what: &str,
+) -> std::process::ExitStatus {
+    let start = std::time::Instant::now();
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        if start.elapsed() > bound {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what} still running after {bound:?}: it hangs");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+}

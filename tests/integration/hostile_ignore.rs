@@ -18,7 +18,7 @@ use std::os::unix::fs::PermissionsExt;
 #[cfg(unix)]
 use std::path::Path;
 use std::process::{Command, Stdio};
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use crate::fd_parity::assert_listing;
 #[cfg(unix)]
@@ -50,18 +50,7 @@ fn bounded_once(cmd: &mut Command) -> std::io::Result<Run> {
         .stdout(fs::File::create(&out).unwrap())
         .stderr(fs::File::create(&err).unwrap())
         .spawn()?;
-    let start = Instant::now();
-    let status = loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            break status;
-        }
-        if start.elapsed() > HANG {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{cmd:?} still running after {HANG:?}: it hangs");
-        }
-        std::thread::sleep(Duration::from_millis(20));
-    };
+    let status = crate::fixture::wait_or_hang(&mut child, HANG, &format!("{cmd:?}"));
     Ok(Run {
         stdout: fs::read(&out).unwrap(),
         stderr: String::from_utf8_lossy(&fs::read(&err).unwrap()).into_owned(),

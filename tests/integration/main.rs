@@ -21,7 +21,7 @@ mod cache;
 // Linux only: a clock set ahead by a library preloaded into ffind (LD_PRELOAD, CLOCK_BOOTTIME).
 #[cfg(target_os = "linux")]
 mod cache_clock;
-#[cfg(target_os = "linux")]
+#[cfg(unix)]
 mod cache_identity;
 #[cfg(unix)]
 mod cache_journal;

@@ -285,3 +285,31 @@ fn a_pattern_for_hidden_names_needs_hidden() {
     assert_everywhere(&t, &[r"\.env"], &[]);
     assert_everywhere(&t, &["^.isible"], &["visible"]);
 }
+
+/// A pattern quoted in a message shows as every path and pattern on a terminal does: a line
+/// break in it is `\x0A`, so that the rest of it cannot pass for a message of its own (the
+/// path-separator hint, an invalid `-g` glob, an invalid `-E` pattern).
+#[test]
+fn patterns_in_messages_are_escaped() {
+    let t = Tree::new();
+    t.files(&["a/b"]);
+    let cases: [&[&str]; 3] = [
+        &["a/\nffind: forged"],
+        &["-g", "[\nffind: forged"],
+        &["-E", "[\nffind: forged", "."],
+    ];
+    for args in cases {
+        let r = t.run(args);
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("\\x0Affind: forged"),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert!(
+            !r.stderr.lines().any(|l| l.starts_with("ffind: forged")),
+            "{args:?}: a line of the pattern passes for a message: {}",
+            r.stderr
+        );
+    }
+}
