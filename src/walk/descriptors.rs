@@ -401,7 +401,7 @@ impl CachedDir {
     }
 
     /// Whether `dir` is this directory: its device and inode as recorded when it lost its
-    /// descriptor, or from the start for one the memo serves (never, when none was recorded).
+    /// descriptor, or from the start for a search root (never, when none was recorded).
     pub fn is(&self, dir: &Dir) -> bool {
         let ino = self.ino.load(Ordering::Acquire);
         ino != 0
