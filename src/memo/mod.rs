@@ -178,7 +178,7 @@ impl Tree {
             let copied = format::record_at(bytes, at);
             let record = copied.as_deref().and_then(Record::parse);
             match record {
-                Some(r) if r.entries().all(|e| e.is_some()) => {
+                Some(r) => {
                     if r.rel() == rel {
                         return copied;
                     }
@@ -234,11 +234,29 @@ pub fn credentials() -> std::io::Result<u64> {
     crate::fs::reader_identity().map(|id| format::path_hash(&id))
 }
 
-/// Now: the realtime clock, and where it stands against the time since boot (what tells,
-/// later, whether it was set back meanwhile).
+/// Now, or a little earlier: the realtime clock, and where it stands against the time since
+/// boot (what tells, later, whether it was set back meanwhile). A listing's time must be read
+/// before the stat that stamps it; an earlier reading is as good (it only makes a listing
+/// look younger beside its directory's last change, which the racy rule then trusts later),
+/// so each thread reads the clock once per [`CLOCK_REUSE`] directories: on a repeated search
+/// the reading goes unused (a directory served needs none), and was a tenth of its own work.
 fn now() -> ClockReading {
-    ClockReading::now()
+    thread_local! {
+        static LAST: std::cell::Cell<Option<(ClockReading, u32)>> =
+            const { std::cell::Cell::new(None) };
+    }
+    LAST.with(|last| {
+        let (reading, used) = match last.get() {
+            Some((reading, used)) if used < CLOCK_REUSE => (reading, used + 1),
+            _ => (ClockReading::now(), 1),
+        };
+        last.set(Some((reading, used)));
+        reading
+    })
 }
+
+/// How many directories' listings one clock reading of a thread is the time of ([`now`]).
+const CLOCK_REUSE: u32 = 32;
 
 /// The clock as this search first compared a listing's time with it: what every remembered
 /// listing's time is compared with ([`settled`]).
