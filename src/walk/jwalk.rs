@@ -26,9 +26,12 @@ pub fn walk(walk: &Walk<'static>) {
     let mut path = Vec::new();
     // A pool built here rather than jwalk's `RayonNewPool`, which panics (abort, no output)
     // when a thread cannot start: fewer threads instead, or jwalk's serial mode.
-    let parallelism = match threads::rayon_pool(walk, threads::stealing_threads(walk), "jwalk") {
+    // Its threads are waited for when `pool` goes, after every clone of it jwalk holds (the
+    // walk's iterators, `parallelism`): the method returns once they have ended.
+    let pool = threads::rayon_pool(walk, threads::stealing_threads(walk), "jwalk");
+    let parallelism = match &pool {
         Some(pool) => Parallelism::RayonExistingPool {
-            pool: std::sync::Arc::new(pool),
+            pool: pool.shared(),
             busy_timeout: None,
         },
         None => Parallelism::Serial,
@@ -218,4 +221,6 @@ pub fn walk(walk: &Walk<'static>) {
         walk.printer.directory_done(&mut batch);
     }
     walk.printer.flush(&mut batch);
+    drop(parallelism);
+    drop(pool);
 }

@@ -102,3 +102,54 @@ fn work_stealing_methods_bound_their_threads() {
     let run = t.run_script("ulimit -v 2000000 && exec \"$FFIND\" -u --method queue -j 4096");
     assert_complete("queue -j 4096", &run, &normal, true);
 }
+
+/// The threads a method's pool started have ended when ffind exits, under every way a walk
+/// stops early (`--max-results`, `-1`, `-q`, the reader gone): seen as each thread's own
+/// `exit` before the process's `exit_group` (strace). A method that returned under running
+/// workers left the process to end under them, which hung in Wine's process exit (jwalk: 27
+/// of 200 runs); here, without the wait, no worker's `exit` is seen at all.
+#[cfg(target_os = "linux")]
+#[test]
+fn a_methods_pool_threads_end_before_ffind_does() {
+    if !crate::fixture::need("strace") {
+        return;
+    }
+    let t = Tree::new();
+    for i in 0..300 {
+        t.files(&[&format!("d{i}/e/g"), &format!("d{i}/f")]);
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("trace");
+    let stops: [&[&str]; 4] = [&["--max-results", "2"], &["-1"], &["-q"], &[]];
+    for m in ["jwalk", "rayon"] {
+        for stop in stops {
+            let mut args = vec!["-f", "-qq", "-e", "trace=exit,exit_group", "-o"];
+            args.push(trace.to_str().unwrap());
+            args.push("--");
+            let bin = crate::fixture::bin();
+            args.push(bin.to_str().unwrap());
+            args.extend(["--method", m, "-j", "8"]);
+            args.extend(stop);
+            let mut child = std::process::Command::new("strace")
+                .args(&args)
+                .current_dir(t.root())
+                .stdin(std::process::Stdio::null())
+                .stdout(std::process::Stdio::piped())
+                .spawn()
+                .unwrap();
+            // With no stop of its own, the reader goes away after the first line.
+            let mut out = std::io::BufReader::new(child.stdout.take().unwrap());
+            let mut first = String::new();
+            std::io::BufRead::read_line(&mut out, &mut first).unwrap();
+            drop(out);
+            crate::fixture::wait_or_hang(&mut child, std::time::Duration::from_secs(120), m);
+            let lines = std::fs::read_to_string(&trace).unwrap();
+            let ended = lines.find("exit_group(").unwrap_or(lines.len());
+            let exits = lines[..ended].matches(" exit(").count();
+            assert!(
+                exits >= 8,
+                "{m} {stop:?}: {exits} threads ended before ffind did:\n{lines}"
+            );
+        }
+    }
+}
