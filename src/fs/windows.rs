@@ -760,6 +760,12 @@ pub fn raw_stat_path(path: &[u8], follow: bool) -> io::Result<FullStat> {
     Info::of(h).map(|i| i.full_stat())
 }
 
+/// The metadata of `path` itself, not following a link, as std reads it by path.
+pub fn own_stat(path: &[u8]) -> Option<Stat> {
+    let md = std::fs::symlink_metadata(super::native::os_path(path)).ok()?;
+    Some(Stat::from_metadata(&md))
+}
+
 /// Whether `path` lives on a network share (a UNC path, or a drive mapped to one): reads in
 /// flight, not cores, bound the speed there.
 pub fn is_slow_filesystem(path: &[u8]) -> bool {
