@@ -104,18 +104,27 @@ pub fn bin_is_32_bit() -> bool {
     bin_head().get(4) == Some(&1)
 }
 
+/// The mark `.ci/release.py` writes into the padding of an i686 binary's ELF identification
+/// (bytes 9 to 12, which the kernel and qemu ignore) for its binfmt_misc entry to start that
+/// copy under qemu-i386: this kernel would run it itself.
+#[cfg(unix)]
+const QEMU_MARK: &[u8] = b"qemu";
+
 /// Why a test that watches the binary from outside (strace's calls, its memory and threads)
-/// cannot here: the binary is of another architecture, run by qemu-user, which is what those
-/// see instead. `None` when it runs natively (i686 does on x86_64).
+/// cannot here: the binary is of another architecture, or marked to be run by qemu-user
+/// ([`QEMU_MARK`]), which is what those see instead. `None` when it runs natively (i686 does
+/// on x86_64).
 #[cfg(unix)]
 pub fn emulated() -> Option<String> {
     let machine = bin_machine()?;
-    let native = match (std::env::consts::ARCH, machine.as_str()) {
-        (host, bin) if host == bin => true,
-        ("x86_64", "x86") => true,
-        ("aarch64", "arm") => true,
-        _ => false,
-    };
+    let marked = bin_head().get(9..9 + QEMU_MARK.len()) == Some(QEMU_MARK);
+    let native = !marked
+        && match (std::env::consts::ARCH, machine.as_str()) {
+            (host, bin) if host == bin => true,
+            ("x86_64", "x86") => true,
+            ("aarch64", "arm") => true,
+            _ => false,
+        };
     (!native).then(|| format!("skipped: the binary under test is {machine}, run by qemu-user"))
 }
 
