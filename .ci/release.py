@@ -196,6 +196,8 @@ def register_i386_entry():
     interpreter opened now, as the distribution's entries are)."""
     entries = Path("/proc/sys/fs/binfmt_misc")
     if (entries / I386_ENTRY).exists():
+        if "enabled" not in (entries / I386_ENTRY).read_text():
+            fail(f"the binfmt_misc entry {I386_ENTRY} is disabled")
         return
     if not is_root():
         fail(f"registering the binfmt_misc entry {I386_ENTRY} needs root")
