@@ -203,12 +203,12 @@ impl Dir {
 
     /// `fstat` of this directory.
     pub fn stat(&self) -> io::Result<Stat> {
-        self.fstat().map(|st| Stat::from_raw(&st))
+        self.fstat().map(|st| st.stat)
     }
 
     /// `fstat` of this directory, with its ctime (the memo's stamp wants it too).
     pub fn raw_stat(&self) -> io::Result<FullStat> {
-        self.fstat().map(|st| FullStat::from_raw(&st))
+        self.fstat()
     }
 
     /// The type of the file system this directory is on, as [`fs_magic`] gives it, asked of
@@ -224,13 +224,20 @@ impl Dir {
         magic_of_statfs(&fs)
     }
 
-    fn fstat(&self) -> io::Result<libc::stat> {
+    #[cfg(not(all(target_os = "linux", target_pointer_width = "32")))]
+    fn fstat(&self) -> io::Result<FullStat> {
         let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
         // SAFETY: fstat fills the struct on success, and we read it only then.
         unsafe {
             cvt(libc::fstat(self.fd, st.as_mut_ptr()))?;
-            Ok(st.assume_init())
+            Ok(FullStat::from_raw(&st.assume_init()))
         }
+    }
+
+    /// `statx` of the descriptor itself: 64-bit times on 32-bit Linux (`statx.rs`).
+    #[cfg(all(target_os = "linux", target_pointer_width = "32"))]
+    fn fstat(&self) -> io::Result<FullStat> {
+        super::statx::stat_at(self.fd, c"", libc::AT_EMPTY_PATH)
     }
 
     /// `fstatat` of the entry `name` in this directory; `follow` resolves a symlink.
@@ -328,18 +335,26 @@ impl Drop for Dir {
 
 /// `fstatat` relative to a directory descriptor (or AT_FDCWD).
 fn stat_at(base: RawFd, name: &CStr, follow: bool) -> io::Result<Stat> {
-    raw_stat_at(base, name, follow).map(|st| Stat::from_raw(&st))
+    raw_stat_at(base, name, follow).map(|st| st.stat)
 }
 
 /// `fstatat` relative to `base`, all of it.
-fn raw_stat_at(base: RawFd, name: &CStr, follow: bool) -> io::Result<libc::stat> {
+#[cfg(not(all(target_os = "linux", target_pointer_width = "32")))]
+fn raw_stat_at(base: RawFd, name: &CStr, follow: bool) -> io::Result<FullStat> {
     let flags = if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
     let mut st = std::mem::MaybeUninit::<libc::stat>::uninit();
     // SAFETY: fstatat fills the struct on success, and we read it only then.
     unsafe {
         cvt(libc::fstatat(base, name.as_ptr(), st.as_mut_ptr(), flags))?;
-        Ok(st.assume_init())
+        Ok(FullStat::from_raw(&st.assume_init()))
     }
+}
+
+/// `statx` relative to `base`, all of it: 64-bit times on 32-bit Linux (`statx.rs`).
+#[cfg(all(target_os = "linux", target_pointer_width = "32"))]
+fn raw_stat_at(base: RawFd, name: &CStr, follow: bool) -> io::Result<FullStat> {
+    let flags = if follow { 0 } else { libc::AT_SYMLINK_NOFOLLOW };
+    super::statx::stat_at(base, name, flags)
 }
 
 /// Reads a small file (an ignore file, a `.git` link) by path, relative to the working
@@ -471,7 +486,13 @@ pub fn stat_path(path: &[u8], follow: bool) -> io::Result<Stat> {
 /// `stat`/`lstat` by path, all of it (the memo's stamp of a directory no descriptor leads to).
 pub fn raw_stat_path(path: &[u8], follow: bool) -> io::Result<FullStat> {
     let path = if path.is_empty() { &b"."[..] } else { path };
-    raw_stat_at(libc::AT_FDCWD, &c_path(path)?, follow).map(|st| FullStat::from_raw(&st))
+    raw_stat_at(libc::AT_FDCWD, &c_path(path)?, follow)
+}
+
+/// The metadata of `path` itself, not following a link (`lstat`), by the same call as every
+/// other (`statx` on 32-bit Linux, where std's would read a time past 2038 as 1901).
+pub fn own_stat(path: &[u8]) -> Option<Stat> {
+    stat_path(path, false).ok()
 }
 
 /// File systems where every operation is a round trip (network, FUSE): reads in flight, not

@@ -15,7 +15,7 @@ pub(super) fn is_dot_or_dotdot(name: &[u8]) -> bool {
     name == b"." || name == b".."
 }
 
-#[cfg(unix)]
+#[cfg(all(target_os = "linux", not(feature = "portable")))]
 pub(super) fn bytemuck_u8(buf: &mut [u64]) -> &mut [u8] {
     // SAFETY: u8 has no alignment or validity requirements; same allocation, 8x the length.
     unsafe { std::slice::from_raw_parts_mut(buf.as_mut_ptr().cast::<u8>(), buf.len() * 8) }

@@ -1,5 +1,8 @@
 //! Reading a directory into a reused buffer ([`Listing`]) as `linux_dirent64` records, walked
 //! without an allocation per entry (names are borrowed `&CStr`s, measured 8 bytes at a time).
+//! Every byte a read returns is kept, whatever the records' alignment: the kernel pads them to
+//! 8 bytes, but qemu-user gives an i386 guest records padded to 4 (the i386 ABI's alignment of
+//! a u64), and the records are parsed with byte reads.
 //! On Linux the records are `getdents64`'s own, and the end of a directory is seen in the last
 //! chunk where the file system marks it, sparing the call that would return 0. On macOS and the
 //! BSDs, and on Linux built with `--features portable`, they are copied from the C library's
@@ -32,9 +35,9 @@ pub const FDS_PER_READ: usize = 1;
 /// A reusable buffer holding one directory's `linux_dirent64` records.
 #[derive(Debug, Default)]
 pub struct Listing {
-    /// u64 storage keeps every record 8-byte aligned, as the kernel writes them; its length
-    /// is what has been written.
-    buf: Vec<u64>,
+    /// The records, byte for byte as read (no alignment assumed); its length is what has
+    /// been written.
+    buf: Vec<u8>,
     /// The last chunk read ended the directory (`ends_directory` saw its marker, or `readdir` said
     /// so): no call is needed to hear the 0 that would follow.
     ended: bool,
@@ -47,20 +50,31 @@ impl Listing {
     /// One `getdents64` into the buffer after what it holds; returns the bytes read.
     #[cfg(all(target_os = "linux", not(feature = "portable")))]
     fn fill(&mut self, dir: &Dir) -> io::Result<usize> {
+        self.fill_from(|at, len| getdents_raw(dir.fd, at, len))
+    }
+
+    /// One read of records by `read` (given where to write and how many bytes it may) into
+    /// the buffer after what it holds; returns the bytes read.
+    #[cfg(all(target_os = "linux", not(feature = "portable")))]
+    fn fill_from(
+        &mut self,
+        read: impl FnOnce(*mut u8, usize) -> io::Result<usize>,
+    ) -> io::Result<usize> {
         if self.ended {
             return Ok(0);
         }
-        self.buf.reserve(CHUNK / 8);
-        let start = self.buf.len() * 8;
+        self.buf.reserve(CHUNK);
+        let start = self.buf.len();
         let spare = self.buf.spare_capacity_mut();
-        let offered = spare.len() * 8;
-        let n = getdents_raw(dir.fd, spare.as_mut_ptr().cast::<u8>(), offered)?;
-        // Records are 8-byte aligned and padded (d_reclen is a multiple of 8), so `n` is too.
-        debug_assert_eq!(n % 8, 0);
-        // SAFETY: the kernel initialized the `n` bytes it reported, right after the `len()`
-        // initialized elements, within capacity.
-        unsafe { self.buf.set_len(self.buf.len() + n / 8) };
-        self.ended = n == 0 || ends_directory(&self.bytes()[start..], offered);
+        let offered = spare.len();
+        let n = read(spare.as_mut_ptr().cast::<u8>(), offered)?;
+        // Not a multiple of 8 where records are padded to 4 (qemu-user's i386 guests): the
+        // last record's tail is as much a part of it as the rest.
+        assert!(n <= offered, "a read past the space offered");
+        // SAFETY: the read initialized the `n` bytes it reported (no more than offered), right
+        // after the `len()` initialized bytes, within capacity.
+        unsafe { self.buf.set_len(start + n) };
+        self.ended = n == 0 || ends_directory(&self.buf[start..], offered);
         Ok(n)
     }
 
@@ -73,7 +87,7 @@ impl Listing {
         }
         let start = self.buf.len();
         self.ended = super::windows::fill(&mut self.buf, dir, CHUNK)?;
-        Ok((self.buf.len() - start) * 8)
+        Ok(self.buf.len() - start)
     }
 
     /// Up to [`CHUNK`] bytes of records copied from `readdir` after what the buffer holds;
@@ -85,13 +99,7 @@ impl Listing {
         }
         let start = self.buf.len();
         self.ended = super::readdir::fill(&mut self.buf, &mut self.stream, dir, CHUNK)?;
-        Ok((self.buf.len() - start) * 8)
-    }
-
-    /// The records held, as bytes.
-    fn bytes(&self) -> &[u8] {
-        // SAFETY: initialized u64 storage viewed as bytes, same lifetime and length in bytes.
-        unsafe { std::slice::from_raw_parts(self.buf.as_ptr().cast::<u8>(), self.buf.len() * 8) }
+        Ok(self.buf.len() - start)
     }
 
     /// Starts reading `dir`: its first 64 KiB chunk and, when the directory did not end within
@@ -141,7 +149,7 @@ impl Listing {
     /// The entries read, without `.` and `..`.
     pub fn entries(&self) -> impl Iterator<Item = Listed<'_>> + '_ {
         DirentIter {
-            buf: self.bytes(),
+            buf: &self.buf,
             dot_only: false,
         }
         .filter(|e| !is_dot_or_dotdot(e.name.to_bytes()))
@@ -151,7 +159,7 @@ impl Listing {
     /// found by one byte per entry, no name measured for the others.
     pub fn dot_entries(&self) -> impl Iterator<Item = Listed<'_>> + '_ {
         DirentIter {
-            buf: self.bytes(),
+            buf: &self.buf,
             dot_only: true,
         }
         .filter(|e| !is_dot_or_dotdot(e.name.to_bytes()))
@@ -159,7 +167,7 @@ impl Listing {
 
     /// Bytes the buffer holds now (the walk shrinks oversized buffers after a huge directory).
     pub fn capacity_bytes(&self) -> usize {
-        self.buf.capacity() * 8
+        self.buf.capacity()
     }
 
     /// Frees the buffer (after a huge directory, to keep memory bounded across workers).
@@ -241,6 +249,69 @@ mod tests {
         assert!(!ends_directory(&[], 65536));
         // A record that overruns the chunk is not trusted.
         assert!(!ends_directory(&chunk[..chunk.len() - 8], 65536));
+    }
+
+    /// One `linux_dirent64` record as qemu-user gives an i386 guest: padded to 4 bytes (the
+    /// i386 ABI's alignment of a u64), not 8.
+    #[cfg(all(target_os = "linux", not(feature = "portable")))]
+    fn record_aligned_4(name: &[u8], next_pos: i64) -> Vec<u8> {
+        let mut r = record(name, next_pos);
+        let reclen = (19 + name.len() + 1).div_ceil(4) * 4;
+        r.truncate(reclen);
+        r[16..18].copy_from_slice(&(reclen as u16).to_ne_bytes());
+        r
+    }
+
+    /// A listing filled by `chunks` in turn, as `getdents64` would return them, then 0.
+    #[cfg(all(target_os = "linux", not(feature = "portable")))]
+    fn listing_of(chunks: &[Vec<u8>], all: bool) -> Vec<Vec<u8>> {
+        let mut listing = Listing::default();
+        listing.begin();
+        let mut chunks = chunks.iter();
+        let mut names = Vec::new();
+        loop {
+            if !all {
+                listing.buf.clear();
+            }
+            let n = listing
+                .fill_from(|at, len| {
+                    let chunk = chunks.next().map_or(&[][..], |c| &c[..]);
+                    assert!(chunk.len() <= len);
+                    // SAFETY: `len` writable bytes at `at`, and the chunk is no longer.
+                    unsafe { std::ptr::copy_nonoverlapping(chunk.as_ptr(), at, chunk.len()) };
+                    Ok(chunk.len())
+                })
+                .unwrap();
+            if !all {
+                names.extend(listing.entries().map(|e| e.name.to_bytes().to_vec()));
+            }
+            if n == 0 {
+                break;
+            }
+        }
+        if all {
+            names.extend(listing.entries().map(|e| e.name.to_bytes().to_vec()));
+        }
+        names
+    }
+
+    #[test]
+    #[cfg(all(target_os = "linux", not(feature = "portable")))]
+    fn records_aligned_to_4_bytes_are_kept_to_the_last_byte() {
+        // qemu-user's getdents64 for an i386 guest: "big" takes 24 bytes, "small" 28, so the
+        // chunk is 52 bytes, not a multiple of 8.
+        let mut one = record_aligned_4(b"big", 1);
+        one.extend(record_aligned_4(b"small", 2));
+        assert_eq!(one.len(), 52);
+        let want = [b"big".to_vec(), b"small".to_vec()];
+        assert_eq!(listing_of(&[one.clone()], false), want, "streamed");
+        assert_eq!(listing_of(&[one.clone()], true), want, "read whole");
+        // A second chunk follows the first's last byte, wherever that ends.
+        let mut two = record_aligned_4(b"c", 3);
+        two.extend(record_aligned_4(b"d-name", 4));
+        let want = [b"big", &b"small"[..], b"c", b"d-name"].map(<[u8]>::to_vec);
+        assert_eq!(listing_of(&[one.clone(), two.clone()], true), want);
+        assert_eq!(listing_of(&[one, two], false), want);
     }
 
     #[test]

@@ -3,9 +3,10 @@
 //!
 //! - [`Dir`]: a directory descriptor, opened relative to its parent (`openat`), beneath a root
 //!   without following links (`openat2` on Linux, one component at a time with `O_NOFOLLOW`
-//!   elsewhere and with `--features portable`), or piece by piece past `PATH_MAX`; `fstatat`; the
-//!   careful read of small files ([`read_small_file`]: never a FIFO or a device, never past a
-//!   limit) (`dir.rs`).
+//!   elsewhere and with `--features portable`), or piece by piece past `PATH_MAX`; `fstatat`
+//!   (`statx` on 32-bit Linux, whose `stat` keeps 32-bit times: `statx.rs`); the careful read
+//!   of small files ([`read_small_file`]: never a FIFO or a device, never past a limit)
+//!   (`dir.rs`).
 //! - [`Listing`]: a directory's entries into a reused buffer, names borrowed (`listing.rs`): by
 //!   raw `getdents64` on Linux; by the C library's `readdir` on macOS and the BSDs, and on Linux
 //!   built with `--features portable` (`readdir.rs`, on `stream.rs`); by
@@ -53,6 +54,8 @@ mod native;
 pub mod path;
 #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
 mod readdir;
+#[cfg(all(target_os = "linux", target_pointer_width = "32"))]
+mod statx;
 #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
 mod stream;
 mod system;
@@ -70,7 +73,7 @@ pub use budget::{
 };
 pub use clock::{BootClock, ClockReading};
 pub use dir::{
-    fs_magic, is_gone, is_slow_filesystem, raw_stat_path, read_small_file, stat_path, Dir,
+    fs_magic, is_gone, is_slow_filesystem, own_stat, raw_stat_path, read_small_file, stat_path, Dir,
 };
 pub use dirent::Listed;
 pub use identity::{reader_identity, supervised};

@@ -13,7 +13,6 @@ use std::io;
 use std::os::fd::RawFd;
 
 use super::dir::Dir;
-use super::dirent::bytemuck_u8;
 use super::stream::Stream;
 
 /// A directory being read: the stream, and the descriptor whose duplicate it reads (the walk
@@ -29,7 +28,7 @@ pub(super) struct Reading {
 /// (a new one is made for a directory it does not read), and is emptied at the end or on an
 /// error.
 pub(super) fn fill(
-    buf: &mut Vec<u64>,
+    buf: &mut Vec<u8>,
     reading: &mut Option<Reading>,
     dir: &Dir,
     chunk: usize,
@@ -46,7 +45,7 @@ pub(super) fn fill(
         match stream.next_entry() {
             Ok(Some((name, d_type, ino))) => {
                 push_record(buf, name, d_type, ino);
-                if (buf.len() - start) * 8 >= chunk {
+                if buf.len() - start >= chunk {
                     return Ok(false);
                 }
             }
@@ -64,15 +63,15 @@ pub(super) fn fill(
 
 /// Appends one `linux_dirent64` record: d_ino (u64), d_off (i64, unused: 0), d_reclen (u16),
 /// d_type (u8), the name and its NUL, zeros to the next multiple of 8.
-fn push_record(buf: &mut Vec<u64>, name: &CStr, d_type: u8, ino: u64) {
+fn push_record(buf: &mut Vec<u8>, name: &CStr, d_type: u8, ino: u64) {
     let name = name.to_bytes_with_nul();
-    let words = (19 + name.len()).div_ceil(8);
+    let reclen = (19 + name.len()).next_multiple_of(8);
     let start = buf.len();
-    buf.resize(start + words, 0);
-    let record = bytemuck_u8(&mut buf[start..]);
+    buf.resize(start + reclen, 0);
+    let record = &mut buf[start..];
     record[0..8].copy_from_slice(&ino.to_ne_bytes());
     // A name is at most 255 bytes (765 on macOS, in UTF-8), so the length fits.
-    record[16..18].copy_from_slice(&((words * 8) as u16).to_ne_bytes());
+    record[16..18].copy_from_slice(&(reclen as u16).to_ne_bytes());
     record[18] = d_type;
     record[19..19 + name.len()].copy_from_slice(name);
 }
@@ -91,7 +90,7 @@ mod tests {
             push_record(&mut buf, name, libc::DT_REG, ino);
         }
         let read: Vec<_> = DirentIter {
-            buf: bytemuck_u8(&mut buf),
+            buf: &buf,
             dot_only: false,
         }
         .map(|e| (e.name.to_bytes().to_vec(), e.kind, e.ino))
@@ -115,7 +114,7 @@ mod tests {
         assert!(fill(&mut buf, &mut reading, &dir, 1 << 16).unwrap());
         assert!(reading.is_none(), "the stream is closed at the end");
         let names: Vec<_> = DirentIter {
-            buf: bytemuck_u8(&mut buf),
+            buf: &buf,
             dot_only: false,
         }
         .map(|e| e.name.to_owned())

@@ -609,7 +609,7 @@ impl Drop for Dir {
 /// Reads one batch of `dir`'s entries (up to 64 KiB of the system's records) and appends them
 /// to `buf` as `linux_dirent64` records; true when the directory has no more. `.` and `..` are
 /// left out; a hidden entry's `d_type` carries [`HIDDEN_MARK`].
-pub(super) fn fill(buf: &mut Vec<u64>, dir: &Dir, chunk: usize) -> io::Result<bool> {
+pub(super) fn fill(buf: &mut Vec<u8>, dir: &Dir, chunk: usize) -> io::Result<bool> {
     thread_local! {
         static RAW: std::cell::RefCell<Vec<u64>> = const { std::cell::RefCell::new(Vec::new()) };
     }
@@ -684,14 +684,11 @@ pub(super) fn fill(buf: &mut Vec<u64>, dir: &Dir, chunk: usize) -> io::Result<bo
 
 /// Appends one `linux_dirent64` record (`d_ino`, `d_off` 0, `d_reclen`, `d_type`, the name
 /// and its NUL, padded to 8 bytes) to `buf`.
-fn push_record(buf: &mut Vec<u64>, ino: u64, d_type: u8, name: &[u8]) {
+fn push_record(buf: &mut Vec<u8>, ino: u64, d_type: u8, name: &[u8]) {
     let reclen = (19 + name.len() + 1).next_multiple_of(8);
     let start = buf.len();
-    buf.resize(start + reclen / 8, 0);
-    let words = &mut buf[start..];
-    // SAFETY: the record's zeroed u64 storage viewed as its bytes: same allocation, 8x the
-    // length, and u8 has no alignment or validity requirements.
-    let rec = unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), reclen) };
+    buf.resize(start + reclen, 0);
+    let rec = &mut buf[start..];
     rec[0..8].copy_from_slice(&ino.to_ne_bytes());
     rec[16..18].copy_from_slice(&(reclen as u16).to_ne_bytes());
     rec[18] = d_type;
@@ -761,6 +758,12 @@ pub fn raw_stat_path(path: &[u8], follow: bool) -> io::Result<FullStat> {
     // SAFETY: the handle was just opened and is owned by nothing else.
     let _owned = unsafe { OwnedHandle::from_raw_handle(h) };
     Info::of(h).map(|i| i.full_stat())
+}
+
+/// The metadata of `path` itself, not following a link, as std reads it by path.
+pub fn own_stat(path: &[u8]) -> Option<Stat> {
+    let md = std::fs::symlink_metadata(super::native::os_path(path)).ok()?;
+    Some(Stat::from_metadata(&md))
 }
 
 /// Whether `path` lives on a network share (a UNC path, or a drive mapped to one): reads in

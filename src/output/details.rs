@@ -284,9 +284,7 @@ pub fn human_size(size: u64) -> String {
 /// The metadata of `path` itself, not following a link (`lstat`): what `-l` shows under `-L`,
 /// and what `--json` describes a link by when it cannot be followed.
 pub fn own_stat(path: &[u8]) -> Option<Stat> {
-    std::fs::symlink_metadata(crate::fs::os_path(path))
-        .ok()
-        .map(|md| Stat::from_metadata(&md))
+    crate::fs::own_stat(path)
 }
 
 /// Where the symbolic link `path` points, for " -> target".

@@ -766,6 +766,12 @@ fn a_memo_file_cut_short_during_a_search_is_survived_and_said_once() {
         eprintln!("skipped under qemu-arm: its SIGBUS names the page after the one read");
         return;
     }
+    if crate::fixture::under_qemu_i386() {
+        // A C program shows it too: there the same read ends the program with qemu's own
+        // "uncaught target signal 11", whatever handlers of SIGBUS and SIGSEGV it has.
+        eprintln!("skipped under qemu-i386: a read past a file cut short kills the program");
+        return;
+    }
     use std::io::Read;
     use std::process::Stdio;
     let t = Tree::new();

@@ -11,9 +11,9 @@ use std::os::unix::fs::MetadataExt;
 use crate::fd_parity::{assert_everywhere, set_mtime};
 #[cfg(unix)]
 use crate::filters_common::c_path;
-#[cfg(unix)]
-use crate::fixture::is_root;
 use crate::fixture::Tree;
+#[cfg(unix)]
+use crate::fixture::{is_root, Run, Spawn};
 
 // Size, time, owner.
 
@@ -134,5 +134,84 @@ fn owner_by_id_name_and_negation() {
         &t,
         &["-o", ":!65534", "-t", "f"],
         &["mine", "dir/also-mine"],
+    );
+}
+
+/// A time past 2038-01-19 03:14:07 UTC, the last second a 32-bit `time_t` holds, is read as it
+/// is by every build (a 32-bit build's C library `stat` read it as 1901): `--json`'s mtime,
+/// `-l`'s date (of a file, and of a broken link's own under `-L`), `--changed-within` and
+/// `--changed-before`, under every method.
+#[cfg(unix)]
+#[test]
+fn times_past_2038_are_read_as_they_are() {
+    const Y2038: u64 = 2_147_483_648; // 2038-01-19T03:14:08Z
+    const Y2100: u64 = 4_102_444_800; // 2100-01-01T00:00:00Z
+    let t = Tree::new();
+    t.files(&["today", "y2038", "dir/y2100"]);
+    set_mtime(&t, "y2038", Y2038);
+    set_mtime(&t, "dir/y2100", Y2100);
+    set_mtime(&t, "dir", 946_728_000); // 2000-01-01 12:00 UTC
+    t.link("missing", "broken");
+    // The link's own time (std sets only a link's target's).
+    let touched = std::process::Command::new("touch")
+        .args(["-h", "-d", &format!("@{Y2100}"), "broken"])
+        .current_dir(t.root())
+        .status()
+        .unwrap();
+    assert!(touched.success());
+    for method in crate::methods::methods() {
+        let run = |args: &[&str]| {
+            let mut c =
+                t.cmd(&[&["--method", method], crate::fixture::held_whole(), args].concat());
+            let run = Run::from(c.env("TZ", "UTC").output_ok());
+            assert!(
+                run.code == 0 && run.stderr.is_empty(),
+                "{method} {args:?}: exit {}, {}",
+                run.code,
+                run.stderr
+            );
+            String::from_utf8(run.stdout).unwrap()
+        };
+        let json = run(&["--json", "--json-fields", "mtime", "-t", "f"]);
+        for (path, when) in [
+            ("y2038", "2038-01-19T03:14:08Z"),
+            ("dir/y2100", "2100-01-01T00:00:00Z"),
+        ] {
+            let line = format!("{{\"path\":\"{path}\",\"type\":\"file\",\"mtime\":\"{when}\"}}");
+            assert!(
+                json.lines().any(|l| l == line),
+                "{method}: no {line} in\n{json}"
+            );
+        }
+        for args in [&["-l"][..], &["-l", "-L"]] {
+            let long = run(args);
+            for (path, date) in [
+                ("./y2038", "Jan 19  2038"),
+                ("./dir/y2100", "Jan  1  2100"),
+                ("./broken -> missing", "Jan  1  2100"),
+            ] {
+                assert!(
+                    long.lines()
+                        .any(|l| l.ends_with(&format!(" {date} {path}"))),
+                    "{method} {args:?}: {path} not dated {date} in\n{long}"
+                );
+            }
+        }
+    }
+    assert_everywhere(
+        &t,
+        &["--changed-within", "1d", "-t", "f"],
+        &["today", "y2038", "dir/y2100"],
+    );
+    assert_everywhere(&t, &["--changed-before", "1902-01-01"], &[]);
+    assert_everywhere(
+        &t,
+        &["--changed-before", "@2147483649", "-t", "f"],
+        &["today", "y2038"],
+    );
+    assert_everywhere(
+        &t,
+        &["--changed-within", "@2147483649"],
+        &["dir/y2100", "broken"],
     );
 }
