@@ -506,7 +506,7 @@ fn the_global_ignore_file_is_in_appdata_and_a_relative_appdata_is_not_used() {
 /// `-x` and `-X` alike, and also where the command's own text is quoted or piped; a `!`, which
 /// cmd may expand, is refused with the name and why, exit code 1, the others still run, and
 /// it passes with `/v:off`. (`| < > "` cannot be in a Windows file name; the unit tests of
-/// exec/sys/windows.rs give them as values.)
+/// exec/sys/cmd.rs give them as values.)
 #[test]
 fn cmd_gets_a_result_as_text_never_as_a_command() {
     let t = Tree::new();
@@ -589,6 +589,70 @@ fn cmd_gets_a_result_as_text_never_as_a_command() {
     with_bang.push("./i!PATH!j".into());
     with_bang.sort();
     assert_eq!(run.sorted(), with_bang);
+}
+
+/// Names that cmd would read as commands or expand, were they not escaped for it: `&` runs
+/// `mkdir` (which takes `;` as a space) or `echo.`, `%OS%` and `!OS!` expand to `Windows_NT`.
+const HOSTILE: [&str; 5] = [
+    "x&mkdir;PWNED_DIR",
+    "a&echo.PWNED",
+    "p%OS%q",
+    "d^e(f)",
+    "b!OS!c",
+];
+
+/// The message for a name with `!` given to cmd with delayed expansion not turned off.
+const BANG_REFUSED: &str = "ffind: ./b!OS!c: not passed to cmd, which expands '!' when delayed \
+                            expansion is on (give cmd /v:off before /c to pass it as it is)\n";
+
+/// Runs `args` on a tree of the [`HOSTILE`] names, and checks that cmd read each as text: it
+/// echoed every name but the one with `!` (refused, with why, exit code 1), as it is (cmd's
+/// quotes aside), made no directory and printed no `PWNED`; `words` splits -X's one line.
+fn assert_cmd_read_text(t: &Tree, args: &[&str], words: bool) {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let run = run_with_path(t, &path, args);
+    let out = String::from_utf8_lossy(&run.stdout).replace('"', "");
+    let mut echoed: Vec<&str> = if words {
+        out.split_whitespace().collect()
+    } else {
+        out.lines().collect()
+    };
+    echoed.sort_unstable();
+    let mut want: Vec<String> = HOSTILE[..4].iter().map(|n| format!("./{n}")).collect();
+    want.sort();
+    assert_eq!(echoed, want, "{args:?}: {}", run.stderr);
+    assert_eq!(
+        (run.code, run.stderr.as_str()),
+        (1, BANG_REFUSED),
+        "{args:?}"
+    );
+    assert!(
+        !t.root().join("PWNED_DIR").exists(),
+        "{args:?} made PWNED_DIR"
+    );
+}
+
+/// Windows strips the dots and spaces that end a file name (the spelling behind
+/// CVE-2024-43402): `cmd.exe.`, `"cmd.exe "`, `cmd.exe..` and `C:\windows\system32\cmd.exe\.`
+/// all run cmd.exe, and ffind knows it for cmd by the name Windows runs, `-x` and `-X` alike.
+#[test]
+fn cmd_is_known_under_every_spelling_that_runs_it() {
+    let t = Tree::new();
+    t.files(&HOSTILE);
+    for cmd in [
+        "cmd.exe.",
+        "cmd.exe..",
+        "cmd.exe ",
+        "cmd.exe. .",
+        "CMD.EXE.",
+        r"C:\windows\system32\cmd.exe.",
+        r"C:\windows\system32\cmd.exe\.",
+        r"C:\windows\system32\cmd.exe ",
+        r"C:\windows\system32\.\cmd.exe..",
+    ] {
+        assert_cmd_read_text(&t, &["-j", "1", "-x", cmd, "/c", "echo", "{}"], false);
+        assert_cmd_read_text(&t, &["-X", cmd, "/c", "echo"], true);
+    }
 }
 
 /// A rule on paths (`src/exec`) in an ignore file outside the tree matches

@@ -10,12 +10,45 @@ use std::process::Command;
 use crate::exec::sys::argument::Argument;
 
 /// Whether `program` names a `.bat` or `.cmd` file (std runs it through cmd.exe with its own
-/// quoting), and whether it is cmd.exe itself or such a file.
+/// quoting), and whether it is cmd.exe itself or such a file: judged by the name of the file
+/// Windows will run ([`run_name`]), so that `cmd.exe.` and `C:\Windows\System32\cmd.exe\.`
+/// are cmd.exe, and `run.bat.` a batch file (as std, since Rust 1.81, judges the path it runs).
 pub(super) fn runs_through_cmd(program: &OsStr) -> (bool, bool) {
-    let path = program.to_string_lossy().to_ascii_lowercase();
-    let name = path.rsplit(['\\', '/']).next().unwrap_or_default();
+    let name = run_name(program);
     let batch_file = name.ends_with(".bat") || name.ends_with(".cmd");
     (batch_file, batch_file || name == "cmd" || name == "cmd.exe")
+}
+
+/// The name of the file Windows runs for `program`, in ASCII lower case, as far as the text
+/// tells it: its path's last name after Windows' own reading of a path, which drops a `.`
+/// component and takes the name before a `..` away, and strips the dots and spaces that end
+/// a name (`cmd.exe.`, `"cmd.exe "` and `cmd.exe..` open cmd.exe: the spelling of
+/// CVE-2024-43402); a drive before it (`C:cmd.exe`), the name of the file's unnamed stream
+/// (`cmd.exe::$DATA`) and quotes, which no name holds, are left out. Where Windows would not
+/// strip (a `\\?\` path) this strips all the same: a name taken for cmd's when it is not
+/// costs escapes, never a command run.
+fn run_name(program: &OsStr) -> String {
+    let path = program
+        .to_string_lossy()
+        .to_ascii_lowercase()
+        .replace('"', "");
+    let mut names: Vec<&str> = Vec::new();
+    for part in path.split(['\\', '/']) {
+        if part == ".." {
+            names.pop();
+        } else if !part.trim_end_matches(['.', ' ']).is_empty() {
+            names.push(part);
+        }
+    }
+    let trim = |name: &str| name.trim_end_matches(['.', ' ']).to_owned();
+    let mut name = trim(names.last().copied().unwrap_or_default());
+    if let Some(unnamed) = name.strip_suffix("::$data") {
+        name = trim(unnamed);
+    }
+    match name.as_bytes() {
+        [drive, b':', ..] if drive.is_ascii_alphabetic() => name[2..].to_owned(),
+        _ => name,
+    }
 }
 
 /// What cmd.exe parses on the command line it runs (after `/c` or `/k`) and a `^` escapes
@@ -257,6 +290,55 @@ mod tests {
         let other = ResultArgs::for_command(OsStr::new("findstr.exe"), []);
         let cmd = other.command(OsStr::new("findstr.exe"), &[v("a&b")]);
         assert_eq!(cmd.get_args().collect::<Vec<_>>(), ["a&b"]);
+    }
+
+    #[test]
+    fn cmd_is_known_by_the_name_windows_runs() {
+        for program in [
+            "cmd",
+            "CMD.EXE",
+            "cmd.exe.",
+            "cmd.exe..",
+            "cmd.exe ",
+            "cmd.exe. .",
+            "\"cmd.exe\"",
+            r"C:\Windows\System32\cmd.exe.",
+            r"C:\Windows\System32\cmd.exe\.",
+            r"C:\Windows\System32\cmd.exe\ . ",
+            r"C:\Windows\System32\cmd.exe\x\..",
+            r"C:/Windows/System32/./cmd",
+            r"\\?\C:\Windows\System32\cmd.exe",
+            "C:cmd.exe",
+            "cmd.exe::$DATA",
+        ] {
+            assert_eq!(
+                runs_through_cmd(OsStr::new(program)),
+                (false, true),
+                "{program:?}"
+            );
+        }
+        for script in ["run.bat", "RUN.CMD.", r"tools\run.bat \.", "run.cmd::$data"] {
+            assert_eq!(
+                runs_through_cmd(OsStr::new(script)),
+                (true, true),
+                "{script:?}"
+            );
+        }
+        for other in [
+            "cmdx",
+            "cmd.exe.x",
+            r"C:\Windows\System32\cmd.exe\..",
+            r"cmd\x.exe",
+            "xcmd.exe",
+            "cmd.exe:stream",
+            "run.bat.x",
+        ] {
+            assert_eq!(
+                runs_through_cmd(OsStr::new(other)),
+                (false, false),
+                "{other:?}"
+            );
+        }
     }
 
     #[test]
