@@ -4,10 +4,10 @@
 //! gives `/`), search paths with a drive letter, verbatim (`\\?\`) ones and ones typed with `/`
 //! print as typed, as fd prints them; paths longer than 260 characters are listed; a junction
 //! or a directory link is a link, not entered without `-L`; `-x`/`-X` run `.cmd` and `.bat`
-//! files (std runs them through cmd.exe) with their arguments intact; what ffind does not do
-//! there is refused or said once (`--owner`, `--mpi`, `--cache`); a missing search path is an
-//! error naming it, with exit code 1, as fd's. The comparison with fd's own Windows build is
-//! `fd_windows.rs`.
+//! files (std runs them through cmd.exe) with their arguments intact (cmd.exe itself:
+//! `windows_cmd.rs`); what ffind does not do there is refused or said once (`--owner`,
+//! `--mpi`, `--cache`); a missing search path is an error naming it, with exit code 1, as
+//! fd's. The comparison with fd's own Windows build is `fd_windows.rs`.
 
 use std::fs;
 use std::os::windows::fs::MetadataExt;
@@ -333,7 +333,7 @@ fn tools(t: &Tree) -> std::ffi::OsString {
 
 /// Runs ffind with `args` and `PATH` set to `path`; the CR that cmd.exe's `echo` ends each
 /// line with is taken off.
-fn run_with_path(t: &Tree, path: &std::ffi::OsStr, args: &[&str]) -> Run {
+pub fn run_with_path(t: &Tree, path: &std::ffi::OsStr, args: &[&str]) -> Run {
     let mut c = t.cmd(args);
     c.env("PATH", path).stdin(Stdio::null());
     let mut run = Run::from(c.output_ok());
@@ -497,161 +497,6 @@ fn the_global_ignore_file_is_in_appdata_and_a_relative_appdata_is_not_used() {
         c.env("APPDATA", relative);
         let run = crate::fixture::Run::from(c.output_ok());
         run.assert_paths(&["a.log", "b.txt", "c.tmp"]);
-    }
-}
-
-/// Cmd.exe runs what follows its `/c` as a command, so `-x cmd /c echo {}`
-/// would run the `echo.PWNED` of a file named `a&echo.PWNED` (fd.exe does). ffind escapes the
-/// values it gives cmd (`^`, and `%` as `%%cd:~,%`), so that each name reaches echo as text,
-/// `-x` and `-X` alike, and also where the command's own text is quoted or piped; a `!`, which
-/// cmd may expand, is refused with the name and why, exit code 1, the others still run, and
-/// it passes with `/v:off`. (`| < > "` cannot be in a Windows file name; the unit tests of
-/// exec/sys/cmd.rs give them as values.)
-#[test]
-fn cmd_gets_a_result_as_text_never_as_a_command() {
-    let t = Tree::new();
-    let names = [
-        "a&echo.PWNED",
-        "b^c",
-        "c%PATH%d",
-        "d(e)f",
-        "e&&echo PWNED & (x)",
-        "f'g%",
-        "g 100% & (more)",
-        "h)&echo.PWNED&(",
-    ];
-    t.files(&names);
-    let echoed = |name: &str| {
-        let path = format!("./{name}");
-        if name.contains(' ') {
-            format!("\"{path}\"")
-        } else {
-            path
-        }
-    };
-    let mut want: Vec<String> = names.iter().map(|n| echoed(n)).collect();
-    want.sort();
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let run_cmd = |args: &[&str]| run_with_path(&t, &path, args);
-    for args in [
-        &["-j", "1", "-x", "cmd", "/c", "echo", "{}"][..],
-        &["-j", "4", "-x", "cmd", "/c", "echo", "{}"],
-        &["--batch-size", "1", "-X", "cmd", "/c", "echo"],
-        &[
-            "-x",
-            "C:\\windows\\system32\\CMD.EXE",
-            "/d",
-            "/c",
-            "echo",
-            "{}",
-        ],
-    ] {
-        let run = run_cmd(args);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
-        assert_eq!(run.sorted(), want, "{args:?}");
-    }
-    // The command's own syntax stays cmd's: a pipe and a `^` of its own, and quotes that cmd
-    // strips from a command beginning with one.
-    let run = run_cmd(&["-x", "cmd", "/c", "echo [{/}]| more"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let mut piped: Vec<String> = names.iter().map(|n| format!("[{n}]")).collect();
-    piped.sort();
-    assert_eq!(run.sorted(), piped);
-    let run = run_cmd(&["--batch-size", "1", "-X", "cmd", "/c", "echo ^{/}"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let mut bare: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    bare.sort();
-    assert_eq!(run.sorted(), bare);
-    // '!': refused unless delayed expansion is off; the rest still run.
-    t.files(&["i!PATH!j"]);
-    for args in [
-        &["-x", "cmd", "/c", "echo", "{}"][..],
-        &["-x", "cmd", "/v:on", "/c", "echo", "{}"],
-        &["-X", "cmd", "/c", "echo"],
-    ] {
-        let run = run_cmd(args);
-        assert_eq!(run.code, 1, "{args:?}");
-        assert_eq!(
-            run.stderr,
-            "ffind: ./i!PATH!j: not passed to cmd, which expands '!' when delayed expansion is \
-             on (give cmd /v:off before /c to pass it as it is)\n",
-            "{args:?}"
-        );
-        let out = String::from_utf8_lossy(&run.stdout);
-        assert!(
-            !out.contains("i!") && !out.contains("\nPWNED"),
-            "{args:?}: {out}"
-        );
-    }
-    let run = run_cmd(&["-j", "1", "-x", "cmd", "/v:off", "/c", "echo", "{}"]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
-    let mut with_bang = want.clone();
-    with_bang.push("./i!PATH!j".into());
-    with_bang.sort();
-    assert_eq!(run.sorted(), with_bang);
-}
-
-/// Names that cmd would read as commands or expand, were they not escaped for it: `&` runs
-/// `mkdir` (which takes `;` as a space) or `echo.`, `%OS%` and `!OS!` expand to `Windows_NT`.
-const HOSTILE: [&str; 5] = [
-    "x&mkdir;PWNED_DIR",
-    "a&echo.PWNED",
-    "p%OS%q",
-    "d^e(f)",
-    "b!OS!c",
-];
-
-/// The message for a name with `!` given to cmd with delayed expansion not turned off.
-const BANG_REFUSED: &str = "ffind: ./b!OS!c: not passed to cmd, which expands '!' when delayed \
-                            expansion is on (give cmd /v:off before /c to pass it as it is)\n";
-
-/// Runs `args` on a tree of the [`HOSTILE`] names, and checks that cmd read each as text: it
-/// echoed every name but the one with `!` (refused, with why, exit code 1), as it is (cmd's
-/// quotes aside), made no directory and printed no `PWNED`; `words` splits -X's one line.
-fn assert_cmd_read_text(t: &Tree, args: &[&str], words: bool) {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let run = run_with_path(t, &path, args);
-    let out = String::from_utf8_lossy(&run.stdout).replace('"', "");
-    let mut echoed: Vec<&str> = if words {
-        out.split_whitespace().collect()
-    } else {
-        out.lines().collect()
-    };
-    echoed.sort_unstable();
-    let mut want: Vec<String> = HOSTILE[..4].iter().map(|n| format!("./{n}")).collect();
-    want.sort();
-    assert_eq!(echoed, want, "{args:?}: {}", run.stderr);
-    assert_eq!(
-        (run.code, run.stderr.as_str()),
-        (1, BANG_REFUSED),
-        "{args:?}"
-    );
-    assert!(
-        !t.root().join("PWNED_DIR").exists(),
-        "{args:?} made PWNED_DIR"
-    );
-}
-
-/// Windows strips the dots and spaces that end a file name (the spelling behind
-/// CVE-2024-43402): `cmd.exe.`, `"cmd.exe "`, `cmd.exe..` and `C:\windows\system32\cmd.exe\.`
-/// all run cmd.exe, and ffind knows it for cmd by the name Windows runs, `-x` and `-X` alike.
-#[test]
-fn cmd_is_known_under_every_spelling_that_runs_it() {
-    let t = Tree::new();
-    t.files(&HOSTILE);
-    for cmd in [
-        "cmd.exe.",
-        "cmd.exe..",
-        "cmd.exe ",
-        "cmd.exe. .",
-        "CMD.EXE.",
-        r"C:\windows\system32\cmd.exe.",
-        r"C:\windows\system32\cmd.exe\.",
-        r"C:\windows\system32\cmd.exe ",
-        r"C:\windows\system32\.\cmd.exe..",
-    ] {
-        assert_cmd_read_text(&t, &["-j", "1", "-x", cmd, "/c", "echo", "{}"], false);
-        assert_cmd_read_text(&t, &["-X", cmd, "/c", "echo"], true);
     }
 }
 

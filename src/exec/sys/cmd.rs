@@ -62,41 +62,131 @@ pub(super) const CMD_SPECIAL: &[u16] = &[0x26, 0x7C, 0x3C, 0x3E, 0x5E, 0x28, 0x2
 /// value is written so that cmd reads it as text. The command line is built as std builds it
 /// (the command's own text untouched: `cmd /c "type {} | more"` still pipes), and cmd's reading
 /// of it followed (its quotes, which it strips from a command that begins with one, and the
-/// command's own `^`): a value's `& | < > ^ ( )` outside quotes get a `^`, and each `%` is
-/// written `%%cd:~,%` (what std writes for a batch file's `%`: cmd's expansion gives a `%` it
-/// does not expand again). What no escape makes exact is refused, with why: a `!`, which cmd
-/// expands with delayed expansion on (`/v:on`, or the registry's `DelayedExpansion`), unless
-/// the command says `/v:off` before its `/c`; a `"` (no Windows file name has one), which
-/// would move cmd's quotes for the command's own text; a line break, where cmd ends the
-/// command.
+/// command's own `^`). A value that is a whole argument (`{}`, `{/}`) is put in quotes as std
+/// quotes a script's argument (when it holds anything but letters, digits and `#$*+-./:?@\_`),
+/// and those quotes go on with it wherever cmd's command hands it: to `call`, to another cmd,
+/// into a script's `%1`, each of which reads it again. A value's `& | < > ^ ( )` that are
+/// outside quotes all the same (in an argument with text of the command's own, or where cmd
+/// strips the quote) get a `^`, which holds for one reading; each `%` is written `%%cd:~,%`
+/// (what std writes for a batch file's `%`: cmd's expansion gives a `%` it does not expand
+/// again), which holds for one reading too. What no escape makes exact is refused, with why: a
+/// `!`, which cmd expands with delayed expansion on (`/v:on`, or the registry's
+/// `DelayedExpansion`), unless the command says `/v:off` before its `/c` and starts no other
+/// cmd; a `"` (no Windows file name has one), which would move cmd's quotes for the command's
+/// own text; a line break, where cmd ends the command. Where the command's own text reads its
+/// line again ([`Rereading`]: `call`, `for`, `start`, another cmd), also a `%`, a `^` under
+/// `call` (which doubles it, quoted or not), and a `& | < > ( )` that no quotes of a whole
+/// argument hold.
 #[derive(Debug, Clone, Copy)]
 pub struct ResultArgs {
     /// The program is cmd.exe.
     cmd: bool,
     /// Its arguments before `/c` or `/k` turn delayed expansion off (`/v:off`).
     delayed_off: bool,
+    /// What of the command's own text reads the line again.
+    again: Rereading,
+    /// A command cmd runs may begin with a quote it strips (or a quote of the command's own
+    /// makes the count uncertain), so that a whole argument's quotes may not hold.
+    may_strip: bool,
+}
+
+/// What in a command's own text makes cmd's line read again: `call` (which expands `%` again
+/// and doubles every `^`), and what starts another cmd on it (a `cmd`, under any name Windows
+/// runs it by; `for`, whose `('command')` runs in one; `start`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+struct Rereading {
+    call: bool,
+    another_cmd: bool,
+}
+
+impl Rereading {
+    /// What the words of `text` say.
+    fn of(text: &str) -> Rereading {
+        let mut again = Rereading::default();
+        let delimiters = [
+            ' ', '\t', ',', ';', '=', '&', '|', '<', '>', '(', ')', '"', '@', '^', '\'', '`',
+        ];
+        for word in text.split(delimiters).filter(|w| !w.is_empty()) {
+            let word = word.to_ascii_lowercase();
+            // cmd also reads a command's name up to a `/` (`cmd/c`, `call/?`).
+            let name = word.split('/').next().unwrap_or_default();
+            let is_cmd = |w: &str| runs_through_cmd(OsStr::new(w)) == (false, true);
+            match name {
+                "call" => again.call = true,
+                "for" | "start" => again.another_cmd = true,
+                _ if is_cmd(&word) || is_cmd(name) => again.another_cmd = true,
+                _ => {}
+            }
+        }
+        again
+    }
+
+    fn or(self, other: Rereading) -> Rereading {
+        Rereading {
+            call: self.call || other.call,
+            another_cmd: self.another_cmd || other.another_cmd,
+        }
+    }
+
+    fn any(self) -> bool {
+        self.call || self.another_cmd
+    }
+}
+
+/// Whether `text` is the switch after which cmd reads its command: `/c`, `/k`, or `/r` (an
+/// old spelling of `/c`).
+fn is_command_switch(text: &str) -> bool {
+    ["/c", "/k", "/r"]
+        .iter()
+        .any(|s| text.eq_ignore_ascii_case(s))
 }
 
 impl ResultArgs {
-    /// For a command that starts `program` with the fixed arguments `args` (those without a
-    /// placeholder, in order).
+    /// For a command that starts `program` with `args`, in order: each argument's text with
+    /// its placeholders expanded for an empty path, and whether it has none (the command's
+    /// own, the same for every result).
     pub fn for_command<'a>(
         program: &OsStr,
-        args: impl IntoIterator<Item = &'a OsStr>,
+        args: impl IntoIterator<Item = (&'a OsStr, bool)>,
     ) -> ResultArgs {
         let (batch_file, cmd) = runs_through_cmd(program);
+        let args: Vec<(String, bool)> = args
+            .into_iter()
+            .map(|(text, fixed)| (text.to_string_lossy().into_owned(), fixed))
+            .collect();
+        let switch = args
+            .iter()
+            .position(|(text, fixed)| *fixed && is_command_switch(text));
         let mut delayed_off = false;
-        for arg in args {
-            match arg.to_string_lossy().to_ascii_lowercase().as_str() {
-                "/c" | "/k" => break,
+        for (text, _) in &args[..switch.unwrap_or(args.len())] {
+            match text.to_ascii_lowercase().as_str() {
                 "/v:off" => delayed_off = true,
                 "/v:on" | "/v" => delayed_off = false,
                 _ => {}
             }
         }
+        let command = &args[switch.map_or(0, |i| i + 1)..];
+        let again = command
+            .iter()
+            .fold(Rereading::default(), |again, (text, _)| {
+                again.or(Rereading::of(text))
+            });
+        // cmd strips the first and the last quote of a command that begins with one: the one
+        // after its switch, or another cmd's in the command's own text. A quote of the
+        // command's own makes the count uncertain too.
+        let begins_quoted = |(text, fixed): &(String, bool)| {
+            !fixed || text.is_empty() || text.contains([' ', '\t', '"'])
+        };
+        let may_strip = command.first().is_some_and(begins_quoted)
+            || command.iter().any(|(text, _)| text.contains('"'))
+            || command
+                .windows(2)
+                .any(|pair| pair[0].1 && is_command_switch(&pair[0].0) && begins_quoted(&pair[1]));
         ResultArgs {
             cmd: cmd && !batch_file,
             delayed_off,
+            again,
+            may_strip,
         }
     }
 
@@ -105,6 +195,9 @@ impl ResultArgs {
         if !self.cmd {
             return Ok(());
         }
+        let own: String = own_text(arg);
+        let again = self.again.or(Rereading::of(&own));
+        let whole = own.is_empty() && !arg.text.is_empty();
         for value in arg.values() {
             if value.iter().any(|&b| b == b'\n' || b == b'\r') {
                 return Err("not passed to cmd, which would end the command at its line break");
@@ -112,10 +205,39 @@ impl ResultArgs {
             if value.contains(&b'"') {
                 return Err("not passed to cmd, where its '\"' would move the command's quotes");
             }
-            if !self.delayed_off && value.contains(&b'!') {
+            if value.contains(&b'!') && again.another_cmd {
+                return Err(
+                    "not passed to cmd, whose command starts another cmd, which expands \
+                            '!' when delayed expansion is on",
+                );
+            }
+            if value.contains(&b'!') && !self.delayed_off {
                 return Err(
                     "not passed to cmd, which expands '!' when delayed expansion is on \
                             (give cmd /v:off before /c to pass it as it is)",
+                );
+            }
+            if !again.any() {
+                continue;
+            }
+            if value.contains(&b'%') {
+                return Err(
+                    "not passed to cmd, whose command reads it again (call, for, start \
+                            or another cmd), where no escape keeps a '%' from being expanded",
+                );
+            }
+            if again.call && value.contains(&b'^') {
+                return Err(
+                    "not passed to cmd, whose command reads it again with call, which \
+                            doubles its '^'",
+                );
+            }
+            let special = value.iter().any(|&b| CMD_SPECIAL.contains(&u16::from(b)));
+            if special && (!whole || self.may_strip) {
+                return Err(
+                    "not passed to cmd, whose command reads it again (call, for, start \
+                            or another cmd), where only quotes around a whole argument keep \
+                            '& | < > ^ ( )' as text",
                 );
             }
         }
@@ -136,19 +258,44 @@ impl ResultArgs {
     }
 }
 
+/// The text of `arg` that is the command's own: what is not a value, a space between pieces.
+fn own_text(arg: &Argument) -> String {
+    let bytes = arg.text.as_encoded_bytes();
+    let mut own = String::new();
+    let mut at = 0;
+    for range in arg
+        .values
+        .iter()
+        .chain(std::iter::once(&(bytes.len()..bytes.len())))
+    {
+        if range.start > at {
+            own.push_str(&String::from_utf8_lossy(&bytes[at..range.start]));
+            own.push(' ');
+        }
+        at = range.end;
+    }
+    own.trim_end().to_owned()
+}
+
 /// `args` as std would write them on a command line ([`std_quoted`]), each value in them
 /// escaped for cmd.exe as [`ResultArgs`] says; one text for each argument.
 fn cmd_line(args: &[Argument]) -> Vec<Vec<u16>> {
     // Each argument's units, each with whether it came from a value.
     let marked: Vec<Vec<(u16, bool)>> = args.iter().map(marked_units).collect();
-    let quoted: Vec<Vec<(u16, bool)>> = marked.iter().map(|m| std_quoted_marked(m)).collect();
+    // A value that is a whole argument is quoted as std quotes a script's argument.
+    let quoted: Vec<Vec<(u16, bool)>> = marked
+        .iter()
+        .map(|m| {
+            let whole = !m.is_empty() && m.iter().all(|&(_, value)| value);
+            std_quoted_marked(m, whole && quoted_as_script_argument(m))
+        })
+        .collect();
     // cmd runs what follows the first `/c` or `/k` (all of it, when there is none). When that
     // begins with a quote, cmd strips it and the line's last one (`cmd /?`): those two do not
     // change what is quoted.
-    let switch = args.iter().position(|a| {
-        let text = a.text.to_string_lossy();
-        text.eq_ignore_ascii_case("/c") || text.eq_ignore_ascii_case("/k")
-    });
+    let switch = args
+        .iter()
+        .position(|a| a.values.is_empty() && is_command_switch(&a.text.to_string_lossy()));
     let start = switch.map_or(0, |i| i + 1);
     let mut stripped: Vec<(usize, usize)> = Vec::new();
     let command: Vec<(usize, usize, u16)> = (start..quoted.len())
@@ -205,11 +352,23 @@ fn marked_units(arg: &Argument) -> Vec<(u16, bool)> {
     units
 }
 
+/// Whether std quotes `arg` as an argument of a script: when it ends with `\`, or holds an
+/// ASCII character other than a letter, a digit and `#$*+-./:?@\_`, or a control character.
+fn quoted_as_script_argument(arg: &[(u16, bool)]) -> bool {
+    let plain = |c: u8| c.is_ascii_alphanumeric() || b"#$*+-./:?@\\_".contains(&c);
+    arg.last().is_some_and(|&(u, _)| u == 0x5C)
+        || arg.iter().any(|&(u, _)| match u {
+            0..=0x7F => !plain(u as u8),
+            0x80..=0x9F => true,
+            _ => false,
+        })
+}
+
 /// `arg` as std quotes it on a command line: quotes around it when it is empty or holds a
-/// space or a tab; `2n + 1` backslashes before a `"` inside, `2n` before the closing one.
-/// Each unit keeps its mark; what std adds is the command's own.
-pub(super) fn std_quoted_marked(arg: &[(u16, bool)]) -> Vec<(u16, bool)> {
-    let quote = arg.is_empty() || arg.iter().any(|&(u, _)| u == 0x20 || u == 0x09);
+/// space or a tab (or when `always`); `2n + 1` backslashes before a `"` inside, `2n` before
+/// the closing one. Each unit keeps its mark; what std adds is the command's own.
+pub(super) fn std_quoted_marked(arg: &[(u16, bool)], always: bool) -> Vec<(u16, bool)> {
+    let quote = always || arg.is_empty() || arg.iter().any(|&(u, _)| u == 0x20 || u == 0x09);
     let mut quoted = Vec::with_capacity(arg.len() + 2);
     if quote {
         quoted.push((0x22, false));
@@ -257,28 +416,47 @@ mod tests {
             .collect();
         line.join(" ")
     }
+    /// How `cmd` runs `words` (an argument with `{}` has a placeholder, which is left out).
+    fn for_cmd(program: &str, words: &[&str]) -> ResultArgs {
+        let own: Vec<(OsString, bool)> = words
+            .iter()
+            .map(|w| (OsString::from(w.replace("{}", "")), !w.contains("{}")))
+            .collect();
+        ResultArgs::for_command(
+            OsStr::new(program),
+            own.iter().map(|(t, f)| (t.as_os_str(), *f)),
+        )
+    }
+
     #[test]
     fn cmd_reads_a_value_as_text_and_its_own_text_as_it_was() {
         let c = |a| arg(a, false);
         let v = |a| arg(a, true);
+        // A whole argument is quoted as std quotes a script's argument; inside the quotes cmd
+        // reads & | < > ^ ( ) as text, in every reading.
         assert_eq!(
             cmd_text(&[c("/c"), c("echo"), v("a|b<c>d&e^f(g)")]),
-            "/c echo a^|b^<c^>d^&e^^f^(g^)"
+            "/c echo \"a|b<c>d&e^f(g)\""
         );
         assert_eq!(
             cmd_text(&[c("/c"), c("echo"), v("5%x%")]),
-            "/c echo 5%%cd:~,%x%%cd:~,%"
+            "/c echo \"5%%cd:~,%x%%cd:~,%\""
         );
-        // Inside quotes (std's, for a space) cmd reads & as text already.
         assert_eq!(
-            cmd_text(&[c("/c"), c("echo"), v("a b&c")]),
-            "/c echo \"a b&c\""
+            cmd_text(&[c("/c"), c("echo"), v("./a-b/c_d.txt"), v(r"C:\x y\")]),
+            "/c echo ./a-b/c_d.txt \"C:\\x y\\\\\""
         );
-        // A command beginning with a quote loses it and the line's last one: outside again.
+        // Where no quotes hold it, a ^ before each: with text of the command's own...
+        let mixed = Argument {
+            text: "[a&b]".into(),
+            values: std::iter::once(1..4).collect(),
+        };
+        assert_eq!(cmd_text(&[c("/c"), c("echo"), mixed]), "/c echo [a^&b]");
+        // ... and where a command beginning with a quote loses it and the line's last one.
         assert_eq!(cmd_text(&[c("/c"), v("a b&c")]), "/c \"a b^&c\"");
         assert_eq!(
             cmd_text(&[c("/c"), c("type x | more"), v("a&b")]),
-            "/c \"type x | more\" a^&b"
+            "/c \"type x | more\" \"a^&b\""
         );
         // The command's own ^ escapes the value's first character; the rest is escaped.
         let mixed = Argument {
@@ -287,7 +465,7 @@ mod tests {
         };
         assert_eq!(cmd_text(&[c("/c"), c("echo"), mixed]), "/c echo ^a^&b^|");
         // Any other program gets what std writes.
-        let other = ResultArgs::for_command(OsStr::new("findstr.exe"), []);
+        let other = for_cmd("findstr.exe", &[]);
         let cmd = other.command(OsStr::new("findstr.exe"), &[v("a&b")]);
         assert_eq!(cmd.get_args().collect::<Vec<_>>(), ["a&b"]);
     }
@@ -344,11 +522,10 @@ mod tests {
     #[test]
     fn cmd_is_refused_what_no_escape_makes_exact() {
         let v = |a| arg(a, true);
-        let words = |w: &[&'static str]| w.iter().map(|s| OsStr::new(*s)).collect::<Vec<_>>();
-        let plain = ResultArgs::for_command(OsStr::new("cmd"), words(&["/c", "echo"]));
-        let off = ResultArgs::for_command(OsStr::new("CMD.EXE"), words(&["/V:OFF", "/c"]));
-        let on = ResultArgs::for_command(OsStr::new("cmd"), words(&["/v:off", "/v:on", "/c"]));
-        let late = ResultArgs::for_command(OsStr::new("cmd"), words(&["/c", "/v:off"]));
+        let plain = for_cmd("cmd", &["/c", "echo", "{}"]);
+        let off = for_cmd("CMD.EXE", &["/V:OFF", "/c", "echo", "{}"]);
+        let on = for_cmd("cmd", &["/v:off", "/v:on", "/c", "echo", "{}"]);
+        let late = for_cmd("cmd", &["/c", "echo", "/v:off", "{}"]);
         assert!(plain.check(&v("a!b")).is_err());
         assert!(off.check(&v("a!b")).is_ok());
         assert!(on.check(&v("a!b")).is_err());
@@ -358,7 +535,59 @@ mod tests {
         }
         // The command's own '!' is its own; a .bat file is std's to guard.
         assert!(plain.check(&arg("!x!", false)).is_ok());
-        let script = ResultArgs::for_command(OsStr::new("run.bat"), []);
+        let script = for_cmd("run.bat", &["{}"]);
         assert!(script.check(&v("a!b")).is_ok());
+    }
+
+    #[test]
+    fn a_command_that_reads_its_line_again_gets_a_whole_argument_in_quotes_or_nothing() {
+        let v = |a| arg(a, true);
+        // Read once (a script's %1 is not expanded again): everything passes.
+        for once in [
+            for_cmd("cmd", &["/c", "echo", "{}"]),
+            for_cmd("cmd", &["/c", "s.bat", "{}"]),
+        ] {
+            for name in ["x&y", "p%OS%q", "d^e(f)", "a b"] {
+                assert!(once.check(&v(name)).is_ok(), "{once:?} {name}");
+            }
+        }
+        let call = for_cmd("cmd", &["/c", "call", "echo", "{}"]);
+        let nested = for_cmd(
+            "cmd",
+            &["/v:off", "/c", "cmd.exe.", "/d", "/c", "echo", "{}"],
+        );
+        let for_f = for_cmd(
+            "cmd",
+            &[
+                "/c", "for", "/f", "%i", "in", "('echo", "{}", "')", "do", "@echo", "%i",
+            ],
+        );
+        for again in [call, nested, for_f] {
+            // A whole argument's quotes keep & ( ) text in every reading...
+            for name in ["x&mkdir;P", "a b(1)", "c|d<e>f"] {
+                assert!(again.check(&v(name)).is_ok(), "{again:?} {name}");
+            }
+            // ... but no escape keeps % from the second expansion.
+            assert!(again.check(&v("p%OS%q")).is_err(), "{again:?}");
+            // Nor does a ^ escape a value's & in an argument with text of its own.
+            let mixed = Argument {
+                text: "[a&b]".into(),
+                values: std::iter::once(1..4).collect(),
+            };
+            assert!(again.check(&mixed).is_err(), "{again:?}");
+        }
+        // call doubles a ^, quoted or not; another cmd may have delayed expansion on.
+        assert!(call.check(&v("d^e")).is_err());
+        assert!(nested.check(&v("d^e")).is_ok());
+        assert!(nested.check(&v("b!OS!c")).is_err());
+        // Where cmd strips the quote that would begin a command, quotes do not hold.
+        for stripped in [
+            for_cmd("cmd", &["/c", "call echo", "{}"]),
+            for_cmd("cmd", &["/c", "cmd", "/c", "{}"]),
+            for_cmd("cmd", &["/c", "call", "echo", "\"x", "{}"]),
+        ] {
+            assert!(stripped.check(&v("x&y")).is_err(), "{stripped:?}");
+            assert!(stripped.check(&v("x.txt")).is_ok(), "{stripped:?}");
+        }
     }
 }

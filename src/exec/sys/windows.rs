@@ -374,9 +374,10 @@ impl LineLimit {
                     })
                     .sum::<usize>();
         }
-        // With the space before it; for cmd.exe, counted as if all of it were a value.
+        // With the space before it; for cmd.exe, counted as if all of it were a value, in
+        // quotes.
         let quoted: Vec<(u16, bool)> = arg.encode_wide().map(|u| (u, false)).collect();
-        let units = std_quoted_marked(&quoted).len();
+        let units = std_quoted_marked(&quoted, self.cmd).len();
         let escapes = if self.cmd {
             arg.encode_wide()
                 .map(|u| match u {
@@ -463,9 +464,9 @@ mod tests {
         assert_eq!(bat.cost(OsStr::new("5%")), 1 + 2 + 1 + 8);
         assert!(bat.program_cost(OsStr::new("x.CMD")) >= 260);
         let cmd = LineLimit::for_program(OsStr::new(r"C:\Windows\system32\CMD.exe"));
-        // Counted as a value, escaped: 5%%cd:~,%.
-        assert_eq!((cmd.room(), cmd.cost(OsStr::new("5%"))), (8_190, 10));
-        assert_eq!(cmd.cost(OsStr::new("a&b")), 5);
+        // Counted as a value, quoted and escaped: "5%%cd:~,%".
+        assert_eq!((cmd.room(), cmd.cost(OsStr::new("5%"))), (8_190, 12));
+        assert_eq!(cmd.cost(OsStr::new("a&b")), 7);
         assert_eq!(LineLimit::for_program(OsStr::new("cmdx")).room(), 32_766);
     }
 }
