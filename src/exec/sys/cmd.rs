@@ -282,14 +282,6 @@ fn own_text(arg: &Argument) -> String {
 fn cmd_line(args: &[Argument]) -> Vec<Vec<u16>> {
     // Each argument's units, each with whether it came from a value.
     let marked: Vec<Vec<(u16, bool)>> = args.iter().map(marked_units).collect();
-    // A value that is a whole argument is quoted as std quotes a script's argument.
-    let quoted: Vec<Vec<(u16, bool)>> = marked
-        .iter()
-        .map(|m| {
-            let whole = !m.is_empty() && m.iter().all(|&(_, value)| value);
-            std_quoted_marked(m, whole && quoted_as_script_argument(m))
-        })
-        .collect();
     // cmd runs what follows the first `/c` or `/k` (all of it, when there is none). When that
     // begins with a quote, cmd strips it and the line's last one (`cmd /?`): those two do not
     // change what is quoted.
@@ -297,6 +289,16 @@ fn cmd_line(args: &[Argument]) -> Vec<Vec<u16>> {
         .iter()
         .position(|a| a.values.is_empty() && is_command_switch(&a.text.to_string_lossy()));
     let start = switch.map_or(0, |i| i + 1);
+    // A value that is a whole argument is quoted as std quotes a script's argument; but not
+    // the command's first word, whose quote cmd would strip, with the line's last one.
+    let quoted: Vec<Vec<(u16, bool)>> = marked
+        .iter()
+        .enumerate()
+        .map(|(i, m)| {
+            let whole = i != start && !m.is_empty() && m.iter().all(|&(_, value)| value);
+            std_quoted_marked(m, whole && quoted_as_script_argument(m))
+        })
+        .collect();
     let mut stripped: Vec<(usize, usize)> = Vec::new();
     let command: Vec<(usize, usize, u16)> = (start..quoted.len())
         .flat_map(|i| quoted[i].iter().enumerate().map(move |(j, u)| (i, j, u.0)))
@@ -454,6 +456,9 @@ mod tests {
         assert_eq!(cmd_text(&[c("/c"), c("echo"), mixed]), "/c echo [a^&b]");
         // ... and where a command beginning with a quote loses it and the line's last one.
         assert_eq!(cmd_text(&[c("/c"), v("a b&c")]), "/c \"a b^&c\"");
+        // The command's first word is not quoted for it (cmd would strip that quote and the
+        // last one, the command's own).
+        assert_eq!(cmd_text(&[c("/c"), v("a&b"), c("x y")]), "/c a^&b \"x y\"");
         assert_eq!(
             cmd_text(&[c("/c"), c("type x | more"), v("a&b")]),
             "/c \"type x | more\" \"a^&b\""
