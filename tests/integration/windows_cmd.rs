@@ -4,17 +4,19 @@
 //! second cmd, a script's `%1`).
 
 use std::fs;
+use std::process::{Command, Stdio};
 
-use crate::fixture::Tree;
+use crate::fixture::{Spawn, Tree};
 use crate::windows::run_with_path;
 
 /// Cmd.exe runs what follows its `/c` as a command, so `-x cmd /c echo {}`
 /// would run the `echo.PWNED` of a file named `a&echo.PWNED` (fd.exe does). ffind escapes the
 /// values it gives cmd (quotes around a whole argument, `^` where no quotes hold, and `%` as
 /// `%%cd:~,%`), so that each name reaches echo as text,
-/// `-x` and `-X` alike, and also where the command's own text is quoted or piped; a `!`, which
-/// cmd may expand, is refused with the name and why, exit code 1, the others still run, and
-/// it passes with `/v:off`. (`| < > "` cannot be in a Windows file name; the unit tests of
+/// `-x` and `-X` alike, and also where the command's own text is quoted or piped; a `!` is
+/// passed where cmd does not expand it (delayed expansion off, as it is unless `/v:on` or the
+/// registry turns it on), and refused with the name and why where it does, exit code 1, the
+/// others still run. (`| < > "` cannot be in a Windows file name; the unit tests of
 /// exec/sys/cmd.rs give them as values.)
 #[test]
 fn cmd_gets_a_result_as_text_never_as_a_command() {
@@ -65,19 +67,18 @@ fn cmd_gets_a_result_as_text_never_as_a_command() {
     let mut bare: Vec<String> = names.iter().map(|n| n.to_string()).collect();
     bare.sort();
     assert_eq!(run.sorted(), bare);
-    // '!': refused unless delayed expansion is off; the rest still run.
+    // '!': refused where delayed expansion is on; the rest still run.
     t.files(&["i!PATH!j"]);
     for args in [
-        &["-x", "cmd", "/c", "echo", "{}"][..],
-        &["-x", "cmd", "/v:on", "/c", "echo", "{}"],
-        &["-X", "cmd", "/c", "echo"],
+        &["-x", "cmd", "/v:on", "/c", "echo", "{}"][..],
+        &["-X", "cmd", "/d", "/v:off", "/v:on", "/c", "echo"],
     ] {
         let run = run_cmd(args);
         assert_eq!(run.code, 1, "{args:?}");
         assert_eq!(
             run.stderr,
-            "ffind: ./i!PATH!j: not passed to cmd, which expands '!' when delayed expansion is \
-             on (give cmd /v:off before /c to pass it as it is)\n",
+            "ffind: ./i!PATH!j: not passed to cmd, which expands '!' with delayed expansion on \
+             (/v:on)\n",
             "{args:?}"
         );
         let out = String::from_utf8_lossy(&run.stdout);
@@ -86,12 +87,22 @@ fn cmd_gets_a_result_as_text_never_as_a_command() {
             "{args:?}: {out}"
         );
     }
-    let run = run_cmd(&["-j", "1", "-x", "cmd", "/v:off", "/c", "echo", "{}"]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
+    // Passed, as it is, where delayed expansion is off: by default (the registry says
+    // nothing in the tests' Wine prefix), and with /v:off.
     let mut with_bang = want.clone();
     with_bang.push("\"./i!PATH!j\"".into());
     with_bang.sort();
-    assert_eq!(run.sorted(), with_bang);
+    for args in [
+        &["-j", "1", "-x", "cmd", "/c", "echo", "{}"][..],
+        &[
+            "-j", "1", "-x", "cmd", "/v:on", "/v:off", "/c", "echo", "{}",
+        ],
+        &["--batch-size", "1", "-X", "cmd", "/c", "echo"],
+    ] {
+        let run = run_cmd(args);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+        assert_eq!(run.sorted(), with_bang, "{args:?}");
+    }
 }
 
 /// Names that cmd would read as commands or expand, were they not escaped for it: `&` runs
@@ -104,14 +115,15 @@ const HOSTILE: [&str; 5] = [
     "b!OS!c",
 ];
 
-/// The message for a name with `!` given to cmd with delayed expansion not turned off.
-const BANG_REFUSED: &str = "ffind: ./b!OS!c: not passed to cmd, which expands '!' when delayed \
-                            expansion is on (give cmd /v:off before /c to pass it as it is)\n";
+/// The message for a name with `!` given to cmd with delayed expansion on (`/v:on`).
+const BANG_REFUSED: &str =
+    "ffind: ./b!OS!c: not passed to cmd, which expands '!' with delayed expansion on (/v:on)\n";
 
 /// Runs `args` on a tree of the [`HOSTILE`] names, and checks that cmd read each as text: it
-/// echoed every name but the one with `!` (refused, with why, exit code 1), as it is (cmd's
-/// quotes aside), made no directory and printed no `PWNED`; `words` splits -X's one line.
-fn assert_cmd_read_text(t: &Tree, args: &[&str], words: bool) {
+/// echoed every name as it is (cmd's quotes aside), but the one with `!` where `delayed` (the
+/// command's `/v:on`) turns delayed expansion on (refused, with why, exit code 1), made no
+/// directory and printed no `PWNED`; `words` splits -X's one line.
+fn assert_cmd_read_text(t: &Tree, args: &[&str], words: bool, delayed: bool) {
     let path = std::env::var_os("PATH").unwrap_or_default();
     let run = run_with_path(t, &path, args);
     let out = String::from_utf8_lossy(&run.stdout).replace('"', "");
@@ -121,14 +133,12 @@ fn assert_cmd_read_text(t: &Tree, args: &[&str], words: bool) {
         out.lines().collect()
     };
     echoed.sort_unstable();
-    let mut want: Vec<String> = HOSTILE[..4].iter().map(|n| format!("./{n}")).collect();
+    let passed = if delayed { &HOSTILE[..4] } else { &HOSTILE[..] };
+    let mut want: Vec<String> = passed.iter().map(|n| format!("./{n}")).collect();
     want.sort();
     assert_eq!(echoed, want, "{args:?}: {}", run.stderr);
-    assert_eq!(
-        (run.code, run.stderr.as_str()),
-        (1, BANG_REFUSED),
-        "{args:?}"
-    );
+    let refused = if delayed { (1, BANG_REFUSED) } else { (0, "") };
+    assert_eq!((run.code, run.stderr.as_str()), refused, "{args:?}");
     assert!(
         !t.root().join("PWNED_DIR").exists(),
         "{args:?} made PWNED_DIR"
@@ -137,7 +147,8 @@ fn assert_cmd_read_text(t: &Tree, args: &[&str], words: bool) {
 
 /// Windows strips the dots and spaces that end a file name (the spelling behind
 /// CVE-2024-43402): `cmd.exe.`, `"cmd.exe "`, `cmd.exe..` and `C:\windows\system32\cmd.exe\.`
-/// all run cmd.exe, and ffind knows it for cmd by the name Windows runs, `-x` and `-X` alike.
+/// all run cmd.exe, and ffind knows it for cmd by the name Windows runs, `-x` and `-X` alike,
+/// with delayed expansion on and off.
 #[test]
 fn cmd_is_known_under_every_spelling_that_runs_it() {
     let t = Tree::new();
@@ -153,8 +164,13 @@ fn cmd_is_known_under_every_spelling_that_runs_it() {
         r"C:\windows\system32\cmd.exe ",
         r"C:\windows\system32\.\cmd.exe..",
     ] {
-        assert_cmd_read_text(&t, &["-j", "1", "-x", cmd, "/c", "echo", "{}"], false);
-        assert_cmd_read_text(&t, &["-X", cmd, "/c", "echo"], true);
+        assert_cmd_read_text(
+            &t,
+            &["-j", "1", "-x", cmd, "/c", "echo", "{}"],
+            false,
+            false,
+        );
+        assert_cmd_read_text(&t, &["-X", cmd, "/v:on", "/c", "echo"], true, true);
     }
 }
 
@@ -231,4 +247,99 @@ fn cmd_keeps_a_whole_argument_text_when_its_line_is_read_again() {
         passed.sort();
         assert_eq!(run.sorted(), passed, "{command:?}");
     }
+}
+
+/// A `DelayedExpansion` value in the registry (`reg add`, as a user sets it) under `root`
+/// (`HKCU` or `HKLM`), deleted again when dropped. It is the prefix's, seen by every program:
+/// the suite runs one test at a time under Wine (.ci/windows.sh).
+struct DelayedExpansion(String);
+
+impl DelayedExpansion {
+    fn set(root: &str, on: bool) -> DelayedExpansion {
+        let key = format!(r"{root}\Software\Microsoft\Command Processor");
+        let data = if on { "1" } else { "0" };
+        let set = [
+            "add",
+            &key,
+            "/v",
+            "DelayedExpansion",
+            "/t",
+            "REG_DWORD",
+            "/d",
+            data,
+            "/f",
+        ];
+        assert!(reg(&set), "reg {set:?}");
+        DelayedExpansion(key)
+    }
+}
+
+impl Drop for DelayedExpansion {
+    fn drop(&mut self) {
+        reg(&["delete", &self.0, "/v", "DelayedExpansion", "/f"]);
+    }
+}
+
+/// Runs Wine's (or Windows') `reg` quietly: whether it succeeded.
+fn reg(args: &[&str]) -> bool {
+    Command::new("reg")
+        .args(args)
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .output_ok()
+        .status
+        .success()
+}
+
+/// cmd expands `!` only with delayed expansion on, which is off unless `/v:on` or the
+/// registry turns it on for every cmd (`DelayedExpansion` under `HKCU`, else `HKLM`,
+/// `Software\Microsoft\Command Processor`; the user's value comes first). ffind reads the
+/// registry as cmd does: it passes a name with `!` where the expansion is off, refuses it
+/// where the registry turns it on (for the cmd it starts, or for another that cmd starts),
+/// and `/v:off` passes it whatever the registry says. Wine 8's cmd does not read the value
+/// itself, so what this shows is ffind's judgement.
+#[test]
+fn a_bang_passes_unless_the_registry_turns_delayed_expansion_on() {
+    let t = Tree::new();
+    t.files(&["b!OS!c", "plain"]);
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let run = |args: &[&str]| run_with_path(&t, &path, args);
+    let echo = ["-j", "1", "-x", "cmd", "/c", "echo", "{}"];
+    let passed = |args: &[&str]| {
+        let run = run(args);
+        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+        assert_eq!(run.sorted(), ["\"./b!OS!c\"", "./plain"], "{args:?}");
+    };
+    let refused = |args: &[&str], why: &str| {
+        let run = run(args);
+        let message = format!("ffind: ./b!OS!c: not passed to cmd, {why}\n");
+        assert_eq!((run.code, &run.stderr), (1, &message), "{args:?}");
+        assert_eq!(run.sorted(), ["./plain"], "{args:?}");
+    };
+    let by_registry = "which expands '!' with delayed expansion on, as the registry's \
+                       DelayedExpansion says (cmd /v:off /c ... passes it)";
+    passed(&echo);
+    {
+        let _machine = DelayedExpansion::set("HKLM", true);
+        refused(&echo, by_registry);
+        let _user = DelayedExpansion::set("HKCU", false);
+        passed(&echo);
+    }
+    {
+        let _user = DelayedExpansion::set("HKCU", true);
+        refused(&echo, by_registry);
+        passed(&["-j", "1", "-x", "cmd", "/v:off", "/c", "echo", "{}"]);
+        refused(
+            &[
+                "-j", "1", "-x", "cmd", "/v:off", "/c", "cmd", "/c", "echo", "{}",
+            ],
+            "whose command starts another cmd, which expands '!' with delayed expansion on \
+             (its /v:on, or the registry's DelayedExpansion)",
+        );
+    }
+    passed(&echo);
+    passed(&[
+        "-j", "1", "-x", "cmd", "/v:off", "/c", "cmd", "/c", "echo", "{}",
+    ]);
 }

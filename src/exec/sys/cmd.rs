@@ -6,6 +6,12 @@ use std::ffi::{OsStr, OsString};
 use std::os::windows::ffi::{OsStrExt, OsStringExt};
 use std::os::windows::process::CommandExt;
 use std::process::Command;
+use std::sync::OnceLock;
+
+use windows_sys::Win32::Foundation::{ERROR_FILE_NOT_FOUND, ERROR_PATH_NOT_FOUND, ERROR_SUCCESS};
+use windows_sys::Win32::System::Registry::{
+    RegGetValueW, HKEY_CURRENT_USER, HKEY_LOCAL_MACHINE, RRF_RT_REG_DWORD,
+};
 
 use crate::exec::sys::argument::Argument;
 
@@ -70,10 +76,11 @@ pub(super) const CMD_SPECIAL: &[u16] = &[0x26, 0x7C, 0x3C, 0x3E, 0x5E, 0x28, 0x2
 /// strips the quote) get a `^`, which holds for one reading; each `%` is written `%%cd:~,%`
 /// (what std writes for a batch file's `%`: cmd's expansion gives a `%` it does not expand
 /// again), which holds for one reading too. What no escape makes exact is refused, with why: a
-/// `!`, which cmd expands with delayed expansion on (`/v:on`, or the registry's
-/// `DelayedExpansion`), unless the command says `/v:off` before its `/c` and starts no other
-/// cmd; a `"` (no Windows file name has one), which would move cmd's quotes for the command's
-/// own text; a line break, where cmd ends the command. Where the command's own text reads its
+/// `!` where cmd expands it, with delayed expansion on (`/v:on` before its `/c`, or without a
+/// `/v` there the registry's `DelayedExpansion`: [`delayed_by_registry`]), or where the command
+/// starts another cmd whose delayed expansion may be on (a `/v:on` in the command's text, or
+/// the registry); a `"` (no Windows file name has one), which would move cmd's quotes for the
+/// command's own text; a line break, where cmd ends the command. Where the command's own text reads its
 /// line again ([`Rereading`]: `call`, `for`, `start`, another cmd), also a `%`, a `^` under
 /// `call` (which doubles it, quoted or not), and a `& | < > ( )` that no quotes of a whole
 /// argument hold.
@@ -81,8 +88,10 @@ pub(super) const CMD_SPECIAL: &[u16] = &[0x26, 0x7C, 0x3C, 0x3E, 0x5E, 0x28, 0x2
 pub struct ResultArgs {
     /// The program is cmd.exe.
     cmd: bool,
-    /// Its arguments before `/c` or `/k` turn delayed expansion off (`/v:off`).
-    delayed_off: bool,
+    /// Why cmd expands `!`, if it does: its `/v:on` (before `/c`), or the registry.
+    delayed: Option<&'static str>,
+    /// The registry turns delayed expansion on for a cmd not told otherwise.
+    registry: bool,
     /// What of the command's own text reads the line again.
     again: Rereading,
     /// A command cmd runs may begin with a quote it strips (or a quote of the command's own
@@ -97,6 +106,8 @@ pub struct ResultArgs {
 struct Rereading {
     call: bool,
     another_cmd: bool,
+    /// A `/v:on` (or `/v`) in it, which would turn another cmd's delayed expansion on.
+    delayed_on: bool,
 }
 
 impl Rereading {
@@ -111,6 +122,10 @@ impl Rereading {
             // cmd also reads a command's name up to a `/` (`cmd/c`, `call/?`).
             let name = word.split('/').next().unwrap_or_default();
             let is_cmd = |w: &str| runs_through_cmd(OsStr::new(w)) == (false, true);
+            let switches = word.split('/').skip(1);
+            again.delayed_on |= switches
+                .into_iter()
+                .any(|s| s == "v" || (s.starts_with("v:") && s != "v:off"));
             match name {
                 "call" => again.call = true,
                 "for" | "start" => again.another_cmd = true,
@@ -125,6 +140,7 @@ impl Rereading {
         Rereading {
             call: self.call || other.call,
             another_cmd: self.another_cmd || other.another_cmd,
+            delayed_on: self.delayed_on || other.delayed_on,
         }
     }
 
@@ -141,6 +157,43 @@ fn is_command_switch(text: &str) -> bool {
         .any(|s| text.eq_ignore_ascii_case(s))
 }
 
+/// Whether the registry turns delayed expansion on for a cmd that no `/v` tells otherwise:
+/// `DelayedExpansion` under `HKEY_CURRENT_USER`, else `HKEY_LOCAL_MACHINE`,
+/// `Software\Microsoft\Command Processor`, a DWORD not 0 (`cmd /?`: the user's value comes
+/// first). One that cannot be read as a DWORD is taken as on. Read once.
+fn delayed_by_registry() -> bool {
+    static ON: OnceLock<bool> = OnceLock::new();
+    *ON.get_or_init(|| {
+        let key: Vec<u16> = "Software\\Microsoft\\Command Processor\0"
+            .encode_utf16()
+            .collect();
+        let value: Vec<u16> = "DelayedExpansion\0".encode_utf16().collect();
+        for root in [HKEY_CURRENT_USER, HKEY_LOCAL_MACHINE] {
+            let mut data = 0u32;
+            let mut size = std::mem::size_of::<u32>() as u32;
+            // SAFETY: the key and value names are NUL-terminated UTF-16; `data` is a DWORD of
+            // the size `size` says, which RRF_RT_REG_DWORD asks for.
+            let read = unsafe {
+                RegGetValueW(
+                    root,
+                    key.as_ptr(),
+                    value.as_ptr(),
+                    RRF_RT_REG_DWORD,
+                    std::ptr::null_mut(),
+                    (&raw mut data).cast(),
+                    &mut size,
+                )
+            };
+            match read {
+                ERROR_SUCCESS => return data != 0,
+                ERROR_FILE_NOT_FOUND | ERROR_PATH_NOT_FOUND => {}
+                _ => return true,
+            }
+        }
+        false
+    })
+}
+
 impl ResultArgs {
     /// For a command that starts `program` with `args`, in order: each argument's text with
     /// its placeholders expanded for an empty path, and whether it has none (the command's
@@ -148,6 +201,17 @@ impl ResultArgs {
     pub fn for_command<'a>(
         program: &OsStr,
         args: impl IntoIterator<Item = (&'a OsStr, bool)>,
+    ) -> ResultArgs {
+        let (_, cmd) = runs_through_cmd(program);
+        let registry = cmd && delayed_by_registry();
+        ResultArgs::for_command_with(program, args, registry)
+    }
+
+    /// [`ResultArgs::for_command`], with what the registry says of delayed expansion.
+    fn for_command_with<'a>(
+        program: &OsStr,
+        args: impl IntoIterator<Item = (&'a OsStr, bool)>,
+        registry: bool,
     ) -> ResultArgs {
         let (batch_file, cmd) = runs_through_cmd(program);
         let args: Vec<(String, bool)> = args
@@ -157,11 +221,18 @@ impl ResultArgs {
         let switch = args
             .iter()
             .position(|(text, fixed)| *fixed && is_command_switch(text));
-        let mut delayed_off = false;
+        // The last `/v` before the switch decides, the registry without one (`cmd /?`).
+        let by_registry = "not passed to cmd, which expands '!' with delayed expansion on, as \
+                           the registry's DelayedExpansion says (cmd /v:off /c ... passes it)";
+        let mut delayed = registry.then_some(by_registry);
         for (text, _) in &args[..switch.unwrap_or(args.len())] {
             match text.to_ascii_lowercase().as_str() {
-                "/v:off" => delayed_off = true,
-                "/v:on" | "/v" => delayed_off = false,
+                "/v:off" => delayed = None,
+                "/v:on" | "/v" => {
+                    delayed = Some(
+                        "not passed to cmd, which expands '!' with delayed expansion on (/v:on)",
+                    )
+                }
                 _ => {}
             }
         }
@@ -184,7 +255,8 @@ impl ResultArgs {
                 .any(|pair| pair[0].1 && is_command_switch(&pair[0].0) && begins_quoted(&pair[1]));
         ResultArgs {
             cmd: cmd && !batch_file,
-            delayed_off,
+            delayed,
+            registry,
             again,
             may_strip,
         }
@@ -205,17 +277,17 @@ impl ResultArgs {
             if value.contains(&b'"') {
                 return Err("not passed to cmd, where its '\"' would move the command's quotes");
             }
-            if value.contains(&b'!') && again.another_cmd {
-                return Err(
-                    "not passed to cmd, whose command starts another cmd, which expands \
-                            '!' when delayed expansion is on",
-                );
-            }
-            if value.contains(&b'!') && !self.delayed_off {
-                return Err(
-                    "not passed to cmd, which expands '!' when delayed expansion is on \
-                            (give cmd /v:off before /c to pass it as it is)",
-                );
+            if value.contains(&b'!') {
+                if let Some(why) = self.delayed {
+                    return Err(why);
+                }
+                if again.another_cmd && (self.registry || again.delayed_on) {
+                    return Err(
+                        "not passed to cmd, whose command starts another cmd, which \
+                                expands '!' with delayed expansion on (its /v:on, or the \
+                                registry's DelayedExpansion)",
+                    );
+                }
             }
             if !again.any() {
                 continue;
@@ -420,13 +492,19 @@ mod tests {
     }
     /// How `cmd` runs `words` (an argument with `{}` has a placeholder, which is left out).
     fn for_cmd(program: &str, words: &[&str]) -> ResultArgs {
+        for_cmd_registry(program, words, false)
+    }
+
+    /// [`for_cmd`] where the registry turns delayed expansion on (`registry`) or not.
+    fn for_cmd_registry(program: &str, words: &[&str], registry: bool) -> ResultArgs {
         let own: Vec<(OsString, bool)> = words
             .iter()
             .map(|w| (OsString::from(w.replace("{}", "")), !w.contains("{}")))
             .collect();
-        ResultArgs::for_command(
+        ResultArgs::for_command_with(
             OsStr::new(program),
             own.iter().map(|(t, f)| (t.as_os_str(), *f)),
+            registry,
         )
     }
 
@@ -527,14 +605,28 @@ mod tests {
     #[test]
     fn cmd_is_refused_what_no_escape_makes_exact() {
         let v = |a| arg(a, true);
-        let plain = for_cmd("cmd", &["/c", "echo", "{}"]);
+        // '!' is expanded where delayed expansion is on: by the last /v before /c, else by
+        // the registry.
+        for registry in [false, true] {
+            let cmd = |words: &[&str]| for_cmd_registry("cmd", words, registry);
+            let plain = cmd(&["/c", "echo", "{}"]);
+            let late = cmd(&["/c", "echo", "/v:off", "{}"]);
+            assert_eq!(plain.check(&v("a!b")).is_err(), registry);
+            assert_eq!(late.check(&v("a!b")).is_err(), registry);
+            let off = cmd(&["/d", "/V:OFF", "/c", "echo", "{}"]);
+            let on = cmd(&["/v:off", "/v:on", "/c", "echo", "{}"]);
+            assert!(off.check(&v("a!b")).is_ok());
+            assert!(on.check(&v("a!b")).is_err());
+            // Another cmd has its own: the registry's, or the command's /v:on.
+            let nested = cmd(&["/v:off", "/c", "cmd", "/c", "echo", "{}"]);
+            assert_eq!(nested.check(&v("a!b")).is_err(), registry);
+            let nested_on = cmd(&["/v:off", "/c", "cmd/v:on", "/c", "echo", "{}"]);
+            assert!(nested_on.check(&v("a!b")).is_err());
+            let nested_off = cmd(&["/c", "cmd", "/v:off", "/c", "echo", "{}"]);
+            assert_eq!(nested_off.check(&v("a!b")).is_err(), registry);
+        }
         let off = for_cmd("CMD.EXE", &["/V:OFF", "/c", "echo", "{}"]);
-        let on = for_cmd("cmd", &["/v:off", "/v:on", "/c", "echo", "{}"]);
-        let late = for_cmd("cmd", &["/c", "echo", "/v:off", "{}"]);
-        assert!(plain.check(&v("a!b")).is_err());
-        assert!(off.check(&v("a!b")).is_ok());
-        assert!(on.check(&v("a!b")).is_err());
-        assert!(late.check(&v("a!b")).is_err());
+        let plain = for_cmd_registry("cmd", &["/c", "echo", "{}"], true);
         for bad in ["a\nb", "a\rb", "a\"b"] {
             assert!(off.check(&v(bad)).is_err(), "{bad:?}");
         }
@@ -584,7 +676,7 @@ mod tests {
         // call doubles a ^, quoted or not; another cmd may have delayed expansion on.
         assert!(call.check(&v("d^e")).is_err());
         assert!(nested.check(&v("d^e")).is_ok());
-        assert!(nested.check(&v("b!OS!c")).is_err());
+        assert!(nested.check(&v("b!OS!c")).is_ok());
         // Where cmd strips the quote that would begin a command, quotes do not hold.
         for stripped in [
             for_cmd("cmd", &["/c", "call echo", "{}"]),
