@@ -94,8 +94,8 @@ pub struct ResultArgs {
     registry: bool,
     /// What of the command's own text reads the line again.
     again: Rereading,
-    /// A command cmd runs may begin with a quote it strips (or a quote of the command's own
-    /// makes the count uncertain), so that a whole argument's quotes may not hold.
+    /// A whole argument's quotes may not hold: cmd strips the quote that begins a command, or
+    /// the command's own quotes are uneven before it.
     may_strip: bool,
 }
 
@@ -242,14 +242,28 @@ impl ResultArgs {
             .fold(Rereading::default(), |again, (text, _)| {
                 again.or(Rereading::of(text))
             });
-        // cmd strips the first and the last quote of a command that begins with one: the one
-        // after its switch, or another cmd's in the command's own text. A quote of the
-        // command's own makes the count uncertain too.
+        // Whether a whole argument's quotes hold: the line is written with a value `a&b` for
+        // each, and they hold where cmd reads it inside quotes (no `^` was needed), following
+        // cmd's stripping of the quote that begins its command and the command's own quotes.
+        let sample: Vec<Argument> = args
+            .iter()
+            .map(|(text, fixed)| match (fixed, text.is_empty()) {
+                (false, true) => Argument {
+                    text: "a&b".into(),
+                    values: std::iter::once(0..3).collect(),
+                },
+                _ => Argument::fixed(text.into()),
+            })
+            .collect();
+        let outside = cmd_line(&sample)
+            .iter()
+            .zip(&sample)
+            .any(|(written, arg)| !arg.values.is_empty() && written.contains(&0x5E));
+        // Another cmd in the command strips the quote that begins its own command in turn.
         let begins_quoted = |(text, fixed): &(String, bool)| {
             !fixed || text.is_empty() || text.contains([' ', '\t', '"'])
         };
-        let may_strip = command.first().is_some_and(begins_quoted)
-            || command.iter().any(|(text, _)| text.contains('"'))
+        let may_strip = outside
             || command
                 .windows(2)
                 .any(|pair| pair[0].1 && is_command_switch(&pair[0].0) && begins_quoted(&pair[1]));
@@ -677,7 +691,12 @@ mod tests {
         assert!(call.check(&v("d^e")).is_err());
         assert!(nested.check(&v("d^e")).is_ok());
         assert!(nested.check(&v("b!OS!c")).is_ok());
-        // Where cmd strips the quote that would begin a command, quotes do not hold.
+        // The command's own quotes, even, leave a whole argument's quotes holding.
+        let start = for_cmd("cmd", &["/c", "start", "\"\"", "{}"]);
+        assert!(start.check(&v("a b(1)&c.pdf")).is_ok());
+        assert!(start.check(&v("p%OS%q.pdf")).is_err());
+        // Where cmd strips the quote that would begin a command, or the command's own quotes
+        // are uneven, they do not hold.
         for stripped in [
             for_cmd("cmd", &["/c", "call echo", "{}"]),
             for_cmd("cmd", &["/c", "cmd", "/c", "{}"]),
