@@ -440,16 +440,16 @@ fn marked_units(arg: &Argument) -> Vec<(u16, bool)> {
     units
 }
 
-/// Whether std quotes `arg` as an argument of a script: when it ends with `\`, or holds an
-/// ASCII character other than a letter, a digit and `#$*+-./:?@\_`, or a control character.
+/// Whether `arg` holds what std quotes in an argument of a script: an ASCII character other
+/// than a letter, a digit and `#$*+-./:?@\_`, or a control character. (std also quotes one
+/// that ends with `\`, for a script's `"%~1"`; cmd reads `C:\` as text without quotes.)
 fn quoted_as_script_argument(arg: &[(u16, bool)]) -> bool {
     let plain = |c: u8| c.is_ascii_alphanumeric() || b"#$*+-./:?@\\_".contains(&c);
-    arg.last().is_some_and(|&(u, _)| u == 0x5C)
-        || arg.iter().any(|&(u, _)| match u {
-            0..=0x7F => !plain(u as u8),
-            0x80..=0x9F => true,
-            _ => false,
-        })
+    arg.iter().any(|&(u, _)| match u {
+        0..=0x7F => !plain(u as u8),
+        0x80..=0x9F => true,
+        _ => false,
+    })
 }
 
 /// `arg` as std quotes it on a command line: quotes around it when it is empty or holds a
@@ -540,6 +540,7 @@ mod tests {
             cmd_text(&[c("/c"), c("echo"), v("./a-b/c_d.txt"), v(r"C:\x y\")]),
             "/c echo ./a-b/c_d.txt \"C:\\x y\\\\\""
         );
+        assert_eq!(cmd_text(&[c("/c"), c("dir"), v("C:\\")]), "/c dir C:\\");
         // Where no quotes hold it, a ^ before each: with text of the command's own...
         let mixed = Argument {
             text: "[a&b]".into(),
