@@ -214,6 +214,16 @@ impl ResultArgs {
         registry: bool,
     ) -> ResultArgs {
         let (batch_file, cmd) = runs_through_cmd(program);
+        if !cmd || batch_file {
+            // std's to quote: nothing of cmd's to follow.
+            return ResultArgs {
+                cmd: false,
+                delayed: None,
+                registry: false,
+                again: Rereading::default(),
+                may_strip: false,
+            };
+        }
         let args: Vec<(String, bool)> = args
             .into_iter()
             .map(|(text, fixed)| (text.to_string_lossy().into_owned(), fixed))
@@ -268,7 +278,7 @@ impl ResultArgs {
                 .windows(2)
                 .any(|pair| pair[0].1 && is_command_switch(&pair[0].0) && begins_quoted(&pair[1]));
         ResultArgs {
-            cmd: cmd && !batch_file,
+            cmd: true,
             delayed,
             registry,
             again,
