@@ -29,10 +29,10 @@ pub(super) fn runs_through_cmd(program: &OsStr) -> (bool, bool) {
 /// tells it: its path's last name after Windows' own reading of a path, which drops a `.`
 /// component and takes the name before a `..` away, and strips the dots and spaces that end
 /// a name (`cmd.exe.`, `"cmd.exe "` and `cmd.exe..` open cmd.exe: the spelling of
-/// CVE-2024-43402); a drive before it (`C:cmd.exe`), the name of the file's unnamed stream
-/// (`cmd.exe::$DATA`) and quotes, which no name holds, are left out. Where Windows would not
-/// strip (a `\\?\` path) this strips all the same: a name taken for cmd's when it is not
-/// costs escapes, never a command run.
+/// CVE-2024-43402); a drive before it (`C:cmd.exe`), a stream's name after it
+/// (`cmd.exe::$DATA`, the file's unnamed stream) and quotes, which no name holds, are left
+/// out. Where Windows would not strip (a `\\?\` path, a named stream) this strips all the
+/// same: a name taken for cmd's when it is not costs escapes, never a command run.
 fn run_name(program: &OsStr) -> String {
     let path = program
         .to_string_lossy()
@@ -46,15 +46,14 @@ fn run_name(program: &OsStr) -> String {
             names.push(part);
         }
     }
-    let trim = |name: &str| name.trim_end_matches(['.', ' ']).to_owned();
-    let mut name = trim(names.last().copied().unwrap_or_default());
-    if let Some(unnamed) = name.strip_suffix("::$data") {
-        name = trim(unnamed);
+    let mut name = names.last().copied().unwrap_or_default();
+    if let [drive, b':', ..] = name.as_bytes() {
+        if drive.is_ascii_alphabetic() {
+            name = &name[2..];
+        }
     }
-    match name.as_bytes() {
-        [drive, b':', ..] if drive.is_ascii_alphabetic() => name[2..].to_owned(),
-        _ => name,
-    }
+    let file = name.split(':').next().unwrap_or_default();
+    file.trim_end_matches(['.', ' ']).to_owned()
 }
 
 /// What cmd.exe parses on the command line it runs (after `/c` or `/k`) and a `^` escapes
@@ -596,6 +595,9 @@ mod tests {
             r"\\?\C:\Windows\System32\cmd.exe",
             "C:cmd.exe",
             "cmd.exe::$DATA",
+            "X:cmd.exe",
+            "cmd.exe. :$data",
+            "cmd.exe:stream",
         ] {
             assert_eq!(
                 runs_through_cmd(OsStr::new(program)),
@@ -616,7 +618,7 @@ mod tests {
             r"C:\Windows\System32\cmd.exe\..",
             r"cmd\x.exe",
             "xcmd.exe",
-            "cmd.exe:stream",
+            "cmdx:cmd.exe",
             "run.bat.x",
         ] {
             assert_eq!(
