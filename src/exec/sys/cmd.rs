@@ -61,28 +61,27 @@ fn run_name(program: &OsStr) -> String {
 pub(super) const CMD_SPECIAL: &[u16] = &[0x26, 0x7C, 0x3C, 0x3E, 0x5E, 0x28, 0x29];
 
 /// How the values a result gives a command's placeholders reach the program. Any program but
-/// cmd.exe gets its arguments as std quotes them; a `.bat` or `.cmd` file runs through cmd.exe
-/// with std's own guard (Rust 1.77.2 on). cmd.exe itself (`-x cmd /c echo {}`) reads the rest
-/// of its command line as a command, where a file name's `&` would start another: there, each
-/// value is written so that cmd reads it as text. The command line is built as std builds it
-/// (the command's own text untouched: `cmd /c "type {} | more"` still pipes), and cmd's reading
-/// of it followed (its quotes, which it strips from a command that begins with one, and the
-/// command's own `^`). A value that is a whole argument (`{}`, `{/}`) is put in quotes as std
-/// quotes a script's argument (when it holds anything but letters, digits and `#$*+-./:?@\_`),
-/// and those quotes go on with it wherever cmd's command hands it: to `call`, to another cmd,
-/// into a script's `%1`, each of which reads it again. A value's `& | < > ^ ( )` that are
-/// outside quotes all the same (in an argument with text of the command's own, or where cmd
-/// strips the quote) get a `^`, which holds for one reading; each `%` is written `%%cd:~,%`
-/// (what std writes for a batch file's `%`: cmd's expansion gives a `%` it does not expand
-/// again), which holds for one reading too. What no escape makes exact is refused, with why: a
-/// `!` where cmd expands it, with delayed expansion on (`/v:on` before its `/c`, or without a
-/// `/v` there the registry's `DelayedExpansion`: [`delayed_by_registry`]), or where the command
-/// starts another cmd whose delayed expansion may be on (a `/v:on` in the command's text, or
-/// the registry); a `"` (no Windows file name has one), which would move cmd's quotes for the
-/// command's own text; a line break, where cmd ends the command. Where the command's own text reads its
-/// line again ([`Rereading`]: `call`, `for`, `start`, another cmd), also a `%`, a `^` under
-/// `call` (which doubles it, quoted or not), and a `& | < > ( )` that no quotes of a whole
-/// argument hold.
+/// cmd.exe gets its arguments as std quotes them; a `.bat` or `.cmd` file runs through cmd.exe with
+/// std's own guard (Rust 1.77.2 on). cmd.exe itself (`-x cmd /c echo {}`) reads the rest of its
+/// command line as a command, where a file name's `&` would start another: there, each value is
+/// written so that cmd reads it as text. The command line is built as std builds it (the command's
+/// own text untouched: `cmd /c "type {} | more"` still pipes), and cmd's reading of it followed
+/// (its quotes, which it strips from a command that begins with one, and the command's own `^`). A
+/// value that is a whole argument (`{}`, `{/}`), but for the command's first word, is put in quotes
+/// as std quotes a script's argument (when it holds anything but letters, digits and
+/// `#$*+-./:?@\_`), and those quotes go on with it wherever cmd's command hands it: to `call`, to
+/// another cmd, into a script's `%1`, each of which reads it again. A value's `& | < > ^ ( )` that
+/// are outside quotes all the same (in an argument with text of the command's own, or where cmd
+/// strips the quote) get a `^`, which holds for one reading; each `%` is written `%%cd:~,%` (what
+/// std writes for a batch file's `%`: cmd's expansion gives a `%` it does not expand again), which
+/// holds for one reading too. What no escape makes exact is refused, with why: a `!` where cmd
+/// expands it, with delayed expansion on (`/v:on` before its `/c`, or without a `/v` there the
+/// registry's `DelayedExpansion`: [`delayed_by_registry`]), or where the command starts another cmd
+/// whose delayed expansion may be on (a `/v:on` in the command's text, or the registry); a `"` (no
+/// Windows file name has one), which would move cmd's quotes for the command's own text; a line
+/// break, where cmd ends the command. Where the command's own text reads its line again
+/// ([`Rereading`]: `call`, `for`, `start`, another cmd), also a `%`, a `^` under `call` (which
+/// doubles it, quoted or not), and a `& | < > ( )` that no quotes of a whole argument hold.
 #[derive(Debug, Clone, Copy)]
 pub struct ResultArgs {
     /// The program is cmd.exe.
