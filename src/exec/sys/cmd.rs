@@ -229,19 +229,28 @@ impl ResultArgs {
         let switch = args
             .iter()
             .position(|(text, fixed)| *fixed && is_command_switch(text));
-        // The last `/v` before the switch decides, the registry without one (`cmd /?`).
+        // The last `/v` before the switch decides, the registry without one (`cmd /?`). cmd
+        // takes switches written together too (`/d/v:on/c`), and any `/v` but `/v:off` is
+        // taken as on.
         let by_registry = "not passed to cmd, which expands '!' with delayed expansion on, as \
                            the registry's DelayedExpansion says (cmd /v:off /c ... passes it)";
         let mut delayed = registry.then_some(by_registry);
-        for (text, _) in &args[..switch.unwrap_or(args.len())] {
-            match text.to_ascii_lowercase().as_str() {
-                "/v:off" => delayed = None,
-                "/v:on" | "/v" => {
-                    delayed = Some(
-                        "not passed to cmd, which expands '!' with delayed expansion on (/v:on)",
-                    )
+        'switches: for (text, fixed) in &args {
+            for piece in text.to_ascii_lowercase().split('/').skip(1) {
+                match piece {
+                    "v:off" => delayed = None,
+                    _ if piece.starts_with('v') => {
+                        delayed = Some(
+                            "not passed to cmd, which expands '!' with delayed expansion on \
+                             (/v:on)",
+                        )
+                    }
+                    _ if piece.starts_with(['c', 'k', 'r']) => break 'switches,
+                    _ => {}
                 }
-                _ => {}
+            }
+            if !fixed {
+                break;
             }
         }
         let command = &args[switch.map_or(0, |i| i + 1)..];
@@ -643,6 +652,15 @@ mod tests {
             let on = cmd(&["/v:off", "/v:on", "/c", "echo", "{}"]);
             assert!(off.check(&v("a!b")).is_ok());
             assert!(on.check(&v("a!b")).is_err());
+            for together in [
+                &["/d/v:on/c", "echo", "{}"][..],
+                &["/V:1", "/c", "echo", "{}"],
+            ] {
+                assert!(cmd(together).check(&v("a!b")).is_err(), "{together:?}");
+            }
+            assert!(cmd(&["/v:on/v:off/c", "echo", "{}"])
+                .check(&v("a!b"))
+                .is_ok());
             // Another cmd has its own: the registry's, or the command's /v:on.
             let nested = cmd(&["/v:off", "/c", "cmd", "/c", "echo", "{}"]);
             assert_eq!(nested.check(&v("a!b")).is_err(), registry);
