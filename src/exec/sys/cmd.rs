@@ -147,12 +147,15 @@ impl Rereading {
     }
 }
 
-/// Whether `text` is the switch after which cmd reads its command: `/c`, `/k`, or `/r` (an
-/// old spelling of `/c`).
+/// Whether `text` ends with the switch after which cmd reads its command: `/c`, `/k`, or `/r`
+/// (an old spelling of `/c`), alone or after other switches written together (`/d/c`).
 fn is_command_switch(text: &str) -> bool {
-    ["/c", "/k", "/r"]
-        .iter()
-        .any(|s| text.eq_ignore_ascii_case(s))
+    let text = text.to_ascii_lowercase();
+    text.starts_with('/')
+        && text
+            .rsplit('/')
+            .next()
+            .is_some_and(|s| ["c", "k", "r"].contains(&s))
 }
 
 /// Whether the registry turns delayed expansion on for a cmd that no `/v` tells otherwise:
@@ -564,6 +567,11 @@ mod tests {
             values: std::iter::once(1..4).collect(),
         };
         assert_eq!(cmd_text(&[c("/c"), c("echo"), mixed]), "/c echo [a^&b]");
+        // Switches written together end with the one before the command.
+        assert_eq!(
+            cmd_text(&[c("/D/C"), v("a&b"), c("x y")]),
+            "/D/C a^&b \"x y\""
+        );
         // ... and where a command beginning with a quote loses it and the line's last one.
         assert_eq!(cmd_text(&[c("/c"), v("a b&c")]), "/c \"a b^&c\"");
         // The command's first word is not quoted for it (cmd would strip that quote and the
