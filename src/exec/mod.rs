@@ -90,15 +90,14 @@ impl CommandTemplate {
         !self.args[0].has_placeholder()
     }
 
-    /// How the values of results reach `program` ([`sys::ResultArgs`]), given the arguments
-    /// without a placeholder (the same for every result).
+    /// How the values of results reach `program` ([`sys::ResultArgs`]), given each argument's
+    /// own text (the same for every result) and whether it has no placeholder.
     fn result_args(&self, program: &OsStr) -> sys::ResultArgs {
-        let fixed: Vec<OsString> = self.args[1..]
+        let own: Vec<(OsString, bool)> = self.args[1..]
             .iter()
-            .filter(|t| !t.has_placeholder())
-            .map(|t| crate::fs::os_string(t.expand(b"")))
+            .map(|t| (crate::fs::os_string(t.expand(b"")), !t.has_placeholder()))
             .collect();
-        sys::ResultArgs::for_command(program, fixed.iter().map(OsString::as_os_str))
+        sys::ResultArgs::for_command(program, own.iter().map(|(t, f)| (t.as_os_str(), *f)))
     }
 
     /// The command for one result, or why the result cannot be passed to it (on Windows, a

@@ -2,7 +2,8 @@
 //!
 //! On Windows (run under Wine in CI: `.ci/windows.sh`) the modules below that are not gated
 //! run too, with their Unix-only tests gated one by one; `windows.rs` holds what only Windows
-//! has, `fd_windows.rs` the comparison with fd's own Windows build. Gated whole, with the
+//! has (`windows_cmd.rs` cmd.exe under `-x` and `-X`), `fd_windows.rs` the comparison with fd's
+//! own Windows build. Gated whole, with the
 //! reason:
 //! - Unix tools or Unix semantics throughout: the memo (`--cache` is off on Windows), `--bench`
 //!   and the peers it times, shells and their completions, `printf`/`sh` as the commands of
@@ -112,3 +113,5 @@ mod walk;
 mod wide;
 #[cfg(windows)]
 mod windows;
+#[cfg(windows)]
+mod windows_cmd;

@@ -4,10 +4,10 @@
 //! gives `/`), search paths with a drive letter, verbatim (`\\?\`) ones and ones typed with `/`
 //! print as typed, as fd prints them; paths longer than 260 characters are listed; a junction
 //! or a directory link is a link, not entered without `-L`; `-x`/`-X` run `.cmd` and `.bat`
-//! files (std runs them through cmd.exe) with their arguments intact; what ffind does not do
-//! there is refused or said once (`--owner`, `--mpi`, `--cache`); a missing search path is an
-//! error naming it, with exit code 1, as fd's. The comparison with fd's own Windows build is
-//! `fd_windows.rs`.
+//! files (std runs them through cmd.exe) with their arguments intact (cmd.exe itself:
+//! `windows_cmd.rs`); what ffind does not do there is refused or said once (`--owner`,
+//! `--mpi`, `--cache`); a missing search path is an error naming it, with exit code 1, as
+//! fd's. The comparison with fd's own Windows build is `fd_windows.rs`.
 
 use std::fs;
 use std::os::windows::fs::MetadataExt;
@@ -333,7 +333,7 @@ fn tools(t: &Tree) -> std::ffi::OsString {
 
 /// Runs ffind with `args` and `PATH` set to `path`; the CR that cmd.exe's `echo` ends each
 /// line with is taken off.
-fn run_with_path(t: &Tree, path: &std::ffi::OsStr, args: &[&str]) -> Run {
+pub fn run_with_path(t: &Tree, path: &std::ffi::OsStr, args: &[&str]) -> Run {
     let mut c = t.cmd(args);
     c.env("PATH", path).stdin(Stdio::null());
     let mut run = Run::from(c.output_ok());
@@ -498,97 +498,6 @@ fn the_global_ignore_file_is_in_appdata_and_a_relative_appdata_is_not_used() {
         let run = crate::fixture::Run::from(c.output_ok());
         run.assert_paths(&["a.log", "b.txt", "c.tmp"]);
     }
-}
-
-/// Cmd.exe runs what follows its `/c` as a command, so `-x cmd /c echo {}`
-/// would run the `echo.PWNED` of a file named `a&echo.PWNED` (fd.exe does). ffind escapes the
-/// values it gives cmd (`^`, and `%` as `%%cd:~,%`), so that each name reaches echo as text,
-/// `-x` and `-X` alike, and also where the command's own text is quoted or piped; a `!`, which
-/// cmd may expand, is refused with the name and why, exit code 1, the others still run, and
-/// it passes with `/v:off`. (`| < > "` cannot be in a Windows file name; the unit tests of
-/// exec/sys/windows.rs give them as values.)
-#[test]
-fn cmd_gets_a_result_as_text_never_as_a_command() {
-    let t = Tree::new();
-    let names = [
-        "a&echo.PWNED",
-        "b^c",
-        "c%PATH%d",
-        "d(e)f",
-        "e&&echo PWNED & (x)",
-        "f'g%",
-        "g 100% & (more)",
-        "h)&echo.PWNED&(",
-    ];
-    t.files(&names);
-    let echoed = |name: &str| {
-        let path = format!("./{name}");
-        if name.contains(' ') {
-            format!("\"{path}\"")
-        } else {
-            path
-        }
-    };
-    let mut want: Vec<String> = names.iter().map(|n| echoed(n)).collect();
-    want.sort();
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let run_cmd = |args: &[&str]| run_with_path(&t, &path, args);
-    for args in [
-        &["-j", "1", "-x", "cmd", "/c", "echo", "{}"][..],
-        &["-j", "4", "-x", "cmd", "/c", "echo", "{}"],
-        &["--batch-size", "1", "-X", "cmd", "/c", "echo"],
-        &[
-            "-x",
-            "C:\\windows\\system32\\CMD.EXE",
-            "/d",
-            "/c",
-            "echo",
-            "{}",
-        ],
-    ] {
-        let run = run_cmd(args);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
-        assert_eq!(run.sorted(), want, "{args:?}");
-    }
-    // The command's own syntax stays cmd's: a pipe and a `^` of its own, and quotes that cmd
-    // strips from a command beginning with one.
-    let run = run_cmd(&["-x", "cmd", "/c", "echo [{/}]| more"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let mut piped: Vec<String> = names.iter().map(|n| format!("[{n}]")).collect();
-    piped.sort();
-    assert_eq!(run.sorted(), piped);
-    let run = run_cmd(&["--batch-size", "1", "-X", "cmd", "/c", "echo ^{/}"]);
-    assert_eq!(run.code, 0, "{}", run.stderr);
-    let mut bare: Vec<String> = names.iter().map(|n| n.to_string()).collect();
-    bare.sort();
-    assert_eq!(run.sorted(), bare);
-    // '!': refused unless delayed expansion is off; the rest still run.
-    t.files(&["i!PATH!j"]);
-    for args in [
-        &["-x", "cmd", "/c", "echo", "{}"][..],
-        &["-x", "cmd", "/v:on", "/c", "echo", "{}"],
-        &["-X", "cmd", "/c", "echo"],
-    ] {
-        let run = run_cmd(args);
-        assert_eq!(run.code, 1, "{args:?}");
-        assert_eq!(
-            run.stderr,
-            "ffind: ./i!PATH!j: not passed to cmd, which expands '!' when delayed expansion is \
-             on (give cmd /v:off before /c to pass it as it is)\n",
-            "{args:?}"
-        );
-        let out = String::from_utf8_lossy(&run.stdout);
-        assert!(
-            !out.contains("i!") && !out.contains("\nPWNED"),
-            "{args:?}: {out}"
-        );
-    }
-    let run = run_cmd(&["-j", "1", "-x", "cmd", "/v:off", "/c", "echo", "{}"]);
-    assert_eq!((run.code, run.stderr.as_str()), (0, ""));
-    let mut with_bang = want.clone();
-    with_bang.push("./i!PATH!j".into());
-    with_bang.sort();
-    assert_eq!(run.sorted(), with_bang);
 }
 
 /// A rule on paths (`src/exec`) in an ignore file outside the tree matches

@@ -429,10 +429,11 @@ pub fn start_again(_e: &io::Error) -> bool {
 pub struct ResultArgs;
 
 impl ResultArgs {
-    /// For a command that starts `program` with the fixed arguments `args`.
+    /// For a command that starts `program` with `args` (each argument's own text, and whether
+    /// it has no placeholder).
     pub fn for_command<'a>(
         _program: &OsStr,
-        _args: impl IntoIterator<Item = &'a OsStr>,
+        _args: impl IntoIterator<Item = (&'a OsStr, bool)>,
     ) -> ResultArgs {
         ResultArgs
     }

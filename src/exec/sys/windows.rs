@@ -12,11 +12,10 @@
 //! A child's handle, unlike a pid, cannot be reused while it is open: std's `Child` holds it
 //! until it is dropped, which is after `Children::wait` has taken the child off the list.
 
-use std::ffi::{OsStr, OsString};
+use std::ffi::OsStr;
 use std::io::{self, Read};
-use std::os::windows::ffi::{OsStrExt, OsStringExt};
+use std::os::windows::ffi::OsStrExt;
 use std::os::windows::io::AsRawHandle;
-use std::os::windows::process::CommandExt;
 use std::process::{Child, ChildStderr, ChildStdout, Command};
 use std::sync::OnceLock;
 use std::time::Duration;
@@ -33,7 +32,7 @@ use windows_sys::Win32::System::Threading::{
     GetProcessTimes, TerminateProcess, WaitForSingleObject, INFINITE,
 };
 
-use crate::exec::sys::argument::Argument;
+use crate::exec::sys::cmd::{runs_through_cmd, std_quoted_marked, CMD_SPECIAL};
 use crate::exec::usage::Usage;
 use crate::exit::Outcome;
 
@@ -314,197 +313,6 @@ const CMD_PREFIX: usize = 27;
 /// least this long, since the search along PATH that finds it is std's.
 const BATCH_PATH_MIN: usize = 260;
 
-/// Whether `program` names a `.bat` or `.cmd` file (std runs it through cmd.exe with its own
-/// quoting), and whether it is cmd.exe itself or such a file.
-fn runs_through_cmd(program: &OsStr) -> (bool, bool) {
-    let path = program.to_string_lossy().to_ascii_lowercase();
-    let name = path.rsplit(['\\', '/']).next().unwrap_or_default();
-    let batch_file = name.ends_with(".bat") || name.ends_with(".cmd");
-    (batch_file, batch_file || name == "cmd" || name == "cmd.exe")
-}
-
-/// What cmd.exe parses on the command line it runs (after `/c` or `/k`) and a `^` escapes
-/// outside its quotes: & | < > ^ ( ).
-const CMD_SPECIAL: &[u16] = &[0x26, 0x7C, 0x3C, 0x3E, 0x5E, 0x28, 0x29];
-
-/// How the values a result gives a command's placeholders reach the program. Any program but
-/// cmd.exe gets its arguments as std quotes them; a `.bat` or `.cmd` file runs through cmd.exe
-/// with std's own guard (Rust 1.77.2 on). cmd.exe itself (`-x cmd /c echo {}`) reads the rest
-/// of its command line as a command, where a file name's `&` would start another: there, each
-/// value is written so that cmd reads it as text. The command line is built as std builds it
-/// (the command's own text untouched: `cmd /c "type {} | more"` still pipes), and cmd's reading
-/// of it followed (its quotes, which it strips from a command that begins with one, and the
-/// command's own `^`): a value's `& | < > ^ ( )` outside quotes get a `^`, and each `%` is
-/// written `%%cd:~,%` (what std writes for a batch file's `%`: cmd's expansion gives a `%` it
-/// does not expand again). What no escape makes exact is refused, with why: a `!`, which cmd
-/// expands with delayed expansion on (`/v:on`, or the registry's `DelayedExpansion`), unless
-/// the command says `/v:off` before its `/c`; a `"` (no Windows file name has one), which
-/// would move cmd's quotes for the command's own text; a line break, where cmd ends the
-/// command.
-#[derive(Debug, Clone, Copy)]
-pub struct ResultArgs {
-    /// The program is cmd.exe.
-    cmd: bool,
-    /// Its arguments before `/c` or `/k` turn delayed expansion off (`/v:off`).
-    delayed_off: bool,
-}
-
-impl ResultArgs {
-    /// For a command that starts `program` with the fixed arguments `args` (those without a
-    /// placeholder, in order).
-    pub fn for_command<'a>(
-        program: &OsStr,
-        args: impl IntoIterator<Item = &'a OsStr>,
-    ) -> ResultArgs {
-        let (batch_file, cmd) = runs_through_cmd(program);
-        let mut delayed_off = false;
-        for arg in args {
-            match arg.to_string_lossy().to_ascii_lowercase().as_str() {
-                "/c" | "/k" => break,
-                "/v:off" => delayed_off = true,
-                "/v:on" | "/v" => delayed_off = false,
-                _ => {}
-            }
-        }
-        ResultArgs {
-            cmd: cmd && !batch_file,
-            delayed_off,
-        }
-    }
-
-    /// Why `arg`'s values cannot be passed to the program, if they cannot.
-    pub fn check(&self, arg: &Argument) -> Result<(), &'static str> {
-        if !self.cmd {
-            return Ok(());
-        }
-        for value in arg.values() {
-            if value.iter().any(|&b| b == b'\n' || b == b'\r') {
-                return Err("not passed to cmd, which would end the command at its line break");
-            }
-            if value.contains(&b'"') {
-                return Err("not passed to cmd, where its '\"' would move the command's quotes");
-            }
-            if !self.delayed_off && value.contains(&b'!') {
-                return Err(
-                    "not passed to cmd, which expands '!' when delayed expansion is on \
-                            (give cmd /v:off before /c to pass it as it is)",
-                );
-            }
-        }
-        Ok(())
-    }
-
-    /// The command: `program` with `args` (which [`ResultArgs::check`] let pass).
-    pub fn command(&self, program: &OsStr, args: &[Argument]) -> Command {
-        let mut cmd = Command::new(program);
-        if self.cmd {
-            for arg in cmd_line(args) {
-                cmd.raw_arg(OsString::from_wide(&arg));
-            }
-        } else {
-            cmd.args(args.iter().map(|a| &a.text));
-        }
-        cmd
-    }
-}
-
-/// `args` as std would write them on a command line ([`std_quoted`]), each value in them
-/// escaped for cmd.exe as [`ResultArgs`] says; one text for each argument.
-fn cmd_line(args: &[Argument]) -> Vec<Vec<u16>> {
-    // Each argument's units, each with whether it came from a value.
-    let marked: Vec<Vec<(u16, bool)>> = args.iter().map(marked_units).collect();
-    let quoted: Vec<Vec<(u16, bool)>> = marked.iter().map(|m| std_quoted_marked(m)).collect();
-    // cmd runs what follows the first `/c` or `/k` (all of it, when there is none). When that
-    // begins with a quote, cmd strips it and the line's last one (`cmd /?`): those two do not
-    // change what is quoted.
-    let switch = args.iter().position(|a| {
-        let text = a.text.to_string_lossy();
-        text.eq_ignore_ascii_case("/c") || text.eq_ignore_ascii_case("/k")
-    });
-    let start = switch.map_or(0, |i| i + 1);
-    let mut stripped: Vec<(usize, usize)> = Vec::new();
-    let command: Vec<(usize, usize, u16)> = (start..quoted.len())
-        .flat_map(|i| quoted[i].iter().enumerate().map(move |(j, u)| (i, j, u.0)))
-        .collect();
-    let first = command.iter().find(|&&(_, _, u)| u != 0x20 && u != 0x09);
-    if let Some(&(i, j, 0x22)) = first {
-        stripped.push((i, j));
-        if let Some(&(i, j, _)) = command.iter().rev().find(|&&(_, _, u)| u == 0x22) {
-            stripped.push((i, j));
-        }
-    }
-    let mut in_quotes = false;
-    let mut line = Vec::with_capacity(quoted.len());
-    for (i, arg) in quoted.iter().enumerate() {
-        // The space before an argument ends what a `^` escaped.
-        let mut escaped = false;
-        let mut out = Vec::with_capacity(arg.len() * 2);
-        for (j, &(u, value)) in arg.iter().enumerate() {
-            if value && u == 0x25 {
-                out.extend("%%cd:~,".encode_utf16());
-            } else if value && !in_quotes && !escaped && CMD_SPECIAL.contains(&u) {
-                out.push(0x5E);
-            }
-            out.push(u);
-            if escaped {
-                escaped = false;
-            } else if u == 0x22 && !stripped.contains(&(i, j)) {
-                in_quotes = !in_quotes;
-            } else if u == 0x5E && !in_quotes && !value {
-                escaped = true;
-            }
-        }
-        line.push(out);
-    }
-    line
-}
-
-/// An argument's UTF-16 units, each with whether it came from a value.
-fn marked_units(arg: &Argument) -> Vec<(u16, bool)> {
-    let bytes = arg.text.as_encoded_bytes();
-    let mut units = Vec::with_capacity(bytes.len());
-    let mut at = 0;
-    let piece = |range: std::ops::Range<usize>, value: bool, units: &mut Vec<(u16, bool)>| {
-        let text = crate::fs::os_string(bytes[range].to_vec());
-        units.extend(text.encode_wide().map(|u| (u, value)));
-    };
-    for range in &arg.values {
-        piece(at..range.start, false, &mut units);
-        piece(range.clone(), true, &mut units);
-        at = range.end;
-    }
-    piece(at..bytes.len(), false, &mut units);
-    units
-}
-
-/// `arg` as std quotes it on a command line: quotes around it when it is empty or holds a
-/// space or a tab; `2n + 1` backslashes before a `"` inside, `2n` before the closing one.
-/// Each unit keeps its mark; what std adds is the command's own.
-fn std_quoted_marked(arg: &[(u16, bool)]) -> Vec<(u16, bool)> {
-    let quote = arg.is_empty() || arg.iter().any(|&(u, _)| u == 0x20 || u == 0x09);
-    let mut quoted = Vec::with_capacity(arg.len() + 2);
-    if quote {
-        quoted.push((0x22, false));
-    }
-    let mut backslashes = 0;
-    for &(u, value) in arg {
-        if u == 0x5C {
-            backslashes += 1;
-        } else {
-            if u == 0x22 {
-                quoted.extend(std::iter::repeat_n((0x5C, value), backslashes + 1));
-            }
-            backslashes = 0;
-        }
-        quoted.push((u, value));
-    }
-    if quote {
-        quoted.extend(std::iter::repeat_n((0x5C, false), backslashes));
-        quoted.push((0x22, false));
-    }
-    quoted
-}
-
 /// How long a command line may be, counted in UTF-16 units as std builds it: the program in
 /// quotes, then each argument after a space, quoted when it holds a space or a tab (or is
 /// empty) and its backslashes doubled where a quote follows them. A `.bat` or `.cmd` file
@@ -566,9 +374,10 @@ impl LineLimit {
                     })
                     .sum::<usize>();
         }
-        // With the space before it; for cmd.exe, counted as if all of it were a value.
+        // With the space before it; for cmd.exe, counted as if all of it were a value, in
+        // quotes.
         let quoted: Vec<(u16, bool)> = arg.encode_wide().map(|u| (u, false)).collect();
-        let units = std_quoted_marked(&quoted).len();
+        let units = std_quoted_marked(&quoted, self.cmd).len();
         let escapes = if self.cmd {
             arg.encode_wide()
                 .map(|u| match u {
@@ -627,62 +436,6 @@ pub fn wait_with_usage(mut child: Child) -> io::Result<Usage> {
 mod tests {
     use super::*;
 
-    /// An argument all of the command's own (`false`) or all a value (`true`).
-    fn arg(text: &str, value: bool) -> Argument {
-        Argument {
-            text: text.into(),
-            values: if value {
-                std::iter::once(0..text.len()).collect()
-            } else {
-                Vec::new()
-            },
-        }
-    }
-
-    /// The command line cmd gets after its name, for `args`.
-    fn cmd_text(args: &[Argument]) -> String {
-        let line: Vec<String> = cmd_line(args)
-            .iter()
-            .map(|a| String::from_utf16(a).unwrap())
-            .collect();
-        line.join(" ")
-    }
-
-    #[test]
-    fn cmd_reads_a_value_as_text_and_its_own_text_as_it_was() {
-        let c = |a| arg(a, false);
-        let v = |a| arg(a, true);
-        assert_eq!(
-            cmd_text(&[c("/c"), c("echo"), v("a|b<c>d&e^f(g)")]),
-            "/c echo a^|b^<c^>d^&e^^f^(g^)"
-        );
-        assert_eq!(
-            cmd_text(&[c("/c"), c("echo"), v("5%x%")]),
-            "/c echo 5%%cd:~,%x%%cd:~,%"
-        );
-        // Inside quotes (std's, for a space) cmd reads & as text already.
-        assert_eq!(
-            cmd_text(&[c("/c"), c("echo"), v("a b&c")]),
-            "/c echo \"a b&c\""
-        );
-        // A command beginning with a quote loses it and the line's last one: outside again.
-        assert_eq!(cmd_text(&[c("/c"), v("a b&c")]), "/c \"a b^&c\"");
-        assert_eq!(
-            cmd_text(&[c("/c"), c("type x | more"), v("a&b")]),
-            "/c \"type x | more\" a^&b"
-        );
-        // The command's own ^ escapes the value's first character; the rest is escaped.
-        let mixed = Argument {
-            text: "^a&b|".into(),
-            values: std::iter::once(1..5).collect(),
-        };
-        assert_eq!(cmd_text(&[c("/c"), c("echo"), mixed]), "/c echo ^a^&b^|");
-        // Any other program gets what std writes.
-        let other = ResultArgs::for_command(OsStr::new("findstr.exe"), []);
-        let cmd = other.command(OsStr::new("findstr.exe"), &[v("a&b")]);
-        assert_eq!(cmd.get_args().collect::<Vec<_>>(), ["a&b"]);
-    }
-
     #[test]
     fn wines_failed_start_is_tried_again_and_nothing_else() {
         assert!(start_again(&io::Error::from_raw_os_error(1359)));
@@ -692,27 +445,6 @@ mod tests {
                 "{lasting}"
             );
         }
-    }
-
-    #[test]
-    fn cmd_is_refused_what_no_escape_makes_exact() {
-        let v = |a| arg(a, true);
-        let words = |w: &[&'static str]| w.iter().map(|s| OsStr::new(*s)).collect::<Vec<_>>();
-        let plain = ResultArgs::for_command(OsStr::new("cmd"), words(&["/c", "echo"]));
-        let off = ResultArgs::for_command(OsStr::new("CMD.EXE"), words(&["/V:OFF", "/c"]));
-        let on = ResultArgs::for_command(OsStr::new("cmd"), words(&["/v:off", "/v:on", "/c"]));
-        let late = ResultArgs::for_command(OsStr::new("cmd"), words(&["/c", "/v:off"]));
-        assert!(plain.check(&v("a!b")).is_err());
-        assert!(off.check(&v("a!b")).is_ok());
-        assert!(on.check(&v("a!b")).is_err());
-        assert!(late.check(&v("a!b")).is_err());
-        for bad in ["a\nb", "a\rb", "a\"b"] {
-            assert!(off.check(&v(bad)).is_err(), "{bad:?}");
-        }
-        // The command's own '!' is its own; a .bat file is std's to guard.
-        assert!(plain.check(&arg("!x!", false)).is_ok());
-        let script = ResultArgs::for_command(OsStr::new("run.bat"), []);
-        assert!(script.check(&v("a!b")).is_ok());
     }
 
     #[test]
@@ -732,9 +464,9 @@ mod tests {
         assert_eq!(bat.cost(OsStr::new("5%")), 1 + 2 + 1 + 8);
         assert!(bat.program_cost(OsStr::new("x.CMD")) >= 260);
         let cmd = LineLimit::for_program(OsStr::new(r"C:\Windows\system32\CMD.exe"));
-        // Counted as a value, escaped: 5%%cd:~,%.
-        assert_eq!((cmd.room(), cmd.cost(OsStr::new("5%"))), (8_190, 10));
-        assert_eq!(cmd.cost(OsStr::new("a&b")), 5);
+        // Counted as a value, quoted and escaped: "5%%cd:~,%".
+        assert_eq!((cmd.room(), cmd.cost(OsStr::new("5%"))), (8_190, 12));
+        assert_eq!(cmd.cost(OsStr::new("a&b")), 7);
         assert_eq!(LineLimit::for_program(OsStr::new("cmdx")).room(), 32_766);
     }
 }
