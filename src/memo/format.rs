@@ -199,11 +199,16 @@ fn i64_at(b: &[u8], at: usize) -> i64 {
     i64::from_le_bytes(b[at..at + 8].try_into().expect("8 bytes"))
 }
 
-/// A copy of the bytes of the record at `at` in `file`, as long as its length says (to be
-/// checked by [`Record::parse`]); `None` when that length does not fit in the file.
-pub fn record_at(file: &[u8], at: usize) -> Option<Vec<u8>> {
-    let len = usize::try_from(u32_at(file.get(at..at.checked_add(4)?)?, 0)).ok()?;
-    file.get(at..at.checked_add(len)?).map(<[u8]>::to_vec)
+/// Copies the bytes of the record at `at` in `file` into `out` (what it held before goes), as
+/// long as its length says (to be checked by [`Record::parse`]); false when that length does
+/// not fit in the file. One buffer serves a thread's every lookup.
+pub fn record_at(file: &[u8], at: usize, out: &mut Vec<u8>) -> bool {
+    out.clear();
+    let bytes = (|| {
+        let len = usize::try_from(u32_at(file.get(at..at.checked_add(4)?)?, 0)).ok()?;
+        file.get(at..at.checked_add(len)?)
+    })();
+    bytes.inspect(|b| out.extend_from_slice(b)).is_some()
 }
 
 /// A record read from a file, its CRC checked.
@@ -321,7 +326,22 @@ fn names_whole(bytes: &[u8], start: usize) -> bool {
         nuls += 1 + usize::from(code == 0);
         at = end + 1;
     }
-    bytes[start..at].iter().filter(|&&b| b == 0).count() == nuls
+    zeros(&bytes[start..at]) == nuls
+}
+
+/// How many bytes of `bytes` are 0, counted in runs of 255 into bytes (which the compiler
+/// turns into vector instructions; counted one by one into a `usize`, the benchmarks'
+/// million-entry directory took 5 ms more to serve than searching for each name's NUL).
+fn zeros(bytes: &[u8]) -> usize {
+    bytes
+        .chunks(255)
+        .map(|run| {
+            let in_run = run
+                .iter()
+                .fold(0u8, |n, &b| n.wrapping_add(u8::from(b == 0)));
+            usize::from(in_run)
+        })
+        .sum()
 }
 
 /// A memo file's header, checked: the tree it is of and the credentials it was written with.

@@ -58,6 +58,11 @@ pub struct Hit {
 }
 
 impl Hit {
+    /// The buffer its record was copied into, for the next lookup ([`Session::look`]).
+    pub fn into_buffer(self) -> Vec<u8> {
+        self.record
+    }
+
     /// Its entries: raw names (NUL-terminated) and kinds as `getdents64` gave them.
     pub fn entries(&self) -> impl Iterator<Item = (&std::ffi::CStr, Kind)> + '_ {
         // Every entry was parsed once when the record was found.
@@ -168,28 +173,32 @@ impl Tree {
 
     /// The record of the directory `rel`, copied out of the file and checked (a damaged one
     /// marks the tree damaged): the newest one, the journal's before the first part's.
-    fn find(&self, rel: &[u8], report: &Reporter) -> Option<Vec<u8>> {
-        let loaded = self.loaded()?;
+    /// `record` is the buffer it is copied into.
+    fn find(&self, rel: &[u8], report: &Reporter, record: &mut Vec<u8>) -> bool {
+        let Some(loaded) = self.loaded() else {
+            return false;
+        };
         let bytes = loaded.map.bytes();
         let hash = format::path_hash(rel);
         for at in loaded.indexes().flat_map(|index| index.offsets_of(hash)) {
             // Checked once copied: what is served is what was checked, whatever happens to
             // the file meanwhile.
-            let copied = format::record_at(bytes, at);
-            let record = copied.as_deref().and_then(Record::parse);
-            match record {
+            let parsed = format::record_at(bytes, at, record)
+                .then(|| Record::parse(record))
+                .flatten();
+            match parsed {
                 Some(r) => {
                     if r.rel() == rel {
-                        return copied;
+                        return true;
                     }
                 }
-                _ => {
+                None => {
                     self.say_damaged(loaded, report);
-                    return None;
+                    return false;
                 }
             }
         }
-        None
+        false
     }
 
     /// Marks the tree's file damaged, and says so once: cut short while mapped (another
@@ -532,7 +541,8 @@ impl Session {
     ///
     /// The stat is taken after the listing's time ([`now`]), before the read: a listing kept
     /// is stamped by it, so it is only ever kept with the stamp of the directory it was read
-    /// from.
+    /// from. `buffer`: where a remembered record is copied (a hit takes it; give it back
+    /// with [`Hit::into_buffer`]).
     pub fn look(
         &self,
         root: usize,
@@ -540,6 +550,7 @@ impl Session {
         path: &[u8],
         dir: &crate::fs::Dir,
         report: &Reporter,
+        buffer: &mut Vec<u8>,
     ) -> Look {
         let Some((t, rel)) = self.in_tree(root, rel) else {
             return Look::Plain;
@@ -559,16 +570,12 @@ impl Session {
         if stamp.dev != tree.dev && !self.trusts(stamp.dev, || dir.fs_magic(), path) {
             return Look::Plain;
         }
-        match tree.find(rel, report) {
-            Some(record)
-                if Record::built(&record).stamp() == stamp
-                    && settled(&stamp, Record::built(&record).listed()) =>
-            {
-                Look::Hit(Hit {
-                    record,
-                    stat: st.stat,
-                })
-            }
+        let found = tree.find(rel, report, buffer);
+        match found.then(|| Record::built(buffer)) {
+            Some(r) if r.stamp() == stamp && settled(&stamp, r.listed()) => Look::Hit(Hit {
+                record: std::mem::take(buffer),
+                stat: st.stat,
+            }),
             // Nothing remembered (a first search, a new directory), or changed: read it.
             _ => Look::Read(Fresh {
                 tree: t,

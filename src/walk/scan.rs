@@ -167,6 +167,8 @@ pub struct Scanner {
     path: Vec<u8>,
     /// The directory this worker last reopened (the descriptor cache climbs from it).
     reopened: Weak<CachedDir>,
+    /// Where the memo copies the records it serves (`--cache`), reused.
+    record: Vec<u8>,
 }
 
 /// The ignore files of a directory being scanned: presence from its listing, contents read
@@ -297,7 +299,8 @@ impl Scanner {
         let mut fresh = None;
         if let Some(memo) = walk.memo {
             let rel = dir_path.get(state.root_base..).unwrap_or_default();
-            match memo.look(state.root, rel, dir_path, &dir, walk.report) {
+            let buffer = &mut self.record;
+            match memo.look(state.root, rel, dir_path, &dir, walk.report, buffer) {
                 Look::Hit(hit) => {
                     let job = DirJob {
                         path: job_path,
@@ -306,7 +309,9 @@ impl Scanner {
                         via_link,
                         state,
                     };
-                    return self.remembered(walk, job, dir, &hit, push);
+                    self.remembered(walk, job, dir, &hit, push);
+                    self.record = hit.into_buffer();
+                    return;
                 }
                 Look::Read(f) => fresh = Some(f),
                 Look::Plain => {}
