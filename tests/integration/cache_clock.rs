@@ -38,21 +38,7 @@ fn clock_ahead() -> Option<&'static Path> {
             }
             let dir = tempfile::tempdir().unwrap();
             let lib = dir.path().join("ahead.so");
-            let source =
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/clock/ahead.c");
-            let built = Command::new("cc")
-                .args(["-shared", "-fPIC", "-O2", "-Wall", "-o"])
-                .arg(&lib)
-                .arg(&source)
-                .arg("-ldl")
-                .output()
-                .unwrap();
-            assert!(
-                built.status.success(),
-                "cc {}: {}",
-                source.display(),
-                String::from_utf8_lossy(&built.stderr)
-            );
+            crate::fixture::build_c("clock/ahead.c", &lib, &["-shared", "-fPIC"], &["-ldl"]);
             // A file made now is more than 5 s old only on a clock set ahead: a binary that
             // does not load the library (static, another architecture's) finds nothing.
             let t = Tree::new();

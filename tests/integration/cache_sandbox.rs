@@ -33,20 +33,7 @@ fn sandbox() -> Option<&'static Path> {
             let dir = tempfile::tempdir().unwrap();
             fs::set_permissions(dir.path(), fs::Permissions::from_mode(0o755)).unwrap();
             let exe = dir.path().join("sandbox");
-            let source =
-                Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/integration/sandbox/sandbox.c");
-            let built = Command::new("cc")
-                .args(["-O2", "-Wall", "-o"])
-                .arg(&exe)
-                .arg(&source)
-                .output()
-                .unwrap();
-            assert!(
-                built.status.success(),
-                "cc {}: {}",
-                source.display(),
-                String::from_utf8_lossy(&built.stderr)
-            );
+            crate::fixture::build_c("sandbox/sandbox.c", &exe, &[], &[]);
             let probe = Command::new(&exe)
                 .args(["landlock", "--", "/bin/true"])
                 .status()

@@ -73,18 +73,7 @@ fn wait_for_pids(file: &Path, count: usize, child: &mut Child) -> Vec<i32> {
 
 /// Waits for `child` to end, for at most [`BOUND`] (its commands sleep for a minute).
 fn wait_bounded(child: &mut Child, what: &str) -> ExitStatus {
-    let start = Instant::now();
-    loop {
-        if let Some(status) = child.try_wait().unwrap() {
-            return status;
-        }
-        if start.elapsed() > BOUND {
-            let _ = child.kill();
-            let _ = child.wait();
-            panic!("{what}: ffind still running after {BOUND:?}");
-        }
-        std::thread::sleep(Duration::from_millis(10));
-    }
+    crate::fixture::wait_or_hang(child, BOUND, &format!("{what}: ffind"))
 }
 
 /// Sends `sig` to ffind alone (not to its commands: they are not in the test's group).

@@ -803,3 +803,27 @@ pub fn wait_or_hang(
         std::thread::sleep(std::time::Duration::from_millis(20));
     }
 }
+
+/// Builds the C program (or library) `source`, a path below tests/integration/, into `out`
+/// with the system's C compiler and `flags` before the output's name and `libs` after the
+/// source; a failure to build fails the test with the compiler's words.
+#[cfg(unix)]
+pub fn build_c(source: &str, out: &Path, flags: &[&str], libs: &[&str]) {
+    let source = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/integration")
+        .join(source);
+    let built = Command::new("cc")
+        .args(flags)
+        .args(["-O2", "-Wall", "-o"])
+        .arg(out)
+        .arg(&source)
+        .args(libs)
+        .output()
+        .unwrap();
+    assert!(
+        built.status.success(),
+        "cc {}: {}",
+        source.display(),
+        String::from_utf8_lossy(&built.stderr)
+    );
+}
