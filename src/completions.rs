@@ -146,6 +146,9 @@ fn copy(arg: &Arg) -> Arg {
     if let Some(terminator) = arg.get_value_terminator() {
         copy = copy.value_terminator(leak(terminator.as_str()));
     }
+    if let Some(delimiter) = arg.get_value_delimiter() {
+        copy = copy.value_delimiter(delimiter);
+    }
     copy = copy
         .visible_aliases(
             arg.get_visible_aliases()

@@ -25,6 +25,11 @@ pub struct Choice {
     pub values: Vec<(String, String)>,
     /// A command follows it (`-x`, `-X`), then that command's arguments, up to `;`.
     pub command: bool,
+    /// Its value follows `=` only (`--hyperlink=always`): the next word is never its value.
+    pub equals_only: bool,
+    /// Its value is a list split at this character (`--json-fields size,mtime`): each part
+    /// is completed as one value.
+    pub delimiter: Option<char>,
 }
 
 /// The options of `cmd` (built) that a completion offers, in its order.
@@ -65,6 +70,8 @@ fn choice(arg: &Arg) -> Choice {
         ),
         values,
         command: arg.get_value_hint() == ValueHint::CommandName,
+        equals_only: arg.is_require_equals_set(),
+        delimiter: arg.get_value_delimiter(),
     }
 }
 
@@ -92,12 +99,16 @@ fn data(table: &[Choice]) -> String {
         } else {
             &c.help
         };
+        let delimiter = c.delimiter.map(|d| d.to_string()).unwrap_or_default();
         out.push_str(&format!(
-            "        @{{ Names = @({}); Help = {}; TakesValue = ${}; Command = ${}; Values = @({}) }}\n",
+            "        @{{ Names = @({}); Help = {}; TakesValue = ${}; Command = ${}; EqualsOnly = ${}; \
+             Delimiter = {}; Values = @({}) }}\n",
             names.join(", "),
             quoted(help),
             c.takes_value,
             c.command,
+            c.equals_only,
+            quoted(&delimiter),
             values.join(", ")
         ));
     }
@@ -117,22 +128,26 @@ const SCRIPT: &str = r#"using namespace System.Management.Automation
 using namespace System.Management.Automation.Language
 
 # ffind's completion (ffind --gen-completions powershell): options, their listed values, and
-# after -x/-X a command and its own arguments; paths as PowerShell completes them.
-Register-ArgumentCompleter -Native -CommandName 'ffind' -ScriptBlock {
+# after -x/-X a command and its own arguments; paths as PowerShell completes them. Names are
+# compared case-sensitively (-ceq, -ccontains, -clike), as ffind reads them: -C is not -c.
+Register-ArgumentCompleter -Native -CommandName 'ffind', 'ffind.exe' -ScriptBlock {
     param($wordToComplete, $commandAst, $cursorPosition)
 
     $search = @SEARCH@
     $bench = @BENCH@
 
-    # The words before the one completed, after ffind's own name.
-    $words = @(foreach ($e in ($commandAst.CommandElements | Select-Object -Skip 1)) {
+    # The words before the one completed, after ffind's own name, and where each begins.
+    $elements = @(foreach ($e in ($commandAst.CommandElements | Select-Object -Skip 1)) {
         if ($e.Extent.EndOffset -lt $cursorPosition -or
             ($e.Extent.EndOffset -eq $cursorPosition -and $wordToComplete -eq '')) {
-            if ($e -is [StringConstantExpressionAst]) { $e.Value } else { $e.Extent.Text }
+            $e
         }
     })
+    $words = @(foreach ($e in $elements) {
+        if ($e -is [StringConstantExpressionAst]) { $e.Value } else { $e.Extent.Text }
+    })
     $table = $search
-    if ($words.Count -gt 0 -and $words[0] -eq '--bench') {
+    if ($words.Count -gt 0 -and $words[0] -ceq '--bench') {
         $table = $bench
     }
 
@@ -140,9 +155,9 @@ Register-ArgumentCompleter -Native -CommandName 'ffind' -ScriptBlock {
     $at = -1
     for ($i = 0; $i -lt $words.Count; $i++) {
         if ($at -lt 0) {
-            $option = $table | Where-Object { $_.Command -and $_.Names -contains $words[$i] }
+            $option = $table | Where-Object { $_.Command -and $_.Names -ccontains $words[$i] }
             if ($option) { $at = $i + 1 }
-        } elseif ($words[$i] -eq ';') {
+        } elseif ($words[$i] -ceq ';') {
             $at = -1
         }
     }
@@ -153,26 +168,41 @@ Register-ArgumentCompleter -Native -CommandName 'ffind' -ScriptBlock {
                     [CompletionResult]::new($_.Name, $_.Name, [CompletionResultType]::Command, $_.Name)
                 }
         } else {
-            $line = (@($words[$at..($words.Count - 1)]) + $wordToComplete) -join ' '
+            # The command's line as typed, quotes and all, up to the cursor: its words joined
+            # again would split a quoted 'C:\Program Files\...'.
+            $from = $elements[$at].Extent.StartOffset - $commandAst.Extent.StartOffset
+            $to = $cursorPosition - $commandAst.Extent.StartOffset
+            $line = $commandAst.Extent.Text.Substring($from, [Math]::Min($to, $commandAst.Extent.Text.Length) - $from)
             (TabExpansion2 -inputScript $line -cursorColumn $line.Length).CompletionMatches
         }
         return
     }
 
-    # A listed value: after its option, or after --option=.
+    # A listed value: after its option (never for one whose value follows '=' only), or after
+    # --option=; in a list (--json-fields size,m), the part after the last separator.
     $prefix = ''
     $typed = $wordToComplete
     $option = $null
     if ($wordToComplete -match '^(--[^=]+)=(.*)$') {
         $prefix = $Matches[1] + '='
         $typed = $Matches[2]
-        $option = $table | Where-Object { $_.Names -contains $Matches[1] } | Select-Object -First 1
+        $name = $Matches[1]
+        $option = $table | Where-Object { $_.Names -ccontains $name } | Select-Object -First 1
     } elseif ($words.Count -gt 0) {
-        $option = $table | Where-Object { $_.TakesValue -and $_.Names -contains $words[-1] } | Select-Object -First 1
+        $last = $words[-1]
+        $option = $table | Where-Object { $_.TakesValue -and -not $_.EqualsOnly -and $_.Names -ccontains $last } |
+            Select-Object -First 1
     }
     if ($option -and $option.TakesValue) {
+        if ($option.Delimiter -ne '') {
+            $cut = $typed.LastIndexOf($option.Delimiter)
+            if ($cut -ge 0) {
+                $prefix = $prefix + $typed.Substring(0, $cut + 1)
+                $typed = $typed.Substring($cut + 1)
+            }
+        }
         foreach ($value in $option.Values) {
-            if ($value.Name -like "$typed*") {
+            if ($value.Name -clike "$typed*") {
                 [CompletionResult]::new($prefix + $value.Name, $value.Name, [CompletionResultType]::ParameterValue, $value.Help)
             }
         }
@@ -183,7 +213,7 @@ Register-ArgumentCompleter -Native -CommandName 'ffind' -ScriptBlock {
     if ($wordToComplete.StartsWith('-')) {
         foreach ($option in $table) {
             foreach ($name in $option.Names) {
-                if ($name -like "$wordToComplete*") {
+                if ($name -clike "$wordToComplete*") {
                     [CompletionResult]::new($name, $name, [CompletionResultType]::ParameterName, $option.Help)
                 }
             }
@@ -238,6 +268,52 @@ mod tests {
         assert!(find(&search, "--ignore").is_none());
         assert_eq!(find(&search, "--owner").is_some(), crate::fs::HAS_OWNERS);
         assert_eq!(find(&search, "--mpi").is_some(), crate::fs::HAS_MPI);
+    }
+
+    /// The five ways the script went wrong (issue 50): `-C` took `-c`'s values and `-h`
+    /// offered `-H` (PowerShell's `-contains` and `-like` ignore case); a value that follows
+    /// `=` only was offered as the next word (which ffind takes as the pattern); a list's
+    /// second value was not offered; a quoted command word after `-x` was split; `ffind.exe`
+    /// had no completion.
+    #[test]
+    fn the_script_compares_names_as_ffind_reads_them_and_completes_what_it_takes() {
+        let search = search();
+        for option in ["--hyperlink", "--strip-cwd-prefix"] {
+            let c = find(&search, option).unwrap_or_else(|| panic!("{option}"));
+            assert!(c.equals_only && c.takes_value, "{option}");
+        }
+        for option in ["--color", "-t", "--sort", "--json-fields"] {
+            let c = find(&search, option).unwrap_or_else(|| panic!("{option}"));
+            assert!(!c.equals_only, "{option}");
+        }
+        assert_eq!(find(&search, "--json-fields").unwrap().delimiter, Some(','));
+        assert_eq!(find(&search, "--color").unwrap().delimiter, None);
+        // -C and -c are two options, told apart only case-sensitively.
+        let c_upper = find(&search, "-C").expect("-C");
+        let c_lower = find(&search, "-c").expect("-c");
+        assert_ne!(c_upper.names, c_lower.names);
+        let text = script(&search, &[]);
+        for want in [
+            "-CommandName 'ffind', 'ffind.exe'",
+            "$_.Names -ccontains $words[$i]",
+            "$_.Names -ccontains $name",
+            "-not $_.EqualsOnly -and $_.Names -ccontains $last",
+            "$value.Name -clike \"$typed*\"",
+            "$name -clike \"$wordToComplete*\"",
+            "$words[0] -ceq '--bench'",
+            "$typed.LastIndexOf($option.Delimiter)",
+            "$commandAst.Extent.Text.Substring($from,",
+            "Names = @('--hyperlink'); Help = ",
+            "EqualsOnly = $false; Delimiter = ','; Values = @(@{ Name = 'size'",
+        ] {
+            assert!(text.contains(want), "{want}");
+        }
+        assert!(text.contains("EqualsOnly = $true; Delimiter = ''; Values = @(@{ Name = 'auto'"));
+        // No case-insensitive comparison is left, and the command's words are not joined
+        // again.
+        for gone in [" -contains ", " -like ", " -eq '-", " -eq ';'", "-join ' '"] {
+            assert!(!text.contains(gone), "{gone}");
+        }
     }
 
     #[test]
