@@ -127,6 +127,12 @@ impl DirJob {
         }
     }
 
+    /// The directory's display path.
+    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
+    pub fn path(&self) -> &[u8] {
+        &self.path[..self.path.len() - 1]
+    }
+
     /// The directory's own name (its whole path for a search root).
     pub fn name(&self) -> &[u8] {
         &self.path[self.name_start..self.path.len() - 1]
