@@ -293,11 +293,14 @@ fn a_pattern_for_hidden_names_needs_hidden() {
 fn patterns_in_messages_are_escaped() {
     let t = Tree::new();
     t.files(&["a/b"]);
-    let cases: [&[&str]; 3] = [
-        &["a/\nffind: forged"],
+    let mut cases: Vec<&[&str]> = vec![
         &["-g", "[\nffind: forged"],
         &["-E", "[\nffind: forged", "."],
     ];
+    // On Windows a '/' in a pattern is taken (`windows.rs`): the hint is Unix's.
+    if cfg!(unix) {
+        cases.push(&["a/\nffind: forged"]);
+    }
     for args in cases {
         let r = t.run(args);
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);

@@ -114,6 +114,13 @@ fn a_methods_pool_threads_end_before_ffind_does() {
     if !crate::fixture::need("strace") {
         return;
     }
+    // strace then traces qemu-user's host threads, whose exits follow the emulator's own
+    // timing (under qemu-aarch64 a jwalk worker of `-q` once ended after ffind's
+    // exit_group): what is seen natively is what this test holds.
+    if let Some(why) = crate::fixture::emulated() {
+        eprintln!("{why}: the threads' exits are not ffind's to count there");
+        return;
+    }
     let t = Tree::new();
     for i in 0..300 {
         t.files(&[&format!("d{i}/e/g"), &format!("d{i}/f")]);
