@@ -119,9 +119,11 @@ pub struct Cli {
 
     /// Add an ignore file in .gitignore format (repeatable).
     ///
-    /// Its patterns are relative to each search path. It has the lowest precedence: any other
-    /// ignore file overrides it, and of two --ignore-file the later wins. It applies even with
-    /// -I and -u.
+    /// Its patterns are relative to each search path, not to the current directory (as fd
+    /// reads them): a rule src/exec hides ./src/exec under `ffind --ignore-file FILE`, and
+    /// nothing under `ffind --ignore-file FILE . src` (it names src/src/exec there). It has
+    /// the lowest precedence: any other ignore file overrides it, and of two --ignore-file
+    /// the later wins. It applies even with -I and -u.
     #[arg(hide_short_help = true)]
     #[arg(long, value_name = "FILE", action = ArgAction::Append)]
     pub ignore_file: Vec<PathBuf>,

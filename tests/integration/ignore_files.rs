@@ -744,3 +744,67 @@ fn a_directory_of_one_to_two_chunks_applies_its_own_ignore_files() {
     assert_eq!(expected.len(), 1500 - 9 - 500 + 1);
     assert_everywhere(&t, &[], &expected);
 }
+
+/// The path rules of an outside ignore file (`--ignore-file`, the global ignore file) are
+/// anchored at each search path, not at the current directory as fd anchors them (fd#374): a
+/// rule `src/exec` hides nothing below the search path `src` (it would name `src/src/exec`),
+/// where fd hides `src/exec`; from `cwd`, it hides `../win/src/exec` below the search path
+/// `../win`, which fd shows. Under every method, and fd the other way round where it is
+/// installed (docs/DIFFERENCES.md).
+#[cfg(unix)]
+#[test]
+fn an_outside_ignore_files_path_rules_are_anchored_at_each_search_path() {
+    let t = Tree::new();
+    t.files(&[
+        "src/exec/x",
+        "src/main.rs",
+        "win/src/exec/y",
+        "win/src/lib.rs",
+        "cwd/keep",
+    ]);
+    t.write("outside.ignore", "src/exec\n");
+    let outside = t.root().join("outside.ignore");
+    let outside = outside.to_str().unwrap();
+    // From the tree's root, the search path `src`: the rule would name src/src/exec.
+    let at_src = ["--ignore-file", outside, "-t", "f", ".", "src"];
+    assert_everywhere(&t, &at_src, &["src/exec/x", "src/main.rs"]);
+    // From `cwd`, the search path `../win`: the rule names ../win/src/exec.
+    let at_win = ["--ignore-file", outside, "-t", "f", ".", "../win"];
+    let from_cwd = |program: &std::path::Path, extra: &[&str]| {
+        let mut c = std::process::Command::new(program);
+        c.args(extra)
+            .args(at_win)
+            .current_dir(t.root().join("cwd"))
+            .stdin(std::process::Stdio::null());
+        crate::fixture::clean_env(&mut c, &t.home());
+        let out = c.output().unwrap();
+        assert!(
+            out.status.success(),
+            "{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let mut lines: Vec<String> = String::from_utf8_lossy(&out.stdout)
+            .lines()
+            .map(str::to_owned)
+            .collect();
+        lines.sort();
+        lines
+    };
+    for m in crate::methods::methods() {
+        assert_eq!(
+            from_cwd(&crate::fixture::bin(), &["--method", m]),
+            ["../win/src/lib.rs"],
+            "{m}"
+        );
+    }
+    // fd anchors the same rule at the current directory: the other way round in both.
+    if let Some(fd) = crate::fd_parity::fd() {
+        let fd_src = crate::fd_parity::run_fd(&fd, &t, &at_src);
+        assert_eq!(fd_src.sorted(), ["src/main.rs"], "fd: {}", fd_src.stderr);
+        assert_eq!(
+            from_cwd(&fd, &[]),
+            ["../win/src/exec/y", "../win/src/lib.rs"],
+            "fd"
+        );
+    }
+}
