@@ -806,8 +806,9 @@ pub fn wait_or_hang(
 
 /// Builds the C program (or library) `source`, a path below tests/integration/, into `out`
 /// with the system's C compiler and `flags` before the output's name and `libs` after the
-/// source; a failure to build fails the test with the compiler's words.
-#[cfg(unix)]
+/// source; a failure to build fails the test with the compiler's words. (Its users, the
+/// sandbox and the preloaded clock, are Linux's.)
+#[cfg(target_os = "linux")]
 pub fn build_c(source: &str, out: &Path, flags: &[&str], libs: &[&str]) {
     let source = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/integration")
