@@ -165,7 +165,7 @@ fn prepare(
                 Outcome::Usage,
                 format!(
                     "ffind: {}: cannot use as base directory: {}",
-                    crate::fs::escape::escaped(base.as_os_str().as_encoded_bytes()),
+                    crate::fs::escape::escaped_path(base),
                     describe(&e)
                 ),
             ));
@@ -194,7 +194,7 @@ fn prepare(
                     Outcome::Usage,
                     format!(
                         "ffind: {}: cannot write the results there: {}",
-                        crate::fs::escape::escaped(path.as_os_str().as_encoded_bytes()),
+                        crate::fs::escape::escaped_path(path),
                         describe(&e)
                     ),
                 ))
@@ -339,7 +339,7 @@ fn outcome(config: &Config, printer: &Printer, errors: bool) -> Outcome {
             match &config.output {
                 Some(path) => crate::report::say!(
                     "ffind: {}: cannot write the results there: {}",
-                    crate::fs::escape::escaped(path.as_os_str().as_encoded_bytes()),
+                    crate::fs::escape::escaped_path(path),
                     describe(&e)
                 ),
                 None => report::say_stdout_error(&e),

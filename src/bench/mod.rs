@@ -131,7 +131,7 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         let _ = writeln!(
             io::stdout(),
             "The config file {} applies to every run: {} (pass --no-config to time without it){}",
-            crate::cli::config_file::shown(&file.path),
+            crate::fs::escape::escaped_path(&file.path),
             file.summary(),
             if cli.cache && !cache_given {
                 "; not its --cache: the benchmark times walks (give --cache to time the memo)"

@@ -16,14 +16,14 @@
 
 use std::collections::HashMap;
 use std::ffi::OsString;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 use clap::error::{ContextKind, ContextValue};
 use clap::parser::ValueSource;
 use clap::{Arg, Command, CommandFactory};
 
 use super::args::Cli;
-use crate::fs::escape::{escaped, shell_quote};
+use crate::fs::escape::{escaped, escaped_path, shell_quote};
 use crate::fs::read_small_file;
 use crate::report::describe;
 
@@ -82,12 +82,12 @@ pub fn read(path: PathBuf) -> Result<ConfigFile, String> {
         CONFIG_FILE_LIMIT,
         false,
     )
-    .map_err(|e| format!("config file {}: {}", shown(&path), describe(&e)))?;
+    .map_err(|e| format!("config file {}: {}", escaped_path(&path), describe(&e)))?;
     if crate::fs::text::is_utf16(&bytes) {
         use crate::fs::text::{SAVE_AS_UTF8, UTF16};
         return Err(format!(
             "config file {}: {UTF16}: {SAVE_AS_UTF8}",
-            shown(&path)
+            escaped_path(&path)
         ));
     }
     let (args, lines) = split_lines(&bytes);
@@ -110,18 +110,13 @@ pub fn split_lines(text: &[u8]) -> (Vec<OsString>, Vec<usize>) {
     (args, lines)
 }
 
-/// A path as messages show it (escaped: one line, no escape sequences).
-pub fn shown(path: &Path) -> String {
-    crate::fs::escape::escaped(path.as_os_str().as_encoded_bytes())
-}
-
 impl ConfigFile {
     /// "config file PATH, line N" for the argument at `index`.
     pub fn at(&self, index: usize) -> String {
         let line = self.lines.get(index).or(self.lines.last()).copied();
         match line {
-            Some(line) => format!("config file {}, line {line}", shown(&self.path)),
-            None => format!("config file {}", shown(&self.path)),
+            Some(line) => format!("config file {}, line {line}", escaped_path(&self.path)),
+            None => format!("config file {}", escaped_path(&self.path)),
         }
     }
 

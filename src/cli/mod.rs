@@ -123,7 +123,7 @@ pub fn parse_with_config(args: Vec<OsString>) -> Result<(Cli, Option<ConfigFile>
             let note = (alone.is_ok() || (shows_usage && !file.args.is_empty())).then(|| {
                 format!(
                     "(the config file {} adds: {}; --no-config skips it)",
-                    config_file::shown(&file.path),
+                    crate::fs::escape::escaped_path(&file.path),
                     file.summary()
                 )
             });

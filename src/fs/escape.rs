@@ -68,6 +68,12 @@ pub fn escaped(bytes: &[u8]) -> String {
     String::from_utf8(out).unwrap_or_else(|e| String::from_utf8_lossy(e.as_bytes()).into_owned())
 }
 
+/// A path escaped for a terminal, as every path in a message shows (one line, no escape
+/// sequences).
+pub fn escaped_path(path: &std::path::Path) -> String {
+    escaped(path.as_os_str().as_encoded_bytes())
+}
+
 /// A message escaped for a terminal line by line: its own line breaks stay (a regular
 /// expression's error draws a caret under the pattern), every other control character that a
 /// user or a file put in it is escaped, as in [`escaped`].

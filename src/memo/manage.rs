@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use super::format::{self, Header, Record, Stamp};
 use super::{place, trust};
 use crate::exit::Outcome;
-use crate::fs::escape::escaped;
+use crate::fs::escape::{escaped, escaped_path};
 
 /// What to do with the memo.
 #[derive(Debug, Clone)]
@@ -40,7 +40,7 @@ pub fn run(task: &Task, dir: &Path) -> Outcome {
                     Err(e) => {
                         crate::report::say!(
                             "ffind: {}: {}",
-                            escaped(path.as_os_str().as_encoded_bytes()),
+                            escaped_path(path),
                             crate::report::describe(&e)
                         );
                         all = all.and(Ok(false));
@@ -99,7 +99,7 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
         let bytes = fs::read(&held.path).unwrap_or_default();
         let root = match Header::parse(&bytes) {
             Ok(h) => escaped(h.root),
-            Err(_) => format!("(unreadable: {})", shown(&held.path)),
+            Err(_) => format!("(unreadable: {})", escaped_path(&held.path)),
         };
         writeln!(out, "{:>10}  {used}  {root}", size(held.size))?;
     }
@@ -110,7 +110,7 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
             "{:>10}  in {} file(s) of this reader, in {}",
             size(bytes(&own)),
             own.len(),
-            shown(&place::reader_dir(dir, *c))
+            escaped_path(&place::reader_dir(dir, *c))
         )?,
         Err(e) => writeln!(
             out,
@@ -146,12 +146,12 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
             "{:>10}  in {} file(s) in {}",
             size(files.iter().map(|h| h.size).sum()),
             files.len(),
-            shown(dir)
+            escaped_path(dir)
         )?,
         Some(e) => writeln!(
             out,
             "(other readers' not counted: {}: {})",
-            shown(dir),
+            escaped_path(dir),
             crate::report::describe(&e)
         )?,
     }
@@ -162,7 +162,7 @@ fn list(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
 /// it is in.
 fn clear_path(dir: &Path, path: &Path, out: &mut impl Write) -> io::Result<bool> {
     let canonical = fs::canonicalize(path)?;
-    let shown = escaped(canonical.as_os_str().as_encoded_bytes());
+    let shown = escaped_path(&canonical);
     let forgot = match place::nearest_of_every_reader(dir, &canonical)? {
         None => None,
         Some((files, _, below)) if below.is_empty() => {
@@ -217,7 +217,7 @@ fn clear(dir: &Path, out: &mut impl Write) -> io::Result<bool> {
             let _ = fs::remove_dir(at);
         }
     }
-    writeln!(out, "removed {removed} file(s) from {}", shown(dir))?;
+    writeln!(out, "removed {removed} file(s) from {}", escaped_path(dir))?;
     Ok(true)
 }
 
@@ -262,12 +262,6 @@ fn stamp(dir: &Path) -> io::Result<Stamp> {
     Ok(Stamp::of_raw(&st))
 }
 
-/// A path as every path in ffind's messages shows: escaped for a terminal (a name can hold a
-/// line break or a terminal's control sequence).
-fn shown(path: &Path) -> String {
-    escaped(path.as_os_str().as_encoded_bytes())
-}
-
 /// Tests the file system of `path`: its type, then in a new directory there, whether
 /// creating, renaming and removing entries each change the directory's mtime and ctime, also
 /// when two come right after each other (a `stat` between).
@@ -275,7 +269,7 @@ fn check(path: &Path, out: &mut impl Write) -> io::Result<bool> {
     if let Err(e) = fs::metadata(path) {
         crate::report::say!(
             "ffind: {}: {}",
-            escaped(path.as_os_str().as_encoded_bytes()),
+            escaped_path(path),
             crate::report::describe(&e)
         );
         return Ok(false);
@@ -290,7 +284,7 @@ fn check(path: &Path, out: &mut impl Write) -> io::Result<bool> {
     writeln!(
         out,
         "{}: {name}, {}",
-        shown(path),
+        escaped_path(path),
         if trusted {
             "a type whose directory times ffind trusts"
         } else {
