@@ -47,11 +47,23 @@ const LABELS: [&str; 3] = [
     "/proc/self/attr/smack/current",
 ];
 
+/// `/proc/self/status`, read once for this process: who reads ([`reader_identity`]) and what
+/// judges its reads ([`supervised`]) are both asked of it as a search opens the memo.
+#[cfg(target_os = "linux")]
+fn status() -> io::Result<&'static [u8]> {
+    static READ: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    if let Some(read) = READ.get() {
+        return Ok(read);
+    }
+    let read = std::fs::read("/proc/self/status")?;
+    Ok(READ.get_or_init(|| read))
+}
+
 /// This process as a reader of directories, as bytes that differ whenever what it may read
 /// can differ; an error when that cannot be told (no `/proc`).
 #[cfg(target_os = "linux")]
 pub fn reader_identity() -> io::Result<Vec<u8>> {
-    let status = std::fs::read("/proc/self/status")?;
+    let status = status()?;
     let mut id = Vec::with_capacity(256);
     for field in STATUS_FIELDS {
         let line = status
@@ -97,8 +109,7 @@ pub fn reader_identity() -> io::Result<Vec<u8>> {
 /// error when it cannot be read.
 #[cfg(target_os = "linux")]
 pub fn supervised() -> io::Result<Option<&'static str>> {
-    let status = std::fs::read("/proc/self/status")?;
-    Ok(supervisor_in(&status))
+    Ok(supervisor_in(status()?))
 }
 
 /// [`supervised`]'s answer from the text of `/proc/self/status`: a field that is missing
