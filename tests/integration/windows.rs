@@ -22,19 +22,26 @@ const HIDDEN: u32 = 0x2;
 /// FILE_ATTRIBUTE_REPARSE_POINT: a junction or a symbolic link.
 const REPARSE_POINT: u32 = 0x400;
 
-/// Runs `cmd /c LINE...` in the tree's root (cmd.exe's own commands: attrib, mklink), quietly;
-/// whether it succeeded.
-fn cmd(t: &Tree, line: &[&str]) -> bool {
-    Command::new("cmd")
-        .arg("/c")
-        .args(line)
-        .current_dir(t.root())
+/// Runs `command` quietly (no input, its output dropped): whether it succeeded.
+pub fn succeeds_quietly(command: &mut Command) -> bool {
+    command
         .stdin(Stdio::null())
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .output_ok()
         .status
         .success()
+}
+
+/// Runs `cmd /c LINE...` in the tree's root (cmd.exe's own commands: attrib, mklink), quietly;
+/// whether it succeeded.
+fn cmd(t: &Tree, line: &[&str]) -> bool {
+    succeeds_quietly(
+        Command::new("cmd")
+            .arg("/c")
+            .args(line)
+            .current_dir(t.root()),
+    )
 }
 
 /// Sets the hidden attribute of `rel` with `attrib +h`, as a user does, and checks that the

@@ -4,10 +4,10 @@
 //! second cmd, a script's `%1`).
 
 use std::fs;
-use std::process::{Command, Stdio};
+use std::process::Command;
 
-use crate::fixture::{Spawn, Tree};
-use crate::windows::run_with_path;
+use crate::fixture::Tree;
+use crate::windows::{run_with_path, succeeds_quietly};
 
 /// Cmd.exe runs what follows its `/c` as a command, so `-x cmd /c echo {}`
 /// would run the `echo.PWNED` of a file named `a&echo.PWNED` (fd.exe does). ffind escapes the
@@ -282,14 +282,7 @@ impl Drop for DelayedExpansion {
 
 /// Runs Wine's (or Windows') `reg` quietly: whether it succeeded.
 fn reg(args: &[&str]) -> bool {
-    Command::new("reg")
-        .args(args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .output_ok()
-        .status
-        .success()
+    succeeds_quietly(Command::new("reg").args(args))
 }
 
 /// cmd expands `!` only with delayed expansion on, which is off unless `/v:on` or the
