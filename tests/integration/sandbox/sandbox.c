@@ -153,36 +153,45 @@ static int notify_filter(int a, int b, int c) {
     return install(filter, sizeof filter / sizeof filter[0], SECCOMP_FILTER_FLAG_NEW_LISTENER);
 }
 
-static void send_fd(int sock, int fd) {
-    char byte = 0;
-    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
+/* One message carrying a descriptor (SCM_RIGHTS) beside one byte: the buffers of both ends. */
+struct fd_message {
+    char byte;
+    struct iovec iov;
     union {
         char buf[CMSG_SPACE(sizeof(int))];
         struct cmsghdr align;
     } u;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-                         .msg_controllen = sizeof u.buf};
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    struct msghdr msg;
+};
+
+static void fd_message_init(struct fd_message *m) {
+    memset(m, 0, sizeof *m);
+    m->iov.iov_base = &m->byte;
+    m->iov.iov_len = 1;
+    m->msg.msg_iov = &m->iov;
+    m->msg.msg_iovlen = 1;
+    m->msg.msg_control = m->u.buf;
+    m->msg.msg_controllen = sizeof m->u.buf;
+}
+
+static void send_fd(int sock, int fd) {
+    struct fd_message m;
+    fd_message_init(&m);
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m.msg);
     c->cmsg_level = SOL_SOCKET;
     c->cmsg_type = SCM_RIGHTS;
     c->cmsg_len = CMSG_LEN(sizeof(int));
     memcpy(CMSG_DATA(c), &fd, sizeof(int));
-    if (sendmsg(sock, &msg, 0) != 1)
+    if (sendmsg(sock, &m.msg, 0) != 1)
         _exit(fail("sendmsg", 1));
 }
 
 static int recv_fd(int sock) {
-    char byte;
-    struct iovec iov = {.iov_base = &byte, .iov_len = 1};
-    union {
-        char buf[CMSG_SPACE(sizeof(int))];
-        struct cmsghdr align;
-    } u;
-    struct msghdr msg = {.msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-                         .msg_controllen = sizeof u.buf};
-    if (recvmsg(sock, &msg, 0) != 1)
+    struct fd_message m;
+    fd_message_init(&m);
+    if (recvmsg(sock, &m.msg, 0) != 1)
         return -1;
-    struct cmsghdr *c = CMSG_FIRSTHDR(&msg);
+    struct cmsghdr *c = CMSG_FIRSTHDR(&m.msg);
     if (!c || c->cmsg_type != SCM_RIGHTS)
         return -1;
     int fd;
