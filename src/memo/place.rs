@@ -412,19 +412,21 @@ pub struct Held {
 
 /// Every memo file of every reader in the memo directory `dir`, least recently used first.
 pub fn held(dir: &Path) -> io::Result<Vec<Held>> {
-    let mut files = Vec::new();
-    for (reader, at) in reader_dirs(dir)? {
-        held_by(reader, &at, &mut files);
-    }
-    files.sort_by_key(|h| h.used);
-    Ok(files)
+    Ok(held_in(&reader_dirs(dir)?))
 }
 
 /// The memo files of the reader `credentials` alone in the memo directory `dir`, least
 /// recently used first (where the memo directory itself cannot be listed: a sandbox).
 pub fn held_of(dir: &Path, credentials: u64) -> Vec<Held> {
+    held_in(&[(credentials, reader_dir(dir, credentials))])
+}
+
+/// The memo files in the readers' directories `readers`, least recently used first.
+fn held_in(readers: &[(u64, PathBuf)]) -> Vec<Held> {
     let mut files = Vec::new();
-    held_by(credentials, &reader_dir(dir, credentials), &mut files);
+    for (reader, at) in readers {
+        held_by(*reader, at, &mut files);
+    }
     files.sort_by_key(|h| h.used);
     files
 }
@@ -480,12 +482,10 @@ pub fn prune(dir: &Path, credentials: u64, limit: u64) {
     remove_stale_temps(dir);
     let readers =
         reader_dirs(dir).unwrap_or_else(|_| vec![(credentials, reader_dir(dir, credentials))]);
-    let mut files = Vec::new();
-    for (reader, at) in &readers {
+    for (_, at) in &readers {
         remove_stale_temps(at);
-        held_by(*reader, at, &mut files);
     }
-    files.sort_by_key(|h| h.used);
+    let files = held_in(&readers);
     let mut total: u64 = files.iter().map(|h| h.size).sum();
     for file in files {
         if total <= limit {
