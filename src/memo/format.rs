@@ -1,9 +1,9 @@
 //! The bytes of a memo file (docs/CACHE.md, "The file"): a header, one record per directory
 //! (its stamp, when it was listed and where the clock then stood against the time since boot,
-//! its path below the search root, its entries' kinds and raw names), and an index of the records by a hash of their paths, each part checked by a
-//! CRC-32; then the journal: segments appended by later searches, each the records of the
-//! directories one search read and their own index ([`segments`]), a newer record of a path
-//! standing for the older ones. Little-endian throughout. Nothing here touches the file
+//! its path below the search root, its entries' kinds and raw names), and an index of the
+//! records by a hash of their paths, each part checked by a CRC-32; then the journal: segments
+//! appended by later searches, each the records of the directories one search read and their
+//! own index ([`segments`]), a newer record of a path standing for the older ones. Little-endian throughout. Nothing here touches the file
 //! system.
 
 use std::ffi::CStr;
