@@ -72,6 +72,8 @@ Register-ArgumentCompleter -Native -CommandName 'ffind', 'ffind.exe' -ScriptBloc
         @{ Names = @('--no-config'); Help = 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
         @{ Names = @('--no-errors'); Help = 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
         @{ Names = @('--show-errors'); Help = 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
+        @{ Names = @('--explain'); Help = 'Say why each PATH is printed or not, instead of searching'; TakesValue = $true; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
+        @{ Names = @('--no-hints'); Help = 'Give no hints after a search that printed nothing'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
         @{ Names = @('--bench'); Help = 'Time the traversal methods instead'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
         @{ Names = @('-h', '--help'); Help = 'Print help (see more with ''--help'')'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
         @{ Names = @('-V', '--version'); Help = 'Print version'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
@@ -145,6 +147,8 @@ Register-ArgumentCompleter -Native -CommandName 'ffind', 'ffind.exe' -ScriptBloc
         @{ Names = @('--no-config'); Help = 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
         @{ Names = @('--no-errors'); Help = 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
         @{ Names = @('--show-errors'); Help = 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
+        @{ Names = @('--explain'); Help = 'Say why each PATH is printed or not, instead of searching'; TakesValue = $true; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
+        @{ Names = @('--no-hints'); Help = 'Give no hints after a search that printed nothing'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
         @{ Names = @('-h', '--help'); Help = 'Print help (see more with ''--help'')'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
         @{ Names = @('-V', '--version'); Help = 'Print version'; TakesValue = $false; Command = $false; EqualsOnly = $false; Delimiter = ''; Values = @() }
     )

@@ -48,7 +48,7 @@ _ffind() {
 
     case "${cmd}" in
         ffind)
-            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -x -X -j -C -h -V --and --hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --exec --exec-batch --batch-size --method --concurrency --base-directory --search-path --output --mpi --cache --no-cache --cache-dir --cache-limit --cache-list --cache-clear --cache-check --no-config --no-errors --show-errors --bench --help --version"
+            opts="-H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -x -X -j -C -h -V --and --hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --exec --exec-batch --batch-size --method --concurrency --base-directory --search-path --output --mpi --cache --no-cache --cache-dir --cache-limit --cache-list --cache-clear --cache-check --no-config --no-errors --show-errors --explain --no-hints --bench --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -234,6 +234,10 @@ _ffind() {
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;
+                --explain)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
                 *)
                     COMPREPLY=()
                     ;;
@@ -269,7 +273,7 @@ _ffind_bench() {
 
     case "${cmd}" in
         ffind_bench)
-            opts="-j -r -w -H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -C -h -V --methods --concurrency --runs --warmup --export-json --export-markdown --export-csv --export-svg --and --hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --batch-size --base-directory --search-path --output --mpi --cache --no-cache --cache-dir --cache-limit --cache-list --cache-clear --cache-check --no-config --no-errors --show-errors --help --version"
+            opts="-j -r -w -H -I -u -s -i -g -F -p -L -d -E -t -e -S -o -0 -a -1 -q -l -c -C -h -V --methods --concurrency --runs --warmup --export-json --export-markdown --export-csv --export-svg --and --hidden --no-ignore --no-ignore-vcs --no-ignore-parent --no-global-ignore-file --no-require-git --ignore-file --unrestricted --case-sensitive --ignore-case --glob --regex --fixed-strings --exact --full-path --follow --max-depth --min-depth --exact-depth --exclude --ignore-contain --prune --type --extension --size --changed-within --changed-before --owner --one-file-system --print0 --absolute-path --strip-cwd-prefix --sort --order --max-results --quiet --format --list-details --json --json-fields --path-separator --color --hyperlink --batch-size --base-directory --search-path --output --mpi --cache --no-cache --cache-dir --cache-limit --cache-list --cache-clear --cache-check --no-config --no-errors --show-errors --explain --no-hints --help --version"
             if [[ ${cur} == -* || ${COMP_CWORD} -eq 1 ]] ; then
                 COMPREPLY=( $(compgen -W "${opts}" -- "${cur}") )
                 return 0
@@ -468,6 +472,10 @@ _ffind_bench() {
                     return 0
                     ;;
                 --cache-check)
+                    COMPREPLY=($(compgen -f "${cur}"))
+                    return 0
+                    ;;
+                --explain)
                     COMPREPLY=($(compgen -f "${cur}"))
                     return 0
                     ;;

@@ -95,6 +95,7 @@ complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l cache-dir -d '
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l cache-limit -d 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first' -r
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l cache-clear -d 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below (given again for more paths). Searches nothing. (Removing the cache directory by hand is as safe.)' -r -F
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l cache-check -d 'Test whether --cache can be trusted on the file system of PATH (default .): its type, and whether creating, renaming and removing entries in a directory made there change its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1 when not. Searches nothing' -r -F
+complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l explain -d 'Say why each PATH is printed or not, instead of searching' -r -F
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -s H -l hidden -d 'Search hidden entries too'
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -s I -l no-ignore -d 'Show entries that ignore files hide'
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l no-ignore-vcs -d 'Show entries that git\'s ignore files would hide'
@@ -125,6 +126,7 @@ complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l cache-list -d 
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l no-errors -d 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read'
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l show-errors -d 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors'
+complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l no-hints -d 'Give no hints after a search that printed nothing'
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -l bench -d 'Time the traversal methods instead'
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ffind -n 'not __ffind_bench; and not __ffind_exec' -s V -l version -d 'Print version'
@@ -203,6 +205,7 @@ complete -c ffind -n '__ffind_bench' -l cache-dir -d 'Where --cache keeps its me
 complete -c ffind -n '__ffind_bench' -l cache-limit -d 'The most the memo may take on disk, in MiB (default 1024); past it, the search paths least recently searched are forgotten first' -r
 complete -c ffind -n '__ffind_bench' -l cache-clear -d 'Forget what --cache remembers: everything, or with =PATH what it remembers of PATH and below (given again for more paths). Searches nothing. (Removing the cache directory by hand is as safe.)' -r -F
 complete -c ffind -n '__ffind_bench' -l cache-check -d 'Test whether --cache can be trusted on the file system of PATH (default .): its type, and whether creating, renaming and removing entries in a directory made there change its mtime and ctime (as git update-index --test-untracked-cache). Exit 0 when safe, 1 when not. Searches nothing' -r -F
+complete -c ffind -n '__ffind_bench' -l explain -d 'Say why each PATH is printed or not, instead of searching' -r -F
 complete -c ffind -n '__ffind_bench' -s H -l hidden -d 'Search hidden entries too'
 complete -c ffind -n '__ffind_bench' -s I -l no-ignore -d 'Show entries that ignore files hide'
 complete -c ffind -n '__ffind_bench' -l no-ignore-vcs -d 'Show entries that git\'s ignore files would hide'
@@ -233,5 +236,6 @@ complete -c ffind -n '__ffind_bench' -l cache-list -d 'List what the memo of --c
 complete -c ffind -n '__ffind_bench' -l no-config -d 'Do not read the config file of default options ($FFIND_CONFIG_PATH, else $XDG_CONFIG_HOME/ffind/config, by default ~/.config/ffind/config)'
 complete -c ffind -n '__ffind_bench' -l no-errors -d 'Do not show the errors met on the way: an unreadable directory, a symbolic link loop, an ignore file that cannot be read'
 complete -c ffind -n '__ffind_bench' -l show-errors -d 'Show file-system errors (the default: unlike fd, ffind always reports them on stderr, and exits with 1 after them); undoes --no-errors'
+complete -c ffind -n '__ffind_bench' -l no-hints -d 'Give no hints after a search that printed nothing'
 complete -c ffind -n '__ffind_bench' -s h -l help -d 'Print help (see more with \'--help\')'
 complete -c ffind -n '__ffind_bench' -s V -l version -d 'Print version'

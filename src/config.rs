@@ -164,6 +164,13 @@ pub struct Config {
     /// terminal, where a person reads it (scripts that asked for silence get silence and the
     /// exit status).
     pub count_hidden: bool,
+    /// `--explain`'s paths: said of instead of searched.
+    pub explain: Vec<PathBuf>,
+    /// The `-E` globs as given, for `--explain` to name the one that excluded an entry.
+    pub exclude_globs: Vec<String>,
+    /// Count what the hiding rules skip, for the hint after a search that printed nothing:
+    /// stderr is a terminal, and neither `-q` nor `--no-hints` is given.
+    pub hints: bool,
 }
 
 /// The working directory, with a clear error if it is gone. It is read only when a search
@@ -180,7 +187,7 @@ fn current_dir(cli: &Cli) -> Result<PathBuf> {
 }
 
 /// `cwd/path`, without "." components and trailing slashes (".." is kept: it may cross a link).
-fn absolute(cwd: &Path, path: &Path) -> PathBuf {
+pub fn absolute(cwd: &Path, path: &Path) -> PathBuf {
     let joined = if path.is_absolute() {
         path.to_path_buf()
     } else {
@@ -422,9 +429,15 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
     if cli.exclude.is_empty() {
         return Ok(None);
     }
+    exclude_override(&cli.exclude).map(Some)
+}
+
+/// The matcher of `-E` globs (as given): all of them for the walk, or one for `--explain` to
+/// say which glob excluded an entry.
+pub fn exclude_override(globs: &[String]) -> Result<Override> {
     // Root "/" never prefixes the relative paths matched against it (see filter/ignore.rs).
     let mut builder = OverrideBuilder::new("/");
-    for glob in &cli.exclude {
+    for glob in globs {
         // Where `\` separates paths (Windows), it does in an exclude too (`-E src\gen`, which
         // fd takes for "srcgen"): no name there holds a character a `\` would escape.
         let written = if crate::fs::SEPARATOR == b'\\' {
@@ -443,7 +456,7 @@ fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {
             anyhow!("invalid exclude pattern '{glob}': {why}")
         })?;
     }
-    Ok(Some(builder.build()?))
+    Ok(builder.build()?)
 }
 
 /// The output style: what the terminal, `--color`, `NO_COLOR`, `LS_COLORS`, `--hyperlink`,
@@ -770,6 +783,9 @@ impl Config {
             cache: resolve_cache(cli, method)?,
             hide_errors: cli.no_errors,
             count_hidden: cli.no_errors && std::io::stderr().is_terminal(),
+            explain: cli.explain.clone(),
+            exclude_globs: cli.exclude.clone(),
+            hints: !cli.no_hints && !cli.quiet && std::io::stderr().is_terminal(),
         })
     }
 }

@@ -258,6 +258,9 @@ fn alone(cli: &Cli, blame: Blame) -> Outcome {
             return outcome;
         }
     };
+    if !config.explain.is_empty() {
+        return explain(config, out);
+    }
     // Before the first thread starts (commands', the hold's, the signals').
     walk::prepare::grow_descriptors(config, crate::fs::raise_fd_limit());
     let runner = match &config.exec {
@@ -291,16 +294,30 @@ fn alone(cli: &Cli, blame: Blame) -> Outcome {
         }
     }
     let report: &'static Reporter = Box::leak(Box::new(reporter(config)));
-    walk::run(config, printer, report);
+    // Counted only where the hint can be said (a terminal, neither -q nor --no-hints).
+    let hints: Option<&'static walk::why::Hints> =
+        config.hints.then(|| &*Box::leak(Box::default()));
+    walk::run(config, printer, report, hints);
     printer.finish();
     output::interrupted::settle();
     say_hidden(config, report);
     say_hint(cli, config, printer);
+    say_skipped(hints, printer);
     if let Some(runner) = runner {
         let commands_ok = runner.finish();
         return Outcome::of_walk(false, true, report.had_errors() || !commands_ok);
     }
     outcome(config, printer, report.had_errors())
+}
+
+/// `--explain`: what the command line does with each path, instead of searching.
+fn explain(config: &'static Config, mut out: Box<dyn Write + Send>) -> Outcome {
+    let report = reporter(config);
+    if let Err(e) = walk::explain::run(config, &report, &mut out) {
+        report::say_stdout_error(&e);
+        return Outcome::Errors;
+    }
+    Outcome::of_walk(false, true, report.had_errors())
 }
 
 /// The error reporter of a search: what `--no-errors` hides is counted instead of said, but
@@ -316,10 +333,25 @@ fn reporter(config: &Config) -> Reporter {
 /// A search that found nothing says what its arguments may have meant (`-e '*.rs'`: see
 /// [`cli::hint::for_no_results`]); never one that found something, nor a quiet one.
 fn say_hint(cli: &Cli, config: &Config, printer: &Printer) {
-    if !printer.matched() && !config.quiet {
+    if !printer.matched() && !config.quiet && !cli.no_hints {
         if let Some(hint) = cli::hint::for_no_results(cli) {
             crate::report::say!("{hint}");
         }
+    }
+}
+
+/// A search that printed nothing says on a terminal when entries it skipped (hidden, ignored,
+/// excluded) would have been printed: how many, why, what shows them ([`walk::why::Hints`]).
+fn say_skipped(hints: Option<&walk::why::Hints>, printer: &Printer) {
+    if printer.matched() {
+        return;
+    }
+    let example = |path: &[u8]| {
+        let path = crate::fs::os_path(path);
+        crate::fs::escape::escaped(crate::fs::escape::shell_quote(path.as_os_str()).as_bytes())
+    };
+    if let Some(hint) = hints.and_then(|h| h.message(example)) {
+        crate::report::say!("{hint}");
     }
 }
 

@@ -635,6 +635,38 @@ pub struct Cli {
     #[arg(long, overrides_with = "no_errors")]
     pub show_errors: bool,
 
+    /// Say what this command line does with each PATH, and why, instead of searching.
+    ///
+    /// For each PATH, first the verdict (printed or not printed), then one line per decision,
+    /// in the order the search takes them: the ignore rule that decided, with its file, line
+    /// and pattern as git check-ignore -v names them (".gitignore:12: target/", a negation
+    /// with its "!"), from a .gitignore, .git/info/exclude, core.excludesFile, ffind's global
+    /// ignore file, --ignore-file, .ignore, .fdignore or .ffindignore; a hidden name; -E;
+    /// --ignore-contain; the depth limits; the pattern and the filters (-t, -e, -S,
+    /// --changed-*, -o); --prune and --one-file-system. An entry below a directory the search
+    /// does not enter names that directory and what kept the search out of it. The search's
+    /// own judge decides, so --explain never disagrees with the search. Takes one or more
+    /// paths: give the pattern and the search paths before it (ffind '^ffind$' --explain
+    /// target/release/ffind). With --json, one object per PATH.
+    #[arg(
+        help = "Say why each PATH is printed or not, instead of searching",
+        long_help
+    )]
+    #[arg(hide_short_help = true)]
+    #[arg(long, value_name = "PATH", num_args = 1.., action = ArgAction::Append,
+          value_hint = ValueHint::AnyPath,
+          conflicts_with_all = ["exec", "exec_batch", "quiet", "bench"])]
+    pub explain: Vec<PathBuf>,
+
+    /// Give no hints after a search that printed nothing.
+    ///
+    /// On a terminal, a search that prints nothing says when hidden or ignored entries (or
+    /// -E) hid every match, and how many, and says when an argument looks like a slip (-e
+    /// '*.rs'). Fits in the config file (a line "--no-hints"), for those who know.
+    #[arg(hide_short_help = true)]
+    #[arg(long)]
+    pub no_hints: bool,
+
     /// Time the traversal methods on PATH instead of searching, as hyperfine would: ffind
     /// --bench [OPTIONS] [PATH]... (first on the command line).
     ///

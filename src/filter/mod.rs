@@ -153,6 +153,25 @@ impl Pattern {
     }
 }
 
+/// The filter that turned an entry away ([`Filters::refusal`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Refusal {
+    /// The pattern (on the name, or on the path with `--full-path`).
+    Pattern,
+    /// `-e`.
+    Extension,
+    /// `-t`.
+    Type,
+    /// Its metadata, which `--size`, `--changed-*` or `--owner` need, cannot be read.
+    NoMetadata,
+    /// `-o`.
+    Owner,
+    /// `-S` (only files pass).
+    Size,
+    /// `--changed-within`, `--changed-before`.
+    Time,
+}
+
 /// Everything that decides whether an entry is printed, compiled once.
 #[derive(Debug, Default)]
 pub struct Filters {
@@ -188,7 +207,15 @@ impl Filters {
     }
 
     /// Whether an entry passes every filter.
+    #[inline]
     pub fn matches(&self, e: &mut Entry<'_>) -> bool {
+        self.refusal(e).is_none()
+    }
+
+    /// The first filter that turns an entry away, if one does: what `--explain` names, and
+    /// [`Filters::matches`] asks.
+    #[inline]
+    pub fn refusal(&self, e: &mut Entry<'_>) -> Option<Refusal> {
         if !self.patterns.is_empty() {
             let matched = match &self.full_path_base {
                 None => self.patterns.iter().all(|p| p.is_match(e.name)),
@@ -212,38 +239,40 @@ impl Filters {
                 }
             };
             if !matched {
-                return false;
+                return Some(Refusal::Pattern);
             }
         }
         if let Some(ext) = &self.extensions {
             if !ext.is_match(e.name) {
-                return false;
+                return Some(Refusal::Extension);
             }
         }
         if let Some(types) = &self.types {
             if !types.matches(e.kind, e.meta) {
-                return false;
+                return Some(Refusal::Type);
             }
         }
         if self.owner.is_none() && self.sizes.is_empty() && self.times.is_empty() {
-            return true;
+            return None;
         }
         let Some(st) = e.meta.stat() else {
-            return false;
+            return Some(Refusal::NoMetadata);
         };
         if let Some(owner) = &self.owner {
             if !owner.matches(st.uid, st.gid) {
-                return false;
+                return Some(Refusal::Owner);
             }
         }
         if !self.sizes.is_empty()
             && (st.kind() != Kind::File || !self.sizes.iter().all(|s| s.is_within(st.size)))
         {
-            return false;
+            return Some(Refusal::Size);
         }
-        self.times
+        let timely = self
+            .times
             .iter()
-            .all(|t| t.applies_to(st.mtime, st.mtime_nsec))
+            .all(|t| t.applies_to(st.mtime, st.mtime_nsec));
+        (!timely).then_some(Refusal::Time)
     }
 }
 

@@ -149,10 +149,16 @@ pub fn write(
     {
         let _ = serde_json::to_writer(&mut *out, &record);
     } else {
-        let _ = record.serialize(&mut serde_json::Serializer::with_formatter(
-            &mut *out, Inert,
-        ));
+        write_inert(out, &record);
     }
+}
+
+/// Appends `value` as compact JSON, every string escaped as a record's are (`Inert`).
+pub fn write_inert<T: Serialize>(out: &mut Vec<u8>, value: &T) {
+    // Writing to a Vec cannot fail.
+    let _ = value.serialize(&mut serde_json::Serializer::with_formatter(
+        &mut *out, Inert,
+    ));
 }
 
 /// serde_json's compact output, with the characters a terminal could act on escaped.

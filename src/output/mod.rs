@@ -6,6 +6,7 @@
 
 pub mod colors;
 pub mod details;
+pub mod explain;
 pub mod hold;
 pub mod hyperlink;
 pub mod interrupted;

@@ -30,4 +30,7 @@ pub struct Walk<'a> {
     /// No rule hides an entry and no filter drops one (`-u` and nothing else that chooses):
     /// judging an entry is its depth alone ([`Walk::judge`]'s fast path).
     pub lists_all: bool,
+    /// The counts of the hint a search that prints nothing gives (on a terminal, unless
+    /// `--no-hints`): kept for the entries the hiding rules skip, and for them alone.
+    pub hints: Option<&'a crate::walk::why::Hints>,
 }

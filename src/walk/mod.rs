@@ -15,12 +15,14 @@ pub mod beneath;
 pub mod by_path;
 pub mod contract;
 pub mod descriptors;
+pub mod explain;
 pub mod methods;
 pub mod mpi;
 pub mod prepare;
 pub mod scan;
 pub mod threads;
 pub mod visit;
+pub mod why;
 
 mod levels;
 
@@ -28,8 +30,14 @@ use crate::config::Config;
 use crate::output::printer::Printer;
 use crate::report::Reporter;
 
-/// Walks every root with the configured method.
-pub fn run(config: &'static Config, printer: &'static Printer, report: &'static Reporter) {
+/// Walks every root with the configured method; `hints` counts what the hiding rules skip
+/// ([`why::Hints`]), when given.
+pub fn run(
+    config: &'static Config,
+    printer: &'static Printer,
+    report: &'static Reporter,
+    hints: Option<&'static why::Hints>,
+) {
     let memo = config
         .cache
         .as_ref()
@@ -39,6 +47,7 @@ pub fn run(config: &'static Config, printer: &'static Printer, report: &'static 
         .map(|memo| &*Box::leak(Box::new(memo)));
     let mut walk = prepare::prepare(config, printer, report);
     walk.memo = memo;
+    walk.hints = hints;
     if let Some(ignore) = &config.ignore {
         ignore.report_unread(report);
     }

@@ -68,5 +68,6 @@ pub fn prepare<'a>(config: &'a Config, printer: &'a Printer, report: &'a Reporte
             && config.filters.is_empty()
             && !config.prune
             && !config.one_file_system,
+        hints: None,
     }
 }

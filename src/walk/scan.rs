@@ -223,6 +223,10 @@ impl IgnoreFiles for ListedFiles<'_> {
     fn say(&mut self, rel: &str, what: &str) {
         say_of_file(self.walk.report, self.dir_path, rel, what);
     }
+
+    fn shown(&self) -> &[u8] {
+        self.dir_path
+    }
 }
 
 /// The names that matter to ignore rules.

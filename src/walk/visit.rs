@@ -10,11 +10,12 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::Root;
-use crate::filter::ignore::{FilesByPath, IgnoreNode, Verdict};
+use crate::filter::ignore::{FilesByPath, Hit, IgnoreNode, Verdict};
 use crate::filter::{Entry, Meta};
 use crate::fs::path::{base_len, join_into};
 use crate::fs::{stat_path, Dir, Kind, Stat};
 use crate::walk::contract::Walk;
+use crate::walk::why::{Hints, Skipped, Trace, Why};
 
 /// A directory's identity, linked to its parent's, for loop detection under `-L`.
 #[derive(Debug)]
@@ -199,6 +200,21 @@ impl Walk<'_> {
         kind: Kind,
         meta: &mut dyn Meta,
     ) -> Action {
+        self.judge_traced(parent, path, name, kind, meta, &mut ())
+    }
+
+    /// [`Walk::judge`], each step said to `trace` (`--explain`'s; the walk's is `()`, which
+    /// keeps nothing). One judge for both, so that `--explain` never disagrees with a search.
+    #[inline(always)]
+    pub fn judge_traced<T: Trace>(
+        &self,
+        parent: &DirState,
+        path: &[u8],
+        name: &[u8],
+        kind: Kind,
+        meta: &mut dyn Meta,
+        trace: &mut T,
+    ) -> Action {
         let config = self.config;
         let is_dir = kind == Kind::Dir;
         let dotted = name.first() == Some(&b'.');
@@ -208,54 +224,143 @@ impl Walk<'_> {
         // keeps a dotfile's rule (a negation that names it shows it, as in fd), marked or not:
         // Wine marks every dotfile so, which Windows does not.
         if !config.hidden && !dotted && crate::fs::MARKS_HIDDEN && meta.marked_hidden() {
-            return Action::Skip;
+            trace.note(Why::MarkedHidden);
+            return self.skipped(Skipped::Hidden, parent, path, name, kind, meta);
         }
         match &config.ignore {
             Some(opts) => {
                 let node = parent.ignore.as_deref();
-                match opts.matched_name(
+                let hit = opts.decide_name(
                     node,
                     path,
                     name,
                     parent.root_base,
                     is_dir,
                     parent.path_rules,
-                ) {
-                    Verdict::Ignore => return Action::Skip,
-                    Verdict::None if hidden => return Action::Skip,
+                );
+                if let Some(hit) = hit {
+                    trace.note(Why::Rule(hit.rule()));
+                }
+                match Hit::verdict(hit) {
+                    Verdict::Ignore => {
+                        return self.skipped(Skipped::Ignored, parent, path, name, kind, meta)
+                    }
+                    Verdict::None if hidden => {
+                        trace.note(Why::DotName);
+                        return self.skipped(Skipped::Hidden, parent, path, name, kind, meta);
+                    }
                     Verdict::None | Verdict::Whitelist => {}
                 }
             }
-            None if hidden => return Action::Skip,
+            None if hidden => {
+                trace.note(Why::DotName);
+                return self.skipped(Skipped::Hidden, parent, path, name, kind, meta);
+            }
             None => {}
         }
         if let Some(excludes) = &config.excludes {
             let below_root = crate::fs::os_path(&path[parent.root_base.min(path.len())..]);
             if excludes.matched(&below_root, is_dir).is_ignore() {
-                return Action::Skip;
+                trace.note(Why::Excluded);
+                return self.skipped(Skipped::Excluded, parent, path, name, kind, meta);
             }
         }
         // Only asked when given: a plain walk pays nothing for it.
-        if is_dir
-            && !config.ignore_contain.is_empty()
-            && config.ignore_contain.iter().any(|n| meta.contains(n))
-        {
-            return Action::Skip;
+        if is_dir && !config.ignore_contain.is_empty() {
+            if let Some(n) = config.ignore_contain.iter().find(|n| meta.contains(n)) {
+                trace.note(Why::Contains(n.to_bytes()));
+                return Action::Skip;
+            }
         }
         let depth = parent.depth + 1;
-        let print = depth >= config.min_depth
-            && depth <= config.max_depth
-            && config.filters.matches(&mut Entry {
+        let print = if depth < config.min_depth {
+            trace.note(Why::BelowMinDepth {
+                depth,
+                min: config.min_depth,
+            });
+            false
+        } else if depth > config.max_depth {
+            trace.note(Why::PastMaxDepth {
+                depth,
+                max: config.max_depth,
+            });
+            false
+        } else {
+            let refusal = config.filters.refusal(&mut Entry {
                 path,
                 name,
                 kind,
                 meta: &mut *meta,
             });
+            trace.note(refusal.map_or(Why::Passed, Why::Refused));
+            refusal.is_none()
+        };
         let mut descend = is_dir && depth < config.max_depth && !(config.prune && print);
+        if is_dir && depth >= config.max_depth {
+            trace.note(Why::DepthLimit {
+                max: config.max_depth,
+            });
+        } else if is_dir && config.prune && print {
+            trace.note(Why::Pruned);
+        }
         if descend && config.one_file_system {
             descend = meta.stat().is_some_and(|st| st.dev == parent.root_dev);
+            if !descend {
+                trace.note(Why::OtherFileSystem);
+            }
         }
         Action::Visit { print, descend }
+    }
+
+    /// An entry the hiding rules skip (hidden, ignored, excluded): with the hint on, counted,
+    /// and judged by the pattern and the filters as if it had not been skipped. Only entries
+    /// already skipped pay for it.
+    #[inline(always)]
+    fn skipped(
+        &self,
+        why: Skipped,
+        parent: &DirState,
+        path: &[u8],
+        name: &[u8],
+        kind: Kind,
+        meta: &mut dyn Meta,
+    ) -> Action {
+        if let Some(hints) = self.hints {
+            self.count_skipped(hints, why, parent, path, name, kind, meta);
+        }
+        Action::Skip
+    }
+
+    /// [`Walk::skipped`]'s count, out of the judge's way.
+    #[cold]
+    #[inline(never)]
+    #[allow(clippy::too_many_arguments)]
+    fn count_skipped(
+        &self,
+        hints: &Hints,
+        why: Skipped,
+        parent: &DirState,
+        path: &[u8],
+        name: &[u8],
+        kind: Kind,
+        meta: &mut dyn Meta,
+    ) {
+        let config = self.config;
+        if kind == Kind::Dir {
+            hints.skipped_dir();
+        }
+        let depth = parent.depth + 1;
+        if depth >= config.min_depth
+            && depth <= config.max_depth
+            && config.filters.matches(&mut Entry {
+                path,
+                name,
+                kind,
+                meta,
+            })
+        {
+            hints.would_print(why, path);
+        }
     }
 
     /// With `-L`, find -L's rule: whether the entry `path` of a directory in state `parent` is

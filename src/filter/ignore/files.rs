@@ -32,6 +32,15 @@ pub trait IgnoreFiles {
     /// Says `what` of the file `rel` of the directory, read but not wholly applied (see
     /// [`Rules::skipped_message`]): the walk goes on, the exit code becomes 1.
     fn say(&mut self, rel: &str, what: &str);
+    /// The directory as messages show it: the rules read from its files carry their file so
+    /// named ([`Rules::name_files`]), for `--explain`.
+    fn shown(&self) -> &[u8];
+}
+
+/// How the file `rel` of `files`' directory is shown: below it, or, for an absolute path (a
+/// `gitdir:` link's), as it is.
+pub(super) fn file_shown(files: &dyn IgnoreFiles, rel: &str) -> Vec<u8> {
+    shown_path(files.shown(), rel)
 }
 
 /// Why an ignore file's contents are not at hand.
@@ -53,7 +62,10 @@ pub fn matcher_from_file(path: &Path, accept_pipe: bool) -> io::Result<Option<Ru
         IGNORE_FILE_LIMIT,
         accept_pipe,
     )?;
-    Ok(Rules::parse(&[&bytes]))
+    Ok(Rules::parse(&[&bytes]).map(|mut rules| {
+        rules.name_files([path.as_os_str().as_encoded_bytes().to_vec()]);
+        rules
+    }))
 }
 
 /// Whether a failed read means the file is simply not there (or is a directory): never worth
@@ -144,7 +156,7 @@ pub(super) fn gitdir_of(link: &[u8]) -> Option<String> {
 /// the directory holding `.git`, which is what [`IgnoreFiles::read`] resolves against.
 /// A git directory that cannot be used (a name too long, a directory nobody may search) is
 /// said once, by the first of its files that cannot be read.
-pub(super) fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>> {
+pub(super) fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<(String, Vec<u8>)> {
     let gitdir = gitdir_of(&files.read(".git").ok()?)?;
     let common = match files.read(&format!("{gitdir}/commondir")) {
         Err(Unread::Failed) => return None,
@@ -159,7 +171,8 @@ pub(super) fn read_linked_exclude(files: &mut dyn IgnoreFiles) -> Option<Vec<u8>
             }
         }
     };
-    files.read(&format!("{common}/info/exclude")).ok()
+    let exclude = format!("{common}/info/exclude");
+    files.read(&exclude).ok().map(|bytes| (exclude, bytes))
 }
 
 /// Whether the directory `dir` lists an entry named `name` (a plain name), when it can be
@@ -203,6 +216,10 @@ impl IgnoreFiles for FilesByPath<'_> {
 
     fn path(&self) -> PathBuf {
         self.dir.to_path_buf()
+    }
+
+    fn shown(&self) -> &[u8] {
+        self.shown
     }
 
     fn say(&mut self, rel: &str, what: &str) {

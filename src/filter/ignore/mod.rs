@@ -26,12 +26,12 @@ use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use crate::filter::rules::screen::Screen;
-use crate::filter::rules::{Decision, Rules};
+use crate::filter::rules::{Rule, Rules};
 #[cfg(doc)]
 use crate::fs::Dir;
 use crate::fs::{read_small_file, SEPARATOR};
 use crate::report::Reporter;
-use files::{gitdir_of, read_linked_exclude};
+use files::{file_shown, gitdir_of, read_linked_exclude};
 pub use files::{
     global_matcher, matcher_from_file, note_skipped, read_reported, say_of_file, FilesByPath,
     IgnoreFiles, Unread, IGNORE_FILE_LIMIT,
@@ -152,7 +152,10 @@ impl PerRepoExcludes {
             )
             .ok(),
         };
-        let rules = bytes.and_then(|b| Rules::parse(&[&b])).map(Arc::new);
+        let rules = bytes.and_then(|b| Rules::parse(&[&b])).map(|mut rules| {
+            rules.name_files([path.as_os_str().as_encoded_bytes().to_vec()]);
+            Arc::new(rules)
+        });
         compiled.insert(path, rules.clone());
         rules
     }
@@ -305,12 +308,14 @@ impl IgnoreOptions {
                 None
             }
         };
-        // Compiled, and what was not applied of them said under `name`.
-        let compile = |files: &mut dyn IgnoreFiles, name: &str, texts: &[&[u8]]| {
-            let rules = Rules::parse(texts)?;
+        // Compiled, and what was not applied of them said under `name`; each rule knows the
+        // file it was read from (`names`, in the order of `texts`).
+        let compile = |files: &mut dyn IgnoreFiles, name: &str, names: &[&str], texts: &[&[u8]]| {
+            let mut rules = Rules::parse(texts)?;
             if let Some(message) = rules.skipped_message() {
                 files.say(name, &message);
             }
+            rules.name_files(names.iter().map(|n| file_shown(files, n)));
             Some(rules)
         };
         let (custom, dot_ignore) = if self.dot_ignore {
@@ -319,27 +324,31 @@ impl IgnoreOptions {
                 .filter_map(|n| read(files, n).map(|b| (*n, b)))
                 .collect();
             let texts: Vec<&[u8]> = custom.iter().map(|(_, b)| b.as_slice()).collect();
+            let names: Vec<&str> = custom.iter().map(|(n, _)| *n).collect();
             // The two custom files are compiled as one, the later (`.ffindignore`) named.
             let last = custom.last().map_or(".fdignore", |(n, _)| n);
             let ignore = read(files, ".ignore");
             (
-                compile(files, last, &texts),
-                ignore.and_then(|b| compile(files, ".ignore", &[&b])),
+                compile(files, last, &names, &texts),
+                ignore.and_then(|b| compile(files, ".ignore", &[".ignore"], &[&b])),
             )
         } else {
             (None, None)
         };
         let git = if self.vcs {
-            read(files, ".gitignore").and_then(|b| compile(files, ".gitignore", &[&b]))
+            read(files, ".gitignore")
+                .and_then(|b| compile(files, ".gitignore", &[".gitignore"], &[&b]))
         } else {
             None
         };
         let git_exclude = if has_git && rules {
+            const EXCLUDE: &str = ".git/info/exclude";
             files
-                .read(".git/info/exclude")
+                .read(EXCLUDE)
                 .ok()
+                .map(|b| (EXCLUDE.to_owned(), b))
                 .or_else(|| read_linked_exclude(files))
-                .and_then(|b| compile(files, ".git/info/exclude", &[&b]))
+                .and_then(|(file, b)| compile(files, EXCLUDE, &[&file], &[&b]))
         } else {
             None
         };
@@ -410,10 +419,11 @@ impl IgnoreOptions {
         )
     }
 
-    /// `IgnoreOptions::matched` (a test helper) for a caller that has the entry's name (the end of `path`)
-    /// at hand: the walk, for every entry. `paths` says whether a rule on paths may match
-    /// in the entry's directory ([`IgnoreNode::paths_may_match`]); when it may not, and the
-    /// node's [`Screen`] says no rule on names can match `name`, the files are not asked.
+    /// `IgnoreOptions::matched` (a test helper) for a caller that has the entry's name (the end
+    /// of `path`) at hand. `paths` says whether a rule on paths may match in the entry's
+    /// directory ([`IgnoreNode::paths_may_match`]); when it may not, and the node's [`Screen`]
+    /// says no rule on names can match `name`, the files are not asked.
+    #[cfg(test)]
     pub fn matched_name(
         &self,
         node: Option<&IgnoreNode>,
@@ -423,20 +433,34 @@ impl IgnoreOptions {
         is_dir: bool,
         paths: bool,
     ) -> Verdict {
-        let mut m_custom: Decision = None;
-        let mut m_ignore: Decision = None;
-        let mut m_git: Decision = None;
-        let mut m_exclude: Decision = None;
+        Hit::verdict(self.decide_name(node, path, name, root_base_len, is_dir, paths))
+    }
+
+    /// The rule that decides an entry ([`IgnoreOptions::matched_name`]'s), if one does: the
+    /// walk asks this for every entry, and `--explain` names the rule it gives.
+    pub fn decide_name<'a>(
+        &'a self,
+        node: Option<&'a IgnoreNode>,
+        path: &[u8],
+        name: &[u8],
+        root_base_len: usize,
+        is_dir: bool,
+        paths: bool,
+    ) -> Option<Hit<'a>> {
+        let mut m_custom: Option<Hit<'a>> = None;
+        let mut m_ignore: Option<Hit<'a>> = None;
+        let mut m_git: Option<Hit<'a>> = None;
+        let mut m_exclude: Option<Hit<'a>> = None;
         let any_git = !self.require_git || node.is_some_and(|n| n.in_git);
         let mut saw_git = false;
         let mut scratch = Vec::new();
         let mut cur = node.filter(|n| paths || n.screen.may_match(name));
         while let Some(n) = cur {
             let rel = n.rel(path, &mut scratch);
-            let check = |m: &mut Decision, r: &Option<Rules>| {
+            let check = |m: &mut Option<Hit<'a>>, r: &'a Option<Rules>| {
                 if m.is_none() {
                     if let Some(r) = r {
-                        *m = r.matched_in(rel, name, is_dir, paths);
+                        *m = Hit::of(r, r.decide_in(rel, name, is_dir, paths));
                     }
                 }
             };
@@ -458,36 +482,60 @@ impl IgnoreOptions {
         let m_global = match node.and_then(|n| n.repo_root.as_deref()) {
             // Where none of its rules on paths may match (`paths`, as for the tree's files),
             // no path is made (a copy, above the search root).
-            Some(repo) if self.vcs => repo.global.as_ref().and_then(|g| {
+            Some(repo) if self.vcs => repo.global.as_deref().and_then(|g| {
                 let rel = if paths {
                     repo.rel(path, &mut scratch)
                 } else {
                     below_root
                 };
-                g.matched_in(rel, name, is_dir, paths)
+                Hit::of(g, g.decide_in(rel, name, is_dir, paths))
             }),
             // Outside every repository (under --no-require-git).
             None if any_git && self.vcs => self
                 .global
-                .as_ref()
-                .and_then(|g| g.matched(below_root, name, is_dir)),
+                .as_deref()
+                .and_then(|g| Hit::of(g, g.decide_in(below_root, name, is_dir, true))),
             _ => None,
         };
         let m_explicit = self
             .explicit
             .iter()
-            .find_map(|g| g.matched(below_root, name, is_dir));
-        match m_custom
+            .find_map(|g| Hit::of(g, g.decide_in(below_root, name, is_dir, true)));
+        m_custom
             .or(m_ignore)
             .or(m_git)
             .or(m_exclude)
             .or(m_global)
             .or(m_explicit)
-        {
+    }
+}
+
+/// The rule that decided an entry: in which compiled file, at which index.
+#[derive(Debug, Clone, Copy)]
+pub struct Hit<'a> {
+    pub rules: &'a Rules,
+    pub index: usize,
+}
+
+impl<'a> Hit<'a> {
+    #[inline]
+    fn of(rules: &'a Rules, index: Option<usize>) -> Option<Hit<'a>> {
+        index.map(|index| Hit { rules, index })
+    }
+
+    /// What a decision (or none) means for the entry.
+    #[inline]
+    pub fn verdict(hit: Option<Hit<'_>>) -> Verdict {
+        match hit {
             None => Verdict::None,
-            Some(false) => Verdict::Ignore,
-            Some(true) => Verdict::Whitelist,
+            Some(h) if h.rules.is_negation(h.index) => Verdict::Whitelist,
+            Some(_) => Verdict::Ignore,
         }
+    }
+
+    /// The rule, with its file, line and text.
+    pub fn rule(&self) -> Rule<'a> {
+        self.rules.rule(self.index)
     }
 }
 
@@ -513,6 +561,9 @@ mod tests {
         }
         fn say(&mut self, rel: &str, what: &str) {
             panic!("nothing to say of {rel} here: {what}");
+        }
+        fn shown(&self) -> &[u8] {
+            b"fake"
         }
     }
 
@@ -713,6 +764,49 @@ mod tests {
         let mut above = Fake([(".git", ""), (".gitignore", "/src/gen/\n")].into());
         let parent = o.for_dir(None, 0, 0, native("src/"), &mut above).unwrap();
         assert_eq!(o.matched(Some(&parent), b"gen", 0, true), Verdict::Ignore);
+    }
+
+    #[test]
+    fn every_rule_names_its_file_line_and_text() {
+        let o = opts();
+        let mut top = Fake(
+            [
+                (".git", ""),
+                (".gitignore", "# built\r\n\r\n*.log  \r\nbuild/\n"),
+                (".fdignore", "x\n"),
+                (".ffindignore", "\n!keep.log\n"),
+            ]
+            .into(),
+        );
+        let root = o.for_dir(None, 0, 0, vec![], &mut top).unwrap();
+        let rule = |path: &[u8], is_dir| {
+            let name = path.rsplit(|&b| b == b'/').next().unwrap();
+            o.decide_name(Some(&root), path, name, 0, is_dir, true)
+                .map(|h| h.rule())
+        };
+        let named = |file: &'static str, line, pattern: &'static str, negation| Rule {
+            file: file.as_bytes(),
+            line,
+            pattern,
+            negation,
+        };
+        assert_eq!(
+            rule(b"a.log", false),
+            Some(named("fake/.gitignore", 3, "*.log", false))
+        );
+        assert_eq!(
+            rule(b"build", true),
+            Some(named("fake/.gitignore", 4, "build/", false))
+        );
+        assert_eq!(rule(b"build", false), None);
+        assert_eq!(
+            rule(b"keep.log", false),
+            Some(named("fake/.ffindignore", 2, "!keep.log", true))
+        );
+        assert_eq!(
+            rule(b"x", false),
+            Some(named("fake/.fdignore", 1, "x", false))
+        );
     }
 
     #[test]

@@ -48,6 +48,7 @@ mod tests;
 mod wild;
 
 /// The rule that decided an entry: `true` when it is a `!` rule (the entry is brought back).
+#[cfg(test)]
 pub type Decision = Option<bool>;
 
 /// An ignore file (or several of one kind in one directory, in order), compiled.
@@ -73,6 +74,35 @@ pub struct Rules {
     skipped: usize,
     /// A file was UTF-16, not read ([`crate::fs::text`]).
     utf16: bool,
+    /// Where each rule was read (by index, as `whitelist`), for `--explain`: its file among
+    /// those compiled together, its line, and where it ends in `written`.
+    origins: Vec<Origin>,
+    /// The rules as written (trailing spaces trimmed, as git shows them), one after another.
+    written: String,
+    /// The files compiled together, as messages show them ([`Rules::name_files`]).
+    files: Vec<Box<[u8]>>,
+}
+
+/// Where one rule was read.
+#[derive(Debug, Clone, Copy)]
+struct Origin {
+    file: u32,
+    line: u32,
+    /// Where the rule ends in [`Rules::written`] (it starts where the previous one ends).
+    end: u32,
+}
+
+/// One rule of a file, as `--explain` names it: `FILE:LINE: PATTERN`, as `git check-ignore -v`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Rule<'a> {
+    /// The file it was read from, as messages show it (empty when it was not named).
+    pub file: &'a [u8],
+    /// Its line, from 1.
+    pub line: u32,
+    /// The rule as written, a leading `!` kept.
+    pub pattern: &'a str,
+    /// A `!` rule: it brings an entry back.
+    pub negation: bool,
 }
 
 impl Rules {
@@ -81,7 +111,7 @@ impl Rules {
     pub fn parse(contents: &[&[u8]]) -> Option<Rules> {
         let mut rules = Rules::default();
         let mut residual = ResidualBuilder::default();
-        for bytes in contents {
+        for (file, bytes) in contents.iter().enumerate() {
             // UTF-16 (Windows PowerShell 5.1's '>'): its rules cannot be read; said instead.
             if crate::fs::text::is_utf16(bytes) {
                 rules.utf16 = true;
@@ -93,12 +123,14 @@ impl Rules {
             // git splits on LF and drops one CR before it, and before the end of a file whose
             // last line has no LF; a CR anywhere else is part of the rule. (`str::lines` kept
             // the CR at the very end: `x1\r\nx2\r` did not ignore `x2`.)
-            for line in text.split('\n') {
+            for (number, line) in text.split('\n').enumerate() {
                 let line = line.strip_suffix('\r').unwrap_or(line);
                 let Some(l) = parse_line(line) else { continue };
                 let index = rules.whitelist.len() as i32;
+                let origin = (file, number, line);
                 if rules.add_fast(index, &l) {
                     rules.whitelist.push(l.whitelist);
+                    rules.read_at(origin);
                     continue;
                 }
                 if residual.full() {
@@ -118,6 +150,7 @@ impl Rules {
                 };
                 residual.add(glob, actual.len(), index, l.dir_only);
                 rules.whitelist.push(l.whitelist);
+                rules.read_at(origin);
             }
         }
         if rules.whitelist.is_empty() && !rules.utf16 {
@@ -127,6 +160,38 @@ impl Rules {
         rules.name_globs.finish();
         rules.path_globs.reverse();
         Some(rules)
+    }
+
+    /// Remembers where the rule just added was read: the file's place among those compiled
+    /// together, the line's (from 0) and the line itself.
+    fn read_at(&mut self, (file, number, line): (usize, usize, &str)) {
+        self.written
+            .push_str(syntax::trim_trailing_unescaped_spaces(line));
+        self.origins.push(Origin {
+            file: file as u32,
+            line: number as u32 + 1,
+            end: self.written.len() as u32,
+        });
+    }
+
+    /// Names the files compiled together, in the order they were given to [`Rules::parse`],
+    /// as messages show them: what [`Rules::rule`] says a rule was read from.
+    pub fn name_files(&mut self, files: impl IntoIterator<Item = Vec<u8>>) {
+        self.files = files.into_iter().map(Vec::into_boxed_slice).collect();
+    }
+
+    /// The rule at `index` (as [`Rules::decide_in`] gives it): its file, line and text.
+    pub fn rule(&self, index: usize) -> Rule<'_> {
+        let o = self.origins[index];
+        let start = index
+            .checked_sub(1)
+            .map_or(0, |i| self.origins[i].end as usize);
+        Rule {
+            file: self.files.get(o.file as usize).map_or(&[][..], |f| f),
+            line: o.line,
+            pattern: &self.written[start..o.end as usize],
+            negation: self.whitelist[index],
+        }
     }
 
     /// Files a rule in a fast class, if one gives the same answer as its glob.
@@ -193,13 +258,22 @@ impl Rules {
 
     /// The rule deciding a path: `rel` relative to the file's directory, `name` its last
     /// component. `Some(true)` for a `!` rule, `Some(false)` for an ignoring one.
+    #[cfg(test)]
     pub fn matched(&self, rel: &[u8], name: &[u8], is_dir: bool) -> Decision {
         self.matched_in(rel, name, is_dir, true)
     }
 
     /// [`Rules::matched`] in a directory where, unless `paths`, no rule on paths can match
     /// (as [`Rules::paths_may_match_in`] found): only the rules on names are asked.
+    #[cfg(test)]
     pub fn matched_in(&self, rel: &[u8], name: &[u8], is_dir: bool, paths: bool) -> Decision {
+        self.decide_in(rel, name, is_dir, paths)
+            .map(|i| self.whitelist[i])
+    }
+
+    /// [`Rules::matched_in`]'s rule itself: its index, for [`Rules::rule`] and
+    /// [`Rules::is_negation`].
+    pub fn decide_in(&self, rel: &[u8], name: &[u8], is_dir: bool, paths: bool) -> Option<usize> {
         let mut best = self.names.get(name, is_dir);
         if self.exts.len() > 0 {
             if let Some(dot) = name.iter().rposition(|&c| c == b'.') {
@@ -222,7 +296,13 @@ impl Rules {
         if let Some(r) = &self.residual {
             best = best.max(r.matched(rel, is_dir));
         }
-        (best >= 0).then(|| self.whitelist[best as usize])
+        (best >= 0).then_some(best as usize)
+    }
+
+    /// Whether the rule at `index` is a `!` rule.
+    #[inline]
+    pub fn is_negation(&self, index: usize) -> bool {
+        self.whitelist[index]
     }
 }
 

@@ -1,0 +1,144 @@
+//! What the shared judgement ([`Walk::judge`](crate::walk::contract::Walk)) decided of one
+//! entry, and why, step by step: `--explain` follows an entry through the very judge the
+//! walk asks ([`Trace`]), and the hint of a search that printed nothing counts the entries
+//! the hiding rules skipped ([`Hints`]). The walk itself traces into `()`, which keeps
+//! nothing: its judge compiles to what it was without a trace.
+
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use crate::filter::rules::Rule;
+use crate::filter::Refusal;
+
+/// One step of a decision about an entry, in the order the judge takes them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Why<'a> {
+    /// The system marks it hidden (Windows' attribute), and `-H` is not given.
+    MarkedHidden,
+    /// An ignore rule decided: it hides the entry, or (a negation) brings it back.
+    Rule(Rule<'a>),
+    /// Its name starts with `.`, `-H` is not given, and no rule brings it back.
+    DotName,
+    /// An `-E` glob excludes it (which one, [`crate::config::exclude_override`] tells).
+    Excluded,
+    /// A directory holding a name `--ignore-contain` gave.
+    Contains(&'a [u8]),
+    /// Its depth (a search path's entries are at 1) is below `--min-depth`.
+    BelowMinDepth { depth: usize, min: usize },
+    /// Its depth is past `--max-depth`.
+    PastMaxDepth { depth: usize, max: usize },
+    /// A filter turned it away.
+    Refused(Refusal),
+    /// Every filter let it through: printed.
+    Passed,
+    /// A directory not descended: `--max-depth` reached.
+    DepthLimit { max: usize },
+    /// A directory not descended: printed, and `--prune` given.
+    Pruned,
+    /// A directory not descended: on another file system than its search path
+    /// (`--one-file-system`).
+    OtherFileSystem,
+}
+
+/// Where the judge says what decided an entry.
+pub trait Trace {
+    fn note(&mut self, why: Why<'_>);
+}
+
+/// The walk's trace: nothing kept, nothing paid.
+impl Trace for () {
+    #[inline(always)]
+    fn note(&mut self, _: Why<'_>) {}
+}
+
+/// Why the hiding rules skipped an entry, as the hint counts it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Skipped {
+    /// A leading `.`, or the system's hidden mark: `-H` shows it.
+    Hidden,
+    /// An ignore file: `-I` shows it.
+    Ignored,
+    /// An `-E` glob: a change of the command line shows it.
+    Excluded,
+}
+
+/// What the hiding rules skipped during a search, counted only for the entries they skip
+/// (each judged by the pattern and the other filters there and then): the hint a search
+/// that printed nothing gives on a terminal ([`Hints::message`]).
+#[derive(Debug, Default)]
+pub struct Hints {
+    /// Skipped entries that the pattern and the filters would have printed, by reason.
+    hidden: AtomicU64,
+    ignored: AtomicU64,
+    excluded: AtomicU64,
+    /// Skipped directories, matching or not: not searched.
+    dirs: AtomicU64,
+    /// The first skipped entry that would have been printed, to name in the hint.
+    example: Mutex<Option<Vec<u8>>>,
+}
+
+impl Hints {
+    /// Counts a skipped directory.
+    pub fn skipped_dir(&self) {
+        self.dirs.fetch_add(1, Ordering::Relaxed);
+    }
+
+    /// Counts a skipped entry that would have been printed, shown as `path`.
+    pub fn would_print(&self, why: Skipped, path: &[u8]) {
+        let counter = match why {
+            Skipped::Hidden => &self.hidden,
+            Skipped::Ignored => &self.ignored,
+            Skipped::Excluded => &self.excluded,
+        };
+        counter.fetch_add(1, Ordering::Relaxed);
+        let mut example = self.example.lock().unwrap_or_else(|e| e.into_inner());
+        if example.is_none() {
+            *example = Some(path.to_vec());
+        }
+    }
+
+    /// What to say after a search that printed nothing, when skipped entries would have been
+    /// printed: how many and why, which option shows them, the directories not searched,
+    /// and `--explain` on one of them (shown as `example` shows a path: escaped).
+    pub fn message(&self, example: impl Fn(&[u8]) -> String) -> Option<String> {
+        let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
+        let (hidden, ignored, excluded) = (n(&self.hidden), n(&self.ignored), n(&self.excluded));
+        let total = hidden + ignored + excluded;
+        if total == 0 {
+            return None;
+        }
+        let entries = |k: u64| if k == 1 { "entry" } else { "entries" };
+        let mut why = Vec::new();
+        if ignored > 0 {
+            why.push(format!("{ignored} ignored by ignore files (-I shows them)"));
+        }
+        if hidden > 0 {
+            why.push(format!("{hidden} hidden (-H shows them)"));
+        }
+        if excluded > 0 {
+            why.push(format!("{excluded} excluded by -E"));
+        }
+        let mut text = format!(
+            "ffind: hint: nothing printed, but {total} {} that match{} skipped: {}",
+            entries(total),
+            if total == 1 { " was" } else { " were" },
+            why.join(", ")
+        );
+        let dirs = n(&self.dirs);
+        if dirs > 0 {
+            let d = if dirs == 1 {
+                "directory"
+            } else {
+                "directories"
+            };
+            text.push_str(&format!(
+                "; {dirs} hidden or ignored {d} not searched (-u searches everything)"
+            ));
+        }
+        let first = self.example.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(path) = first.as_deref() {
+            text.push_str(&format!("; add --explain {} to say why", example(path)));
+        }
+        Some(text)
+    }
+}
