@@ -349,6 +349,13 @@ impl Walk<'_> {
         if kind == Kind::Dir {
             hints.skipped_dir();
         }
+        // Ignored and hidden: -I alone would not show it.
+        let why = match why {
+            Skipped::Ignored if !config.hidden && name.first() == Some(&b'.') => {
+                Skipped::IgnoredHidden
+            }
+            why => why,
+        };
         let depth = parent.depth + 1;
         if depth >= config.min_depth
             && depth <= config.max_depth

@@ -58,6 +58,8 @@ pub enum Skipped {
     Hidden,
     /// An ignore file: `-I` shows it.
     Ignored,
+    /// An ignore file, and a hidden name too: `-u` shows it.
+    IgnoredHidden,
     /// An `-E` glob: a change of the command line shows it.
     Excluded,
 }
@@ -70,6 +72,7 @@ pub struct Hints {
     /// Skipped entries that the pattern and the filters would have printed, by reason.
     hidden: AtomicU64,
     ignored: AtomicU64,
+    ignored_hidden: AtomicU64,
     excluded: AtomicU64,
     /// Skipped directories, matching or not: not searched.
     dirs: AtomicU64,
@@ -88,6 +91,7 @@ impl Hints {
         let counter = match why {
             Skipped::Hidden => &self.hidden,
             Skipped::Ignored => &self.ignored,
+            Skipped::IgnoredHidden => &self.ignored_hidden,
             Skipped::Excluded => &self.excluded,
         };
         counter.fetch_add(1, Ordering::Relaxed);
@@ -103,7 +107,8 @@ impl Hints {
     pub fn message(&self, example: impl Fn(&[u8]) -> String) -> Option<String> {
         let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let (hidden, ignored, excluded) = (n(&self.hidden), n(&self.ignored), n(&self.excluded));
-        let total = hidden + ignored + excluded;
+        let both = n(&self.ignored_hidden);
+        let total = hidden + ignored + both + excluded;
         if total == 0 {
             return None;
         }
@@ -111,6 +116,9 @@ impl Hints {
         let mut why = Vec::new();
         if ignored > 0 {
             why.push(format!("{ignored} ignored by ignore files (-I shows them)"));
+        }
+        if both > 0 {
+            why.push(format!("{both} ignored and hidden (-u shows them)"));
         }
         if hidden > 0 {
             why.push(format!("{hidden} hidden (-H shows them)"));

@@ -56,6 +56,8 @@ mod exec;
 #[cfg(unix)]
 mod exec_signals;
 #[cfg(unix)]
+mod explain;
+#[cfg(unix)]
 mod faults;
 mod fd_parity;
 #[cfg(windows)]
