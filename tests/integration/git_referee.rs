@@ -5,7 +5,8 @@
 //! repositories, a submodule-like `.git` file and a worktree); the files `ffind -H -t f`
 //! prints from the repository's root, under every method at `-j 1` and `-j 3`, must be exactly
 //! those git does not ignore: `git ls-files --cached --others --exclude-standard` with nothing
-//! added to the index.
+//! added to the index. And in the same trees, for every path of the outer repository,
+//! `ffind -H --explain` names the rule `git check-ignore -v` names: file, line and pattern.
 //!
 //! What is compared:
 //! - Only paths outside `.git` directories, and no `.git` file: git never lists them, ffind
@@ -445,12 +446,8 @@ fn show(paths: &BTreeSet<Vec<u8>>) -> String {
         .collect()
 }
 
-/// Builds the tree, asks git, then every method at every concurrency.
-fn check(
-    nodes: &[Node],
-    global: &Option<Global>,
-    exclude: &Option<Ignore>,
-) -> Result<(), TestCaseError> {
+/// Builds the tree in a new repository: the tree, its home and its top.
+fn build(nodes: &[Node], global: &Option<Global>, exclude: &Option<Ignore>) -> Tree {
     let t = Tree::new();
     let home = t.home();
     let top = t.root();
@@ -474,6 +471,17 @@ fn check(
     if let Some(g) = global {
         write_global(&home, &top, g);
     }
+    t
+}
+
+/// Builds the tree, asks git, then every method at every concurrency.
+fn check(
+    nodes: &[Node],
+    global: &Option<Global>,
+    exclude: &Option<Ignore>,
+) -> Result<(), TestCaseError> {
+    let t = build(nodes, global, exclude);
+    let (home, top) = (t.home(), t.root());
     let mut want = BTreeSet::new();
     git_files(&home, &top, b"", &mut want);
     for m in methods() {
@@ -523,8 +531,50 @@ fn config() -> Config {
     }
 }
 
+/// The paths of the outer repository, relative to `dir` under `rel`: not `.git`, nor what
+/// a nested repository holds (git check-ignore speaks of the outer repository's paths only).
+fn outer_paths(dir: &Path, rel: &str, out: &mut Vec<String>) {
+    for entry in fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().into_string().unwrap();
+        if name == ".git" {
+            continue;
+        }
+        let path = if rel.is_empty() {
+            name
+        } else {
+            format!("{rel}/{name}")
+        };
+        let nested = entry.path().join(".git").symlink_metadata().is_ok();
+        if entry.file_type().unwrap().is_dir() && !nested {
+            outer_paths(&entry.path(), &path, out);
+        }
+        out.push(path);
+    }
+}
+
 proptest! {
     #![proptest_config(config())]
+
+    /// For every path of the outer repository, `--explain` names the rule `git check-ignore
+    /// -v` names: the same file, line and pattern (or none where git names none).
+    #[test]
+    fn explain_referee(
+        nodes in nodes(),
+        global in global(),
+        exclude in prop::option::weighted(0.4, ignore()),
+    ) {
+        if !have("git") {
+            eprintln!("skipped: git is missing");
+            return Ok(());
+        }
+        let t = build(&nodes, &global, &exclude);
+        let mut paths = Vec::new();
+        outer_paths(&t.root(), "", &mut paths);
+        if let Err(e) = crate::explain::assert_same_rules(&t.root(), &t.home(), &paths) {
+            return Err(TestCaseError::fail(e));
+        }
+    }
 
     /// Every method, at every concurrency, lists exactly the files git does not ignore.
     #[test]
