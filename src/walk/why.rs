@@ -112,7 +112,6 @@ impl Hints {
         if total == 0 {
             return None;
         }
-        let entries = |k: u64| if k == 1 { "entry" } else { "entries" };
         let mut why = Vec::new();
         if ignored > 0 {
             why.push(format!("{ignored} ignored by ignore files (-I shows them)"));
@@ -127,9 +126,12 @@ impl Hints {
             why.push(format!("{excluded} excluded by -E"));
         }
         let mut text = format!(
-            "ffind: hint: nothing printed, but {total} {} that match{} skipped: {}",
-            entries(total),
-            if total == 1 { " was" } else { " were" },
+            "ffind: hint: nothing printed, but {total} {} skipped: {}",
+            if total == 1 {
+                "entry that matches was"
+            } else {
+                "entries that match were"
+            },
             why.join(", ")
         );
         let dirs = n(&self.dirs);
@@ -148,5 +150,37 @@ impl Hints {
             text.push_str(&format!("; add --explain {} to say why", example(path)));
         }
         Some(text)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_hint_counts_each_reason_and_names_the_first_path() {
+        let hints = Hints::default();
+        let show = |p: &[u8]| String::from_utf8_lossy(p).into_owned();
+        assert_eq!(hints.message(show), None, "nothing skipped matched");
+        hints.skipped_dir();
+        assert_eq!(hints.message(show), None, "a directory alone is no hint");
+        hints.would_print(Skipped::Excluded, b"a/x");
+        assert_eq!(
+            hints.message(show).unwrap(),
+            "ffind: hint: nothing printed, but 1 entry that matches was skipped: 1 excluded by \
+             -E; 1 hidden or ignored directory not searched (-u searches everything); add \
+             --explain a/x to say why"
+        );
+        hints.would_print(Skipped::Ignored, b"b");
+        hints.would_print(Skipped::Hidden, b".c");
+        hints.would_print(Skipped::IgnoredHidden, b".d");
+        hints.skipped_dir();
+        assert_eq!(
+            hints.message(show).unwrap(),
+            "ffind: hint: nothing printed, but 4 entries that match were skipped: 1 ignored by \
+             ignore files (-I shows them), 1 ignored and hidden (-u shows them), 1 hidden (-H \
+             shows them), 1 excluded by -E; 2 hidden or ignored directories not searched (-u \
+             searches everything); add --explain a/x to say why"
+        );
     }
 }
