@@ -655,7 +655,7 @@ pub struct Cli {
     #[arg(hide_short_help = true)]
     #[arg(long, value_name = "PATH", num_args = 1.., action = ArgAction::Append,
           value_hint = ValueHint::AnyPath,
-          conflicts_with_all = ["exec", "exec_batch", "quiet", "bench"])]
+          conflicts_with_all = ["exec", "exec_batch", "quiet", "bench", "mpi"])]
     pub explain: Vec<PathBuf>,
 
     /// Give no hints after a search that printed nothing.

@@ -81,6 +81,8 @@ pub enum What {
     Pruned,
     /// Not entered: another file system (`--one-file-system`).
     OtherFileSystem,
+    /// Not entered: a symbolic link, which the search follows only under `-L`.
+    Link,
     /// Below this directory, which the search does not enter (the steps before say why).
     Below(Vec<u8>),
 }
@@ -155,6 +157,7 @@ impl What {
             What::DepthLimit { max } => format!("not entered: --max-depth {max}"),
             What::Pruned => "not entered: printed, and --prune".into(),
             What::OtherFileSystem => "not entered: another file system (--one-file-system)".into(),
+            What::Link => "not entered: a symbolic link (-L follows links)".into(),
             What::Below(dir) => format!("below {}, which the search does not enter", show(dir)),
         }
     }
@@ -263,6 +266,7 @@ impl What {
             What::DepthLimit { .. } => "not-entered-max-depth",
             What::Pruned => "not-entered-prune",
             What::OtherFileSystem => "not-entered-other-file-system",
+            What::Link => "not-entered-link",
             What::Below(_) => "below",
         }
     }

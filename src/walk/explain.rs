@@ -174,6 +174,9 @@ fn below_root(walk: &Walk<'_>, root: &Root, rel: &Path) -> (bool, Vec<Step>) {
                 What::Passed => pruned,
                 _ => true,
             });
+            if action != Action::Skip && !looped && kind == crate::fs::Kind::Symlink {
+                steps.push(step(&shown, What::Link));
+            }
             let dir = shown.clone();
             let mut target = Vec::new();
             display_path(&mut target, root, &root_join(root, rel));

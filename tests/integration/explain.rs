@@ -11,8 +11,9 @@ use std::process::{Command, Stdio};
 use crate::fixture::{bin, clean_env, have, Spawn, Tree};
 use crate::methods::methods;
 
-/// Every path below `root` but `.git`'s, relative to it, sorted.
-fn every_path(root: &Path) -> Vec<String> {
+/// Every path below `root` but `.git`'s and those below a nested repository (git
+/// check-ignore speaks of the outer repository's paths only), relative to it, sorted.
+pub fn every_path(root: &Path) -> Vec<String> {
     fn walk(dir: &Path, rel: &str, out: &mut Vec<String>) {
         for entry in std::fs::read_dir(dir).unwrap() {
             let entry = entry.unwrap();
@@ -25,7 +26,8 @@ fn every_path(root: &Path) -> Vec<String> {
             } else {
                 format!("{rel}/{name}")
             };
-            if entry.file_type().unwrap().is_dir() {
+            let nested = entry.path().join(".git").symlink_metadata().is_ok();
+            if entry.file_type().unwrap().is_dir() && !nested {
                 walk(&entry.path(), &path, out);
             }
             out.push(path);
@@ -241,9 +243,14 @@ fn the_verdict_is_whether_the_search_prints_it_under_every_method() {
         .write("sub/.fdignore", "y.o\n")
         .write("sub/.ffindignore", "!y.o\n")
         .files(&[".hidden/a.c", "sub/.dot.c", "sub/deep/d.c", "x.c"])
-        .write("big.c", &"x".repeat(5000));
-    let paths = every_path(&t.root());
-    let lines: [&[&str]; 12] = [
+        .write("big.c", &"x".repeat(5000))
+        .link("sub", "lnk");
+    let mut paths = every_path(&t.root());
+    // Below a link: entered under -L only.
+    paths.extend(["lnk/a.log", "lnk/x.o", "lnk/deep/z.o"].map(String::from));
+    let lines: [&[&str]; 14] = [
+        &["-L"],
+        &["-L", "-H", "o$"],
         &[],
         &["-H"],
         &["-I"],
@@ -257,6 +264,7 @@ fn the_verdict_is_whether_the_search_prints_it_under_every_method() {
         &["-S", "+1k"],
         &["-p", "sub/.*log", "-H", "--no-ignore-vcs"],
     ];
+    let mut seen = [0usize; 2];
     for args in lines {
         for m in methods() {
             let with_method = [args, &["--method", m]].concat();
@@ -264,6 +272,7 @@ fn the_verdict_is_whether_the_search_prints_it_under_every_method() {
             let explained = explained(&t.root(), &t.home(), &with_method, &paths);
             for path in &paths {
                 let printed = explained[path]["printed"].as_bool().unwrap();
+                seen[printed as usize] += 1;
                 assert_eq!(
                     printed,
                     want.contains(path),
@@ -274,6 +283,8 @@ fn the_verdict_is_whether_the_search_prints_it_under_every_method() {
             }
         }
     }
+    // Both verdicts, many times each: the tree and the command lines decide something.
+    assert!(seen[0] > 500 && seen[1] > 500, "{seen:?}");
 }
 
 #[test]
@@ -337,6 +348,15 @@ sub/deep/d.c: not printed
   sub/deep/d.c: below sub/deep, which the search does not enter
 x.c: not printed
   x.c: cannot be looked at: No such file or directory
+"
+    );
+    t.link("sub", "lnk");
+    let run = t.run(&["--explain", "lnk/x.o"]);
+    assert_eq!(
+        String::from_utf8(run.stdout).unwrap(),
+        "lnk/x.o: not printed
+  lnk: not entered: a symbolic link (-L follows links)
+  lnk/x.o: below lnk, which the search does not enter
 "
     );
     let run = t.run(&["-t", "d", "-d", "1", "--explain", "sub/y.o", "sub", "a.bak"]);

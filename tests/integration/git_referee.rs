@@ -474,7 +474,7 @@ fn build(nodes: &[Node], global: &Option<Global>, exclude: &Option<Ignore>) -> T
     t
 }
 
-/// Builds the tree, asks git, then every method at every concurrency.
+/// Builds the tree, asks git, then every method at every concurrency, then `--explain`.
 fn check(
     nodes: &[Node],
     global: &Option<Global>,
@@ -518,7 +518,8 @@ fn check(
             );
         }
     }
-    Ok(())
+    let paths = crate::explain::every_path(&top);
+    crate::explain::assert_same_rules(&top, &home, &paths).map_err(TestCaseError::fail)
 }
 
 fn config() -> Config {
@@ -531,52 +532,12 @@ fn config() -> Config {
     }
 }
 
-/// The paths of the outer repository, relative to `dir` under `rel`: not `.git`, nor what
-/// a nested repository holds (git check-ignore speaks of the outer repository's paths only).
-fn outer_paths(dir: &Path, rel: &str, out: &mut Vec<String>) {
-    for entry in fs::read_dir(dir).unwrap() {
-        let entry = entry.unwrap();
-        let name = entry.file_name().into_string().unwrap();
-        if name == ".git" {
-            continue;
-        }
-        let path = if rel.is_empty() {
-            name
-        } else {
-            format!("{rel}/{name}")
-        };
-        let nested = entry.path().join(".git").symlink_metadata().is_ok();
-        if entry.file_type().unwrap().is_dir() && !nested {
-            outer_paths(&entry.path(), &path, out);
-        }
-        out.push(path);
-    }
-}
-
 proptest! {
     #![proptest_config(config())]
 
-    /// For every path of the outer repository, `--explain` names the rule `git check-ignore
+    /// Every method, at every concurrency, lists exactly the files git does not ignore; and
+    /// for every path of the outer repository, `--explain` names the rule `git check-ignore
     /// -v` names: the same file, line and pattern (or none where git names none).
-    #[test]
-    fn explain_referee(
-        nodes in nodes(),
-        global in global(),
-        exclude in prop::option::weighted(0.4, ignore()),
-    ) {
-        if !have("git") {
-            eprintln!("skipped: git is missing");
-            return Ok(());
-        }
-        let t = build(&nodes, &global, &exclude);
-        let mut paths = Vec::new();
-        outer_paths(&t.root(), "", &mut paths);
-        if let Err(e) = crate::explain::assert_same_rules(&t.root(), &t.home(), &paths) {
-            return Err(TestCaseError::fail(e));
-        }
-    }
-
-    /// Every method, at every concurrency, lists exactly the files git does not ignore.
     #[test]
     fn git_referee(
         nodes in nodes(),
