@@ -490,3 +490,75 @@ fn the_hint_is_never_said_in_a_pipe() {
         assert!(run.stdout.is_empty());
     }
 }
+
+#[test]
+fn every_source_of_rules_is_named() {
+    let t = Tree::new();
+    t.write("../home/.config/ffind/ignore", "# mine\n*.global\n")
+        .write("../extra", "\n*.extra\n")
+        .write(".ignore", "*.dot\n")
+        .write(".fdignore", "*.fd\n")
+        .write("sub/.ffindignore", "\n\n*.ffind\n!keep.fd\n")
+        .files(&[
+            "a.global",
+            "a.extra",
+            "a.dot",
+            "a.fd",
+            "sub/a.ffind",
+            "sub/keep.fd",
+        ]);
+    let home = t.home();
+    let global = home.join(".config/ffind/ignore");
+    let run = t.run(&[
+        "--ignore-file",
+        "../extra",
+        "--explain",
+        "a.global",
+        "a.extra",
+        "a.dot",
+        "a.fd",
+        "sub/a.ffind",
+        "sub/keep.fd",
+    ]);
+    assert_eq!(run.stderr, "");
+    assert_eq!(
+        String::from_utf8(run.stdout).unwrap(),
+        format!(
+            "a.global: not printed
+  a.global: ignored: {}:2: *.global (-I shows it)
+a.extra: not printed
+  a.extra: ignored: ../extra:2: *.extra (-I shows it)
+a.dot: not printed
+  a.dot: ignored: .ignore:1: *.dot (-I shows it)
+a.fd: not printed
+  a.fd: ignored: .fdignore:1: *.fd (-I shows it)
+sub/a.ffind: not printed
+  sub/a.ffind: ignored: sub/.ffindignore:3: *.ffind (-I shows it)
+sub/keep.fd: printed
+  sub/keep.fd: not ignored: sub/.ffindignore:4: !keep.fd (a negation brings it back)
+  sub/keep.fd: matches the pattern and every filter
+",
+            global.display()
+        )
+    );
+}
+
+#[test]
+fn paths_are_escaped_on_a_terminal_as_results_are() {
+    let t = Tree::new();
+    t.write(".gitignore", "esc*\n").files(&["esc\x1b[31mred"]);
+    assert!(t.git_init(""));
+    let Some(said) = on_terminal(&t, &["--explain", "esc\x1b[31mred"], &[]) else {
+        return;
+    };
+    assert_eq!(
+        said,
+        "esc\\x1B[31mred: not printed\n  esc\\x1B[31mred: ignored: .gitignore:1: esc* (-I shows it)\n"
+    );
+    // In a pipe, byte for byte, as results are.
+    let run = t.run(&["--explain", "esc\x1b[31mred"]);
+    assert!(
+        run.stdout.starts_with(b"esc\x1b[31mred: not printed\n"),
+        "{run:?}"
+    );
+}
