@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 use crate::fixture::{bin, clean_env, have, Spawn, Tree};
-use crate::methods::methods;
+use crate::methods::{methods, methods_with};
 
 /// Every path below `root` but `.git`'s and those below a nested repository (git
 /// check-ignore speaks of the outer repository's paths only), relative to it, sorted.
@@ -264,23 +264,38 @@ fn the_verdict_is_whether_the_search_prints_it_under_every_method() {
         &["-S", "+1k"],
         &["-p", "sub/.*log", "-H", "--no-ignore-vcs"],
     ];
+    // Every method on every line; and the memo's (--cache: its methods, on a search served
+    // from the memo the search before wrote).
+    let runs = lines
+        .iter()
+        .flat_map(|args| methods().into_iter().map(move |m| (args.to_vec(), m)))
+        .chain(
+            [&["--cache"][..], &["--cache", "-H", "-E", "deep"]]
+                .into_iter()
+                .flat_map(|args| {
+                    methods_with("own-reader")
+                        .into_iter()
+                        .map(move |m| (args.to_vec(), m))
+                }),
+        );
     let mut seen = [0usize; 2];
-    for args in lines {
-        for m in methods() {
-            let with_method = [args, &["--method", m]].concat();
-            let want = printed(&t, &with_method);
-            let explained = explained(&t.root(), &t.home(), &with_method, &paths);
-            for path in &paths {
-                let printed = explained[path]["printed"].as_bool().unwrap();
-                seen[printed as usize] += 1;
-                assert_eq!(
-                    printed,
-                    want.contains(path),
-                    "ffind {}: {path}: --explain says printed: {printed}\n{}",
-                    with_method.join(" "),
-                    explained[path]
-                );
-            }
+    for (args, m) in runs {
+        let with_method = [&args[..], &["--method", m]].concat();
+        let want = printed(&t, &with_method);
+        if args.contains(&"--cache") {
+            assert_eq!(printed(&t, &with_method), want, "served from the memo");
+        }
+        let explained = explained(&t.root(), &t.home(), &with_method, &paths);
+        for path in &paths {
+            let printed = explained[path]["printed"].as_bool().unwrap();
+            seen[printed as usize] += 1;
+            assert_eq!(
+                printed,
+                want.contains(path),
+                "ffind {}: {path}: --explain says printed: {printed}\n{}",
+                with_method.join(" "),
+                explained[path]
+            );
         }
     }
     // Both verdicts, many times each: the tree and the command lines decide something.
