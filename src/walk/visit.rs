@@ -346,9 +346,6 @@ impl Walk<'_> {
         meta: &mut dyn Meta,
     ) {
         let config = self.config;
-        if kind == Kind::Dir {
-            hints.skipped_dir();
-        }
         // Ignored and hidden: -I alone would not show it.
         let why = match why {
             Skipped::Ignored if !config.hidden && name.first() == Some(&b'.') => {
@@ -356,6 +353,9 @@ impl Walk<'_> {
             }
             why => why,
         };
+        if kind == Kind::Dir {
+            hints.skipped_dir(why, path);
+        }
         let depth = parent.depth + 1;
         if depth >= config.min_depth
             && depth <= config.max_depth

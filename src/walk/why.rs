@@ -5,7 +5,7 @@
 //! nothing: its judge compiles to what it was without a trace.
 
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::OnceLock;
 
 use crate::filter::rules::Rule;
 use crate::filter::Refusal;
@@ -76,14 +76,22 @@ pub struct Hints {
     excluded: AtomicU64,
     /// Skipped directories, matching or not: not searched.
     dirs: AtomicU64,
+    /// Of them, those an ignore file skipped (not a hidden name alone, nor `-E`).
+    ignored_dirs: AtomicU64,
     /// The first skipped entry that would have been printed, to name in the hint.
-    example: Mutex<Option<Vec<u8>>>,
+    example: OnceLock<Vec<u8>>,
+    /// The first directory an ignore file skipped, to name when nothing skipped matched.
+    ignored_dir: OnceLock<Vec<u8>>,
 }
 
 impl Hints {
-    /// Counts a skipped directory.
-    pub fn skipped_dir(&self) {
+    /// Counts a skipped directory, shown as `path`.
+    pub fn skipped_dir(&self, why: Skipped, path: &[u8]) {
         self.dirs.fetch_add(1, Ordering::Relaxed);
+        if matches!(why, Skipped::Ignored | Skipped::IgnoredHidden) {
+            self.ignored_dirs.fetch_add(1, Ordering::Relaxed);
+            self.ignored_dir.get_or_init(|| path.to_vec());
+        }
     }
 
     /// Counts a skipped entry that would have been printed, shown as `path`.
@@ -95,22 +103,34 @@ impl Hints {
             Skipped::Excluded => &self.excluded,
         };
         counter.fetch_add(1, Ordering::Relaxed);
-        let mut example = self.example.lock().unwrap_or_else(|e| e.into_inner());
-        if example.is_none() {
-            *example = Some(path.to_vec());
-        }
+        self.example.get_or_init(|| path.to_vec());
     }
 
     /// What to say after a search that printed nothing, when skipped entries would have been
     /// printed: how many and why, which option shows them, the directories not searched,
-    /// and `--explain` on one of them (shown as `example` shows a path: escaped).
+    /// and `--explain` on one of them (shown as `example` shows a path: escaped). When none
+    /// would have, but an ignore file kept the search out of directories, that (a match may
+    /// be inside: `ffind '^ffind$'` in a Rust project, whose `target/` is ignored).
     pub fn message(&self, example: impl Fn(&[u8]) -> String) -> Option<String> {
         let n = |c: &AtomicU64| c.load(Ordering::Relaxed);
         let (hidden, ignored, excluded) = (n(&self.hidden), n(&self.ignored), n(&self.excluded));
         let both = n(&self.ignored_hidden);
         let total = hidden + ignored + both + excluded;
         if total == 0 {
-            return None;
+            let dirs = n(&self.ignored_dirs);
+            let dir = self.ignored_dir.get()?;
+            let (files, what) = if dirs == 1 {
+                ("an ignore file", format!("1 directory, {}", example(dir)))
+            } else {
+                (
+                    "ignore files",
+                    format!("{dirs} directories, such as {}", example(dir)),
+                )
+            };
+            return Some(format!(
+                "ffind: hint: nothing printed; {files} kept the search out of {what} (-u \
+                 searches everything; add --explain PATH to say why a path is not printed)"
+            ));
         }
         let mut why = Vec::new();
         if ignored > 0 {
@@ -145,8 +165,7 @@ impl Hints {
                 "; {dirs} hidden or ignored {d} not searched (-u searches everything)"
             ));
         }
-        let first = self.example.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(path) = first.as_deref() {
+        if let Some(path) = self.example.get() {
             text.push_str(&format!("; add --explain {} to say why", example(path)));
         }
         Some(text)
@@ -162,24 +181,43 @@ mod tests {
         let hints = Hints::default();
         let show = |p: &[u8]| String::from_utf8_lossy(p).into_owned();
         assert_eq!(hints.message(show), None, "nothing skipped matched");
-        hints.skipped_dir();
-        assert_eq!(hints.message(show), None, "a directory alone is no hint");
+        hints.skipped_dir(Skipped::Hidden, b".git");
+        hints.skipped_dir(Skipped::Excluded, b"gen");
+        assert_eq!(
+            hints.message(show),
+            None,
+            "a hidden or excluded directory is no hint"
+        );
+        hints.skipped_dir(Skipped::Ignored, b"target");
+        assert_eq!(
+            hints.message(show).unwrap(),
+            "ffind: hint: nothing printed; an ignore file kept the search out of 1 directory, \
+             target (-u searches everything; add --explain PATH to say why a path is not \
+             printed)"
+        );
+        hints.skipped_dir(Skipped::IgnoredHidden, b".venv");
+        assert_eq!(
+            hints.message(show).unwrap(),
+            "ffind: hint: nothing printed; ignore files kept the search out of 2 directories, \
+             such as target (-u searches everything; add --explain PATH to say why a path is \
+             not printed)"
+        );
         hints.would_print(Skipped::Excluded, b"a/x");
         assert_eq!(
             hints.message(show).unwrap(),
             "ffind: hint: nothing printed, but 1 entry that matches was skipped: 1 excluded by \
-             -E; 1 hidden or ignored directory not searched (-u searches everything); add \
+             -E; 4 hidden or ignored directories not searched (-u searches everything); add \
              --explain a/x to say why"
         );
         hints.would_print(Skipped::Ignored, b"b");
         hints.would_print(Skipped::Hidden, b".c");
         hints.would_print(Skipped::IgnoredHidden, b".d");
-        hints.skipped_dir();
+        hints.skipped_dir(Skipped::Hidden, b".e");
         assert_eq!(
             hints.message(show).unwrap(),
             "ffind: hint: nothing printed, but 4 entries that match were skipped: 1 ignored by \
              ignore files (-I shows them), 1 ignored and hidden (-u shows them), 1 hidden (-H \
-             shows them), 1 excluded by -E; 2 hidden or ignored directories not searched (-u \
+             shows them), 1 excluded by -E; 5 hidden or ignored directories not searched (-u \
              searches everything); add --explain a/x to say why"
         );
     }

@@ -486,6 +486,29 @@ fn the_hint_says_what_hid_every_match_on_a_terminal_only() {
         text.starts_with(&format!("{example}: not printed\n")),
         "{text}"
     );
+    // A match inside an ignored directory is not known (the directory is not searched): the
+    // hint names the directories ignore files kept the search out of.
+    for m in methods() {
+        let said = on_terminal(&t, &["^out$", "--method", m], &[]).unwrap();
+        let (head, tail) = said
+            .split_once(", such as ")
+            .unwrap_or_else(|| panic!("{said}"));
+        assert_eq!(
+            head,
+            "ffind: hint: nothing printed; ignore files kept the search out of 2 directories"
+        );
+        assert!(
+            ["build (", "sub/gen ("].iter().any(|d| tail.starts_with(d))
+                && tail.ends_with(
+                    " (-u searches everything; add --explain PATH to say why a path is not \
+                     printed)\n"
+                ),
+            "--method {m}: {said}"
+        );
+    }
+    // The option it names finds it.
+    let said = on_terminal(&t, &["^out$", "-u"], &[("NO_COLOR", "1")]).unwrap();
+    assert_eq!(said, "build/out\n");
     // Never when something was printed, under -q, with --no-hints or its config line.
     let said = on_terminal(&t, &["log"], &[("NO_COLOR", "1")]).unwrap();
     assert_eq!(said, "keep.log\nsub/important.log\n");
@@ -513,28 +536,19 @@ fn every_source_of_rules_is_named() {
         .write("../extra", "\n*.extra\n")
         .write(".ignore", "*.dot\n")
         .write(".fdignore", "*.fd\n")
-        .write("sub/.ffindignore", "\n\n*.ffind\n!keep.fd\n")
-        .files(&[
-            "a.global",
-            "a.extra",
-            "a.dot",
-            "a.fd",
-            "sub/a.ffind",
-            "sub/keep.fd",
-        ]);
-    let home = t.home();
-    let global = home.join(".config/ffind/ignore");
-    let run = t.run(&[
-        "--ignore-file",
-        "../extra",
-        "--explain",
+        .write("sub/.ffindignore", "\n\n*.ffind\n!keep.fd\n");
+    let paths = [
         "a.global",
         "a.extra",
         "a.dot",
         "a.fd",
         "sub/a.ffind",
         "sub/keep.fd",
-    ]);
+    ];
+    t.files(&paths);
+    let home = t.home();
+    let global = home.join(".config/ffind/ignore");
+    let run = t.run(&[&["--ignore-file", "../extra", "--explain"], &paths[..]].concat());
     assert_eq!(run.stderr, "");
     assert_eq!(
         String::from_utf8(run.stdout).unwrap(),
