@@ -354,7 +354,7 @@ impl Walk<'_> {
             why => why,
         };
         if kind == Kind::Dir {
-            hints.skipped_dir(why, path);
+            hints.skipped_dir(why, path, name);
         }
         let depth = parent.depth + 1;
         if depth >= config.min_depth

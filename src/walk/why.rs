@@ -76,7 +76,7 @@ pub struct Hints {
     excluded: AtomicU64,
     /// Skipped directories, matching or not: not searched.
     dirs: AtomicU64,
-    /// Of them, those an ignore file skipped (not a hidden name alone, nor `-E`).
+    /// Of them, those an ignore file skipped ([`Hints::skipped_dir`] says which).
     ignored_dirs: AtomicU64,
     /// The first skipped entry that would have been printed, to name in the hint.
     example: OnceLock<Vec<u8>>,
@@ -85,10 +85,12 @@ pub struct Hints {
 }
 
 impl Hints {
-    /// Counts a skipped directory, shown as `path`.
-    pub fn skipped_dir(&self, why: Skipped, path: &[u8]) {
+    /// Counts a skipped directory, shown as `path`, named `name`. Named in the hint when no
+    /// skipped entry matches: one an ignore file hid, but not one a hidden name hides anyway
+    /// (`.*` in the Linux tree's `.gitignore` hides `.git` and the like), nor `.git` itself.
+    pub fn skipped_dir(&self, why: Skipped, path: &[u8], name: &[u8]) {
         self.dirs.fetch_add(1, Ordering::Relaxed);
-        if matches!(why, Skipped::Ignored | Skipped::IgnoredHidden) {
+        if why == Skipped::Ignored && name != b".git" {
             self.ignored_dirs.fetch_add(1, Ordering::Relaxed);
             self.ignored_dir.get_or_init(|| path.to_vec());
         }
@@ -181,21 +183,23 @@ mod tests {
         let hints = Hints::default();
         let show = |p: &[u8]| String::from_utf8_lossy(p).into_owned();
         assert_eq!(hints.message(show), None, "nothing skipped matched");
-        hints.skipped_dir(Skipped::Hidden, b".git");
-        hints.skipped_dir(Skipped::Excluded, b"gen");
+        hints.skipped_dir(Skipped::Hidden, b".git", b".git");
+        hints.skipped_dir(Skipped::Excluded, b"gen", b"gen");
+        hints.skipped_dir(Skipped::IgnoredHidden, b".venv", b".venv");
+        hints.skipped_dir(Skipped::Ignored, b"sub/.git", b".git");
         assert_eq!(
             hints.message(show),
             None,
-            "a hidden or excluded directory is no hint"
+            "a hidden, excluded or .git directory is no hint"
         );
-        hints.skipped_dir(Skipped::Ignored, b"target");
+        hints.skipped_dir(Skipped::Ignored, b"target", b"target");
         assert_eq!(
             hints.message(show).unwrap(),
             "ffind: hint: nothing printed; an ignore file kept the search out of 1 directory, \
              target (-u searches everything; add --explain PATH to say why a path is not \
              printed)"
         );
-        hints.skipped_dir(Skipped::IgnoredHidden, b".venv");
+        hints.skipped_dir(Skipped::Ignored, b"sub/build", b"build");
         assert_eq!(
             hints.message(show).unwrap(),
             "ffind: hint: nothing printed; ignore files kept the search out of 2 directories, \
@@ -206,18 +210,18 @@ mod tests {
         assert_eq!(
             hints.message(show).unwrap(),
             "ffind: hint: nothing printed, but 1 entry that matches was skipped: 1 excluded by \
-             -E; 4 hidden or ignored directories not searched (-u searches everything); add \
+             -E; 6 hidden or ignored directories not searched (-u searches everything); add \
              --explain a/x to say why"
         );
         hints.would_print(Skipped::Ignored, b"b");
         hints.would_print(Skipped::Hidden, b".c");
         hints.would_print(Skipped::IgnoredHidden, b".d");
-        hints.skipped_dir(Skipped::Hidden, b".e");
+        hints.skipped_dir(Skipped::Hidden, b".e", b".e");
         assert_eq!(
             hints.message(show).unwrap(),
             "ffind: hint: nothing printed, but 4 entries that match were skipped: 1 ignored by \
              ignore files (-I shows them), 1 ignored and hidden (-u shows them), 1 hidden (-H \
-             shows them), 1 excluded by -E; 5 hidden or ignored directories not searched (-u \
+             shows them), 1 excluded by -E; 7 hidden or ignored directories not searched (-u \
              searches everything); add --explain a/x to say why"
         );
     }
