@@ -600,8 +600,8 @@ fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
     }
     if !method.takes_cache() {
         bail!(
-            "--cache: the {} method reads directories through its crate; use --method auto, \
-             {} (or --no-cache)",
+            "--cache: the {} method does not read directories with ffind's own reader; use \
+             --method auto, {} (or --no-cache)",
             method.name(),
             names_where(Capability::OwnReader, true, "or")
         );

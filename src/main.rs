@@ -30,7 +30,7 @@ use crate::exit::Outcome;
 use crate::output::printer::{Printer, Stopped};
 use crate::output::style::Style;
 use crate::report::{describe, strip_os_error, Reporter};
-use crate::walk::methods::Method;
+use crate::walk::methods::AUTO;
 use crate::walk::mpi::launch::{self, Launch};
 
 fn main() -> ExitCode {
@@ -217,7 +217,7 @@ fn refuse_distributed(cli: &Cli) -> Result<(), Refused> {
                 .into(),
         ));
     }
-    if cli.method.is_some_and(|m| m != Method::Queue) {
+    if cli.method.is_some_and(|m| m != AUTO) {
         return Err((
             Outcome::Usage,
             "ffind: --mpi walks with its own distributed queue: --method cannot choose another"

@@ -68,6 +68,7 @@ mod git_referee;
 mod held;
 mod hints;
 mod hostile_ignore;
+mod house;
 mod ignore_files;
 #[cfg(unix)]
 mod layers;

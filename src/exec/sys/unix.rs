@@ -480,6 +480,10 @@ fn arg_bytes(len: usize) -> usize {
 /// usage back only when no child was reaped (`if (!r && usage)`), so that a reaped child's
 /// usage read as zeros (`--bench`'s user and system times and peak memory). The kernel's own
 /// `struct rusage` on those systems is the one the libc crate declares (32-bit `long`s).
+///
+/// # Safety
+///
+/// As for wait4(2): `status` and `usage` are each null or valid for writes of their type.
 #[cfg(all(target_os = "linux", target_env = "musl", target_pointer_width = "32"))]
 unsafe fn wait4(
     pid: libc::pid_t,
