@@ -283,8 +283,11 @@ fn alone(cli: &Cli, blame: Blame) -> Outcome {
     let printer: &'static Printer = Box::leak(Box::new(printer.sorted(config.sort)));
     printer.close_window();
     if runner.is_none() {
-        // Colors or links on: a signal must not leave the terminal in one.
-        if let Some(reset) = config.style.as_ref().and_then(Style::reset) {
+        // Colors or links on: a signal must not leave the terminal in one. And where the
+        // system would end ffind under the walk's threads, the walk is stopped first.
+        let reset = config.style.as_ref().and_then(Style::reset);
+        let reset = reset.or_else(|| crate::fs::CATCH_ENDINGS.then(Vec::new));
+        if let Some(reset) = reset {
             if let Err(e) = output::interrupted::end_cleanly(printer, reset) {
                 crate::report::say!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
             }
@@ -292,6 +295,7 @@ fn alone(cli: &Cli, blame: Blame) -> Outcome {
     }
     let report: &'static Reporter = Box::leak(Box::new(reporter(config)));
     walk::run(config, printer, report);
+    output::interrupted::walk_ended();
     printer.finish();
     output::interrupted::settle();
     say_hidden(config, report);
