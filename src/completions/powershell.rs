@@ -230,7 +230,7 @@ mod tests {
 
     /// The search's table, as the script is written from it.
     fn search() -> Vec<Choice> {
-        let mut cmd = super::super::shown(Cli::command());
+        let mut cmd = super::super::shown(Cli::command(), crate::fs::HAS_MPI);
         cmd.build();
         table(&cmd)
     }
@@ -319,7 +319,7 @@ mod tests {
     #[test]
     fn the_script_holds_the_tables() {
         let search = search();
-        let mut bench = super::super::shown(super::super::bench_command());
+        let mut bench = super::super::shown(super::super::bench_command(), crate::fs::HAS_MPI);
         bench.build();
         let text = script(&search, &table(&bench));
         for want in [
