@@ -401,4 +401,20 @@ mod tests {
             }
         }
     }
+    /// The scripts of a release archive for another Unix (`--gen-system`): the same as
+    /// Linux's but for --mpi, which only Linux's offer.
+    #[test]
+    fn another_systems_scripts_offer_mpi_on_linux_only() {
+        for shell in [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::PowerShell] {
+            let script = |system| {
+                let mut out = Vec::new();
+                write(shell, Some(system), &mut out).unwrap();
+                String::from_utf8(out).unwrap()
+            };
+            let (linux, macos) = (script("linux"), script("macos"));
+            assert!(linux.contains("--mpi"), "{shell}");
+            assert!(!macos.contains("--mpi"), "{shell}");
+            assert_eq!(script("freebsd"), macos, "{shell}");
+        }
+    }
 }
