@@ -82,7 +82,7 @@ fn run(args: Vec<OsString>) -> Outcome {
         return Outcome::Success;
     }
     if let Some(shell) = cli.gen_completions {
-        return match completions::write(shell, &mut io::stdout()) {
+        return match completions::write(shell, cli.gen_system.as_deref(), &mut io::stdout()) {
             Ok(()) => Outcome::Success,
             Err(e) => {
                 crate::report::say!("ffind: cannot write the completions: {}", describe(&e));
