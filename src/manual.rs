@@ -36,12 +36,12 @@ const EXIT_STATUS: &[(u8, &str)] = &[
 
 /// Writes the manual page (roff).
 pub fn render(out: &mut dyn Write) -> io::Result<()> {
-    let search = Man::new(Cli::command().override_usage(SYNOPSIS));
+    let search = Man::new(Cli::command().override_usage(SYNOPSIS).mut_args(with_text));
     let bench = Man::new(
         bench::command()
             .disable_help_flag(true)
             .disable_version_flag(true)
-            .mut_args(|a| a.help_heading("Benchmark options")),
+            .mut_args(|a| with_text(a.help_heading("Benchmark options"))),
     );
     let mut page = Vec::new();
     search.render_title(&mut page)?;
@@ -57,6 +57,16 @@ pub fn render(out: &mut dyn Write) -> io::Result<()> {
     sections.add(|w| bench.render_options_section(w))?;
     sections.add(|w| tail().to_writer(w))?;
     out.write_all(&sections.page)
+}
+
+/// `arg` with its help as its long help where it has only the one: clap_mangen gives an
+/// option kept out of `-h` (`hide_short_help`) its long help alone, and `-0`, `-j`, `--regex`
+/// and the like, whose doc comment is one paragraph, had no text in the page.
+fn with_text(arg: clap::Arg) -> clap::Arg {
+    match (arg.get_long_help(), arg.get_help().cloned()) {
+        (None, Some(help)) => arg.long_help(help),
+        _ => arg,
+    }
 }
 
 /// Sections rendered one by one, each with roff's preamble, which the page needs once.
@@ -194,6 +204,28 @@ mod tests {
         let mut out = Vec::new();
         render(&mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn every_option_has_its_text() {
+        // Each option of OPTIONS and BENCHMARK OPTIONS is a `.TP`, its line, then its text.
+        let page = page();
+        let options = page.split(".SH OPTIONS").nth(1).unwrap();
+        let options = options.split(".SH EXAMPLES").next().unwrap();
+        let mut bare = Vec::new();
+        for item in options.split(".TP").skip(1) {
+            let mut lines = item.trim().lines();
+            let head = lines.next().unwrap_or_default();
+            if !lines.any(|l| !l.trim().is_empty() && !l.starts_with('.')) {
+                bare.push(head.to_owned());
+            }
+        }
+        assert!(options.matches(".TP").count() > 60, "{options}");
+        assert_eq!(
+            bare,
+            Vec::<String>::new(),
+            "options with no text in the manual"
+        );
     }
 
     #[test]
