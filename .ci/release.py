@@ -12,11 +12,19 @@ builds into target/dist/ ($CARGO_TARGET_DIR/dist/ when that is set), named as fd
 
 Each archive holds one folder, ffind-VERSION-TARGET/, with the binary, README.md, LICENSE-MIT,
 LICENSE-APACHE, CHANGELOG.md, the manual page (ffind.1) and autocomplete/ (bash, zsh, fish,
-elvish, PowerShell), as fd's do. With TARGET names (or FFIND_RELEASE_TARGETS="T1 T2"), only
+elvish, PowerShell), as fd's do. The manual and the completions are the texts the archive's own
+binary writes (`ffind --gen-man`, `ffind --gen-completions SHELL`), which name its own system's
+places and programs: written by that binary (natively, under qemu-user, under Wine) where it runs
+here; for Windows on ARM by the x86_64 Windows build under Wine (the texts differ by
+`cfg(windows)` only, never by architecture); for macOS and FreeBSD by this machine's own build
+told the system (`--gen-system macos`), since among Unix systems they differ only in whether
+`--mpi` (Linux's alone) is offered. The committed completions/ and docs/ffind.1 are Linux's. With TARGET names (or FFIND_RELEASE_TARGETS="T1 T2"), only
 those are built: `just release aarch64-unknown-linux-musl`.
 
 No archive counts until it is checked (a failed check stops the command, exit 1):
-  - every archive: its members, and the binary's format and architecture (`file`);
+  - every archive: its members, and the binary's format and architecture (`file`); its manual
+    and completions are what the unpacked binary itself writes, where it runs here (Linux, and
+    Windows x86_64 under Wine);
   - Linux: the binary is static (no interpreter; `ldd` says so), runs in an empty root (chroot
     into a folder holding only it and a small tree, as root), and passes the integration suite
     (tests/integration, through FFIND_TEST_BIN): natively for x86_64 and i686, under qemu-user
@@ -129,6 +137,9 @@ def apt_install(*packages):
 def ensure_tools(targets, suites):
     if not shutil.which("file"):
         apt_install("file")
+    # Wine runs the Windows build for its archive's texts (and its suite): .ci/windows.sh's tools.
+    if any(t[1] == "windows" for t in targets) and not (Path("/usr/lib/wine/wine64").exists() or shutil.which("wine64")):
+        apt_install("wine", "wine64")
     if any(t[0] != "x86_64-pc-windows-gnu" for t in targets) and not shutil.which("cargo-zigbuild"):
         run([sys.executable, "-m", "pip", "install", "-q", "ziglang", "cargo-zigbuild"])
         # pip puts commands beside this Python's own (or in ~/.local/bin for a user install).
@@ -268,13 +279,83 @@ def build(target, system, toolchain):
     return binary
 
 
-def sources(system, binary):
+def sources(system, binary, texts=None):
+    """The archive's members: (name in the archive, file, mode). TEXTS is the folder holding the
+    manual and the completions its binary writes (`texts`); None lists the names only."""
     exe = "ffind.exe" if system == "windows" else "ffind"
+    texts = Path(texts) if texts else Path("/nonexistent")
     pairs = [(exe, binary, 0o755)]
     pairs += [(d, ROOT / d, 0o644) for d in DOCS]
-    pairs.append(("ffind.1", ROOT / "docs" / "ffind.1", 0o644))
-    pairs += [(f"autocomplete/{c}", ROOT / "completions" / c, 0o644) for c in COMPLETIONS]
+    pairs.append(("ffind.1", texts / "ffind.1", 0o644))
+    pairs += [(f"autocomplete/{c}", texts / c, 0o644) for c in COMPLETIONS]
     return pairs
+
+
+# The shell each completion script is written for (`ffind --gen-completions SHELL`).
+SHELLS = dict(zip(COMPLETIONS, ["bash", "zsh", "fish", "elvish", "powershell"]))
+
+
+def runs_here(target):
+    """Whether this machine runs TARGET's binary: Linux natively or under qemu-user (binfmt_misc),
+    x86_64 Windows under Wine."""
+    return target.endswith("-linux-musl") or target.endswith("-linux-musleabihf") or target == "x86_64-pc-windows-gnu"
+
+
+def command_of(target, binary):
+    """How BINARY, built for TARGET, is started here."""
+    if target == "x86_64-pc-windows-gnu":
+        return [str(ROOT / ".ci" / "wine" / "runner"), str(binary)]
+    return [str(binary)]
+
+
+def written_texts(cmd, system=None):
+    """The manual and the completion scripts that the ffind started by CMD writes (for SYSTEM,
+    `--gen-system`, when given), by member name."""
+    texts = {}
+    told = ["--gen-system", system] if system else []
+    for member, args in [("ffind.1", ["--gen-man"])] + [(c, ["--gen-completions", sh, *told]) for c, sh in SHELLS.items()]:
+        r = subprocess.run([*cmd, *args], cwd=ROOT, capture_output=True)
+        if r.returncode != 0 or not r.stdout or r.stderr:
+            fail(f"{' '.join(cmd + args)}: exit {r.returncode}, said {r.stderr.decode(errors='replace')!r}")
+        texts[member] = r.stdout
+    return texts
+
+
+def texts_for(target, system, binary, toolchain):
+    """The manual and completions of TARGET's archive: written by its binary where it runs here;
+    Windows on ARM's by the x86_64 Windows build under Wine (the texts depend on cfg(windows),
+    not on the architecture); macOS's and FreeBSD's by this machine's build told the system
+    (`--gen-system`: among Unix systems the texts differ only in whether --mpi is offered)."""
+    if runs_here(target):
+        say(f"texts: written by the {target} binary itself")
+        return written_texts(command_of(target, binary))
+    if system == "windows":
+        x86 = "x86_64-pc-windows-gnu"
+        run(cargo(toolchain, "build", "--release", "--locked", "--target", x86))
+        say(f"texts: written by the {x86} build under Wine (the same cfg(windows) texts)")
+        return written_texts(command_of(x86, TARGET_DIR / x86 / "release" / "ffind.exe"))
+    run(["cargo", "build", "--locked"])
+    say(f"texts: written by this machine's build for {system} (--gen-system {system})")
+    return written_texts([str(TARGET_DIR / "debug" / "ffind")], system)
+
+
+def write_texts(texts, into):
+    for member, data in texts.items():
+        (Path(into) / member).write_bytes(data)
+
+
+def check_texts(unpacked, target):
+    """The archive's manual and completions are what its own binary writes (for a target that
+    runs here): a Windows archive must not carry Linux's texts."""
+    if not runs_here(target):
+        say(f"not run here: {target}'s texts are not checked against its binary")
+        return
+    folder = Path(unpacked).parent
+    for member, data in written_texts(command_of(target, unpacked)).items():
+        path = folder / ("ffind.1" if member == "ffind.1" else f"autocomplete/{member}")
+        if path.read_bytes() != data:
+            fail(f"{path.relative_to(folder.parent)} is not what {Path(unpacked).name} writes ({' '.join(['--gen-man'] if member == 'ffind.1' else ['--gen-completions', SHELLS[member]])})")
+    say(f"ok: ffind.1 and autocomplete/ are what the archive's {Path(unpacked).name} writes")
 
 
 def source_date():
@@ -283,9 +364,9 @@ def source_date():
     return int(out.stdout.strip() or "0")
 
 
-def archive(target, system, binary, stamp):
+def archive(target, system, binary, stamp, texts):
     name = f"ffind-{version()}-{target}"
-    pairs = sources(system, binary)
+    pairs = sources(system, binary, texts)
     for _, path, _ in pairs:
         if not path.is_file():
             fail(f"{path} is missing")
@@ -505,12 +586,15 @@ def main(args):
         toolchain = toolchain_for(target)
         binary = build(target, system, toolchain)
         check_file(binary, pattern, system)
-        out = archive(target, system, binary, stamp)
+        with tempfile.TemporaryDirectory(prefix="ffind-texts-") as texts:
+            write_texts(texts_for(target, system, binary, toolchain), texts)
+            out = archive(target, system, binary, stamp, texts)
         check_layout(out, target, system)
         made = [out]
         with tempfile.TemporaryDirectory(prefix="ffind-release-") as d:
             unpacked = extract(out, Path(d))
             check_file(unpacked, pattern, system)
+            check_texts(unpacked, target)
             if system == "linux":
                 check_chroot(unpacked)
                 if suites:

@@ -91,4 +91,10 @@ fi
 CARGO_TARGET_X86_64_PC_WINDOWS_GNU_RUNNER="$PWD/.ci/wine/runner" \
   cargo test "${what[@]}" --locked --target "$target" -- --test-threads=1
 took test
+
+# Ctrl-C on a terminal, which the suite cannot give a program under Wine (no console there).
+echo "== windows: Ctrl-C under every method (.ci/wine/ctrl_c.py)"
+step=$SECONDS
+python3 .ci/wine/ctrl_c.py "${FFIND_TEST_BIN:-target/$target/debug/ffind.exe}" 10
+took "ctrl-c"
 echo "== windows: done in $((SECONDS - start))s"

@@ -24,8 +24,10 @@ mod powershell;
 /// options of a search.
 const NOT_UNDER_BENCH: &[&str] = &["exec", "exec_batch", "bench", "gen_completions", "gen_man"];
 
-/// Writes the completion script for `shell`.
-pub fn write(shell: Shell, out: &mut dyn Write) -> io::Result<()> {
+/// Writes the completion script for `shell`, for `system` (`--gen-system`; None: this one).
+pub fn write(shell: Shell, system: Option<&str>, out: &mut dyn Write) -> io::Result<()> {
+    let mpi = crate::fs::help::offers_mpi(system);
+    let shown = |cmd| shown(cmd, mpi);
     if shell == Shell::PowerShell {
         let tables = [shown(Cli::command()), shown(bench_command())].map(|mut cmd| {
             cmd.build();
@@ -90,7 +92,8 @@ pub fn bench_command() -> Command {
 /// `full` with only the arguments its `--help` shows, each with its conflicts among them (the
 /// one relation clap_complete reads: zsh's exclusions). clap_complete offers hidden options
 /// too, and clap cannot take an argument out of a command, so the command is built anew.
-fn shown(mut full: Command) -> Command {
+/// `mpi`: whether the system the script is for runs --mpi.
+fn shown(mut full: Command, mpi: bool) -> Command {
     full.build();
     let mut cmd = Command::new(leak(full.get_name()))
         .disable_help_flag(true)
@@ -101,10 +104,10 @@ fn shown(mut full: Command) -> Command {
     if let Some(version) = full.get_version() {
         cmd = cmd.version(leak(version));
     }
-    // What the system refuses is not offered (--owner and --mpi on Windows).
+    // What the system refuses is not offered (--owner on Windows, --mpi but on Linux).
     let refused = |a: &Arg| match a.get_id().as_str() {
         "owner" => !crate::fs::HAS_OWNERS,
-        "mpi" => !crate::fs::HAS_MPI,
+        "mpi" => !mpi,
         _ => false,
     };
     for arg in full
@@ -391,11 +394,27 @@ mod tests {
             Shell::PowerShell,
         ] {
             let mut out = Vec::new();
-            write(shell, &mut out).unwrap();
+            write(shell, None, &mut out).unwrap();
             let script = String::from_utf8(out).unwrap();
             for option in ["export-markdown", "warmup", "ignore-contain", "bench"] {
                 assert!(script.contains(option), "{shell}: {option}");
             }
+        }
+    }
+    /// The scripts of a release archive for another Unix (`--gen-system`): the same as
+    /// Linux's but for --mpi, which only Linux's offer.
+    #[test]
+    fn another_systems_scripts_offer_mpi_on_linux_only() {
+        for shell in [Shell::Bash, Shell::Zsh, Shell::Fish, Shell::PowerShell] {
+            let script = |system| {
+                let mut out = Vec::new();
+                write(shell, Some(system), &mut out).unwrap();
+                String::from_utf8(out).unwrap()
+            };
+            let (linux, macos) = (script("linux"), script("macos"));
+            assert!(linux.contains("--mpi"), "{shell}");
+            assert!(!macos.contains("--mpi"), "{shell}");
+            assert_eq!(script("freebsd"), macos, "{shell}");
         }
     }
 }

@@ -156,7 +156,7 @@ pub struct Config {
     /// `--output`: the file results are written to instead of stdout.
     pub output: Option<PathBuf>,
     /// `--cache`: where the directory memo lives and how large it may grow (`None`: no memo).
-    pub cache: Option<CacheSettings>,
+    pub cache: Option<crate::memo::Settings>,
     /// `--no-errors`: errors about what the walk meets are counted, not shown (those about a
     /// search path still are).
     pub hide_errors: bool,
@@ -595,7 +595,7 @@ fn resolve_order(cli: &Cli, method: Method) -> Result<WalkOrder> {
 /// `--cache`'s settings: the memo directory (`--cache-dir`, else `$FFIND_CACHE_DIR`, else
 /// `$XDG_CACHE_HOME/ffind`, else `~/.cache/ffind`) and its bound (`--cache-limit`, 1 GiB).
 /// Only the methods with ffind's own directory reader can use it.
-fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
+fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<crate::memo::Settings>> {
     if !cli.cache || cli.no_cache {
         return Ok(None);
     }
@@ -613,8 +613,8 @@ fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
     }
     if !method.takes_cache() {
         bail!(
-            "--cache: the {} method reads directories through its crate; use --method auto, \
-             {} (or --no-cache)",
+            "--cache: the {} method does not read directories with ffind's own reader; use \
+             --method auto, {} (or --no-cache)",
             method.name(),
             names_where(Capability::OwnReader, true, "or")
         );
@@ -630,7 +630,7 @@ fn resolve_cache(cli: &Cli, method: Method) -> Result<Option<CacheSettings>> {
         );
         return Ok(None);
     };
-    Ok(Some(CacheSettings {
+    Ok(Some(crate::memo::Settings {
         dir,
         home,
         on_command_line: cli.cache_on_command_line,
@@ -659,22 +659,6 @@ pub fn cache_dir(given: Option<PathBuf>) -> Option<(PathBuf, Option<PathBuf>)> {
     Some((cache.join("ffind"), home))
 }
 
-/// The directory memo's settings (`--cache`).
-#[derive(Debug, Clone)]
-pub struct CacheSettings {
-    /// The directory holding the memo files.
-    pub dir: PathBuf,
-    /// The home directory `dir` is in by default (see [`cache_dir`]): it must be the
-    /// effective user's for the memo to be kept there.
-    pub home: Option<PathBuf>,
-    /// `--cache` was given on the command line: the search says where and why the memo was
-    /// not used (file systems it does not trust, a seccomp filter or a tracer); from the
-    /// config file it says nothing of them.
-    pub on_command_line: bool,
-    /// The most bytes its files may take; the least recently used go first.
-    pub limit: u64,
-}
-
 /// How results are held at the start of a search (see [`Config::hold`]).
 fn resolve_hold(cli: &Cli, distributed: bool) -> Option<(Order, Duration)> {
     // `--sort none` asks for results as they are found, from the first.
@@ -700,6 +684,9 @@ impl Config {
     /// that results are printed as to a pipe, as they are with `--output`.
     pub fn from_cli(cli: &Cli, distributed: bool) -> Result<Config> {
         check_separator(cli)?;
+        if cli.mpi && !cli.explain.is_empty() {
+            bail!("--explain says what one search does with a path: run it without --mpi");
+        }
         if !crate::fs::HAS_OWNERS && cli.json_fields.iter().any(|f| f == "owner") {
             bail!(
                 "--json-fields owner is not supported on {}: files there have no user and group \

@@ -30,7 +30,7 @@ use crate::exit::Outcome;
 use crate::output::printer::{Printer, Stopped};
 use crate::output::style::Style;
 use crate::report::{describe, strip_os_error, Reporter};
-use crate::walk::methods::Method;
+use crate::walk::methods::AUTO;
 use crate::walk::mpi::launch::{self, Launch};
 
 fn main() -> ExitCode {
@@ -82,7 +82,7 @@ fn run(args: Vec<OsString>) -> Outcome {
         return Outcome::Success;
     }
     if let Some(shell) = cli.gen_completions {
-        return match completions::write(shell, &mut io::stdout()) {
+        return match completions::write(shell, cli.gen_system.as_deref(), &mut io::stdout()) {
             Ok(()) => Outcome::Success,
             Err(e) => {
                 crate::report::say!("ffind: cannot write the completions: {}", describe(&e));
@@ -217,7 +217,7 @@ fn refuse_distributed(cli: &Cli) -> Result<(), Refused> {
                 .into(),
         ));
     }
-    if cli.method.is_some_and(|m| m != Method::Queue) {
+    if cli.method.is_some_and(|m| m != AUTO) {
         return Err((
             Outcome::Usage,
             "ffind: --mpi walks with its own distributed queue: --method cannot choose another"
@@ -286,8 +286,11 @@ fn alone(cli: &Cli, blame: Blame) -> Outcome {
     let printer: &'static Printer = Box::leak(Box::new(printer.sorted(config.sort)));
     printer.close_window();
     if runner.is_none() {
-        // Colors or links on: a signal must not leave the terminal in one.
-        if let Some(reset) = config.style.as_ref().and_then(Style::reset) {
+        // Colors or links on: a signal must not leave the terminal in one. And where the
+        // system would end ffind under the walk's threads, the walk is stopped first.
+        let reset = config.style.as_ref().and_then(Style::reset);
+        let reset = reset.or_else(|| crate::fs::CATCH_ENDINGS.then(Vec::new));
+        if let Some(reset) = reset {
             if let Err(e) = output::interrupted::end_cleanly(printer, reset) {
                 crate::report::say!("ffind: cannot watch for Ctrl-C: {}", describe(&e));
             }
@@ -298,6 +301,7 @@ fn alone(cli: &Cli, blame: Blame) -> Outcome {
     let hints: Option<&'static walk::why::Hints> =
         config.hints.then(|| &*Box::leak(Box::default()));
     walk::run(config, printer, report, hints);
+    output::interrupted::walk_ended();
     printer.finish();
     output::interrupted::settle();
     say_hidden(config, report);

@@ -1,7 +1,7 @@
 //! The manual page, `docs/ffind.1` (`ffind --gen-man`): NAME, SYNOPSIS, DESCRIPTION and
 //! OPTIONS are clap_mangen's, from the same definition as `--help`; the benchmark's section
 //! from `ffind --bench`'s own definition; EXAMPLES, ENVIRONMENT, FILES, EXIT STATUS and SEE
-//! ALSO, which clap does not know, from the tables here. A test holds the committed page to
+//! ALSO, which clap does not know, from the tables here and the system's (`fs::help`). A test holds the committed page to
 //! what this writes, and another holds ENVIRONMENT to the variables the source reads.
 
 use std::io::{self, Write};
@@ -12,175 +12,12 @@ use roff::{bold, italic, roman, Inline, Roff};
 
 use crate::bench;
 use crate::cli::Cli;
+// EXAMPLES, ENVIRONMENT, FILES and SEE ALSO name the system's places and programs.
+use crate::fs::help::{ENVIRONMENT, EXAMPLES, FILES, INSTALLED_DOCS, SEE_ALSO};
 
 /// The SYNOPSIS: the search, and the benchmark (whose word must come first).
 const SYNOPSIS: &str = "ffind [OPTIONS] [PATTERN] [PATH]...\n\
                         ffind --bench [BENCHMARK OPTIONS] [OPTIONS] [PATH]...";
-
-/// EXAMPLES: a command line, and what it does.
-const EXAMPLES: &[(&str, &str)] = &[
-    (
-        "ffind",
-        "Every entry below the current directory that is not hidden or ignored.",
-    ),
-    (
-        "ffind -e rs -t f",
-        "The Rust files below the current directory.",
-    ),
-    (
-        "ffind -u . /usr",
-        "Every entry below /usr, hidden and ignored ones too (like find /usr -mindepth 1).",
-    ),
-    (
-        "ffind '^Makefile$' ~/src",
-        "The files named Makefile below ~/src, by regular expression.",
-    ),
-    (
-        "ffind -g '*.py' tests",
-        "The Python files below tests, by glob: it must match the whole name.",
-    ),
-    (
-        "ffind -E node_modules -e js",
-        "JavaScript files, skipping node_modules and what it holds.",
-    ),
-    (
-        "ffind -0 -e log | xargs -0 rm",
-        "Remove the .log files: names end with NUL, for xargs -0.",
-    ),
-    (
-        "ffind -e jpg -x convert {} {.}.png",
-        "Convert each JPEG file to PNG, one command per file.",
-    ),
-    (
-        "ffind -e rs -X wc -l",
-        "Count the lines of all Rust files with one wc.",
-    ),
-    (
-        "ffind --json -t f --json-fields size,mtime",
-        "One JSON object per file and line, with its size and modification time.",
-    ),
-    (
-        "ffind --order breadth -t f | fzf",
-        "Files nearest first, so that those next to you are on fzf's first screen.",
-    ),
-    (
-        "ffind --bench --methods queue,rayon --concurrency 1,2,8 --export-json b.json ~/src",
-        "Time two traversal methods at 1, 2 and 8 threads on ~/src, and write hyperfine's JSON.",
-    ),
-];
-
-/// ENVIRONMENT: every variable ffind reads.
-const ENVIRONMENT: &[(&str, &str)] = &[
-    (
-        "LS_COLORS",
-        "The colors of results, as ls(1) reads them (dircolors(1) sets it); unset, fd's default \
-         theme.",
-    ),
-    (
-        "NO_COLOR",
-        "Set and not empty: no colors with --color=auto (the default); --color=always still \
-         colors.",
-    ),
-    (
-        "FFIND_CONFIG_PATH",
-        "The config file of default options to read instead of $XDG_CONFIG_HOME/ffind/config \
-         (see FILES); set but empty, or /dev/null, none.",
-    ),
-    (
-        "FFIND_CACHE_DIR",
-        "Where --cache keeps its memo when --cache-dir does not say; unset or empty, \
-         $XDG_CACHE_HOME/ffind (when absolute), else ~/.cache/ffind.",
-    ),
-    (
-        "XDG_CACHE_HOME",
-        "Where --cache keeps its memo (in ffind/) when neither --cache-dir nor \
-         $FFIND_CACHE_DIR says; unset, empty or relative, ~/.cache.",
-    ),
-    (
-        "XDG_CONFIG_HOME",
-        "Where the config file, the global ignore file and git's global excludes are looked \
-         for; unset or empty, ~/.config.",
-    ),
-    (
-        "HOME",
-        "The home directory: ~/.config, and git's ~/.gitconfig, read for core.excludesFile.",
-    ),
-    (
-        "GIT_CONFIG_GLOBAL, GIT_CONFIG_SYSTEM, GIT_CONFIG_NOSYSTEM",
-        "Read as git reads them, to find the global git excludes (core.excludesFile).",
-    ),
-    (
-        "APPDATA, LOCALAPPDATA",
-        "On Windows, where the config file and the global ignore file (APPDATA: ffind\\config, \
-         ffind\\ignore, fd\\ignore) and --cache's memo (LOCALAPPDATA: ffind) are, as fd finds \
-         them; unset, AppData\\Roaming and AppData\\Local in the home directory. \
-         XDG_CONFIG_HOME is not read there.",
-    ),
-    (
-        "HOMEDRIVE, HOMEPATH, USERPROFILE",
-        "On Windows, the home directory of git's files (.gitconfig, .config\\git\\ignore) \
-         when HOME is unset, as git for Windows finds it: HOMEDRIVE and HOMEPATH joined when \
-         that is a directory (not System32), else USERPROFILE, which is also where \
-         AppData is when APPDATA or LOCALAPPDATA is unset.",
-    ),
-    (
-        "TERM",
-        "On Windows, set: colors with --color=auto on a console that cannot switch on escape \
-         sequences itself (mintty and other terminals read them), as fd does.",
-    ),
-    (
-        "MSYSTEM",
-        "On Windows, set and not empty (MSYS2, Git Bash): results are shown with '/' between \
-         their components when --path-separator does not say, as fd does.",
-    ),
-    (
-        "WSL_DISTRO_NAME",
-        "Under WSL, --hyperlink's file:// URLs name the host as wsl$/DISTRO.",
-    ),
-    (
-        "RUST_MIN_STACK",
-        "The stack size of the ignore method's threads; unset, ffind sets what its other \
-         threads use.",
-    ),
-    (
-        "OMPI_COMM_WORLD_RANK, OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_RANK, PMI_SIZE, \
-         SLURM_PROCID, SLURM_NTASKS, SLURM_STEP_NUM_TASKS, SLURM_STEP_ID",
-        "Set by MPI launchers (mpirun, srun): with --mpi, they tell ffind that it is one \
-         process of a job, and which.",
-    ),
-    (
-        "FFIND_MPI_DEBUG",
-        "With --mpi, in a build with MPI support: share-all hands most directories to another \
-         process, stats prints each process's counts (for testing the distribution).",
-    ),
-];
-
-/// FILES: what ffind reads besides the tree.
-const FILES: &[(&str, &str)] = &[
-    (
-        "$XDG_CONFIG_HOME/ffind/config (~/.config/ffind/config)",
-        "The config file of default options, one argument per line, read before the command \
-         line (which wins); lines starting with '#' and blank lines are skipped. \
-         $FFIND_CONFIG_PATH names another; --no-config skips it. On Windows, \
-         %APPDATA%\\ffind\\config.",
-    ),
-    (
-        "$XDG_CONFIG_HOME/ffind/ignore (~/.config/ffind/ignore)",
-        "The global ignore file, in .gitignore format, applied to every search; fd's, \
-         $XDG_CONFIG_HOME/fd/ignore, when ffind's does not exist. --no-global-ignore-file \
-         skips it. On Windows, %APPDATA%\\ffind\\ignore, else %APPDATA%\\fd\\ignore.",
-    ),
-    (
-        ".gitignore, .git/info/exclude, core.excludesFile",
-        "git's ignore files, inside a git repository (see --no-ignore-vcs, --no-require-git); \
-         core.excludesFile is found as git finds it (~/.gitconfig, \
-         $XDG_CONFIG_HOME/git/config, /etc/gitconfig; by default $XDG_CONFIG_HOME/git/ignore).",
-    ),
-    (
-        ".ignore, .fdignore, .ffindignore",
-        "Ignore files in .gitignore format, in every directory (see --no-ignore).",
-    ),
-];
 
 /// EXIT STATUS: each code, and when ffind exits with it.
 const EXIT_STATUS: &[(u8, &str)] = &[
@@ -197,26 +34,14 @@ const EXIT_STATUS: &[(u8, &str)] = &[
     ),
 ];
 
-/// SEE ALSO.
-const SEE_ALSO: &[&str] = &[
-    "fd(1)",
-    "find(1)",
-    "bfs(1)",
-    "fzf(1)",
-    "hyperfine(1)",
-    "gitignore(5)",
-    "dircolors(1)",
-    "mpirun(1)",
-];
-
 /// Writes the manual page (roff).
 pub fn render(out: &mut dyn Write) -> io::Result<()> {
-    let search = Man::new(Cli::command().override_usage(SYNOPSIS));
+    let search = Man::new(Cli::command().override_usage(SYNOPSIS).mut_args(with_text));
     let bench = Man::new(
         bench::command()
             .disable_help_flag(true)
             .disable_version_flag(true)
-            .mut_args(|a| a.help_heading("Benchmark options")),
+            .mut_args(|a| with_text(a.help_heading("Benchmark options"))),
     );
     let mut page = Vec::new();
     search.render_title(&mut page)?;
@@ -232,6 +57,16 @@ pub fn render(out: &mut dyn Write) -> io::Result<()> {
     sections.add(|w| bench.render_options_section(w))?;
     sections.add(|w| tail().to_writer(w))?;
     out.write_all(&sections.page)
+}
+
+/// `arg` with its help as its long help where it has only the one: clap_mangen gives an
+/// option kept out of `-h` (`hide_short_help`) its long help alone, and `-0`, `-j`, `--regex`
+/// and the like, whose doc comment is one paragraph, had no text in the page.
+fn with_text(arg: clap::Arg) -> clap::Arg {
+    match (arg.get_long_help(), arg.get_help().cloned()) {
+        (None, Some(help)) => arg.long_help(help),
+        _ => arg,
+    }
 }
 
 /// Sections rendered one by one, each with roff's preamble, which the page needs once.
@@ -317,7 +152,7 @@ fn tail() -> Roff {
     }
     roff.text(refs);
     roff.control("PP", []);
-    roff.text([
+    let mut more = vec![
         roman("The README and "),
         italic("USAGE.md"),
         roman(", "),
@@ -329,11 +164,15 @@ fn tail() -> Roff {
         roman(" and "),
         italic("SCALE.md"),
         roman(" say more: in "),
-        italic("/usr/share/doc/ffind"),
-        roman(" where ffind was installed by its package, else in "),
-        italic("docs/"),
-        roman(" of ffind's source."),
-    ]);
+    ];
+    if let Some(installed) = INSTALLED_DOCS {
+        more.extend([
+            italic(installed),
+            roman(" where ffind was installed by its package, else in "),
+        ]);
+    }
+    more.extend([italic("docs/"), roman(" of ffind's source.")]);
+    roff.text(more);
     roff
 }
 
@@ -365,6 +204,28 @@ mod tests {
         let mut out = Vec::new();
         render(&mut out).unwrap();
         String::from_utf8(out).unwrap()
+    }
+
+    #[test]
+    fn every_option_has_its_text() {
+        // Each option of OPTIONS and BENCHMARK OPTIONS is a `.TP`, its line, then its text.
+        let page = page();
+        let options = page.split(".SH OPTIONS").nth(1).unwrap();
+        let options = options.split(".SH EXAMPLES").next().unwrap();
+        let mut bare = Vec::new();
+        for item in options.split(".TP").skip(1) {
+            let mut lines = item.trim().lines();
+            let head = lines.next().unwrap_or_default();
+            if !lines.any(|l| !l.trim().is_empty() && !l.starts_with('.')) {
+                bare.push(head.to_owned());
+            }
+        }
+        assert!(options.matches(".TP").count() > 60, "{options}");
+        assert_eq!(
+            bare,
+            Vec::<String>::new(),
+            "options with no text in the manual"
+        );
     }
 
     #[test]

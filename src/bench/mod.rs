@@ -27,7 +27,7 @@ use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
 use anyhow::{bail, Context, Result};
-use clap::{CommandFactory, Parser};
+use clap::{CommandFactory, FromArgMatches};
 
 use crate::cli::{self, Cli};
 use crate::exit::Outcome;
@@ -42,7 +42,7 @@ use runner::Runner;
 
 /// `ffind --bench`'s own options as clap defines them (for the manual and the completions).
 pub fn command() -> clap::Command {
-    BenchArgs::command()
+    crate::cli::help::command_in_system_words(BenchArgs::command())
 }
 
 /// Runs `ffind --bench`; `argv` is the whole command line, program name and `--bench` included.
@@ -83,7 +83,10 @@ fn parse(argv: Vec<OsString>) -> Result<(BenchArgs, Search, u8), Outcome> {
         .chain(parts.bench)
         .chain(std::iter::once("--".into()))
         .chain(parts.paths.iter().cloned());
-    let args = BenchArgs::try_parse_from(bench_argv).map_err(print_clap_error)?;
+    let args = command()
+        .try_get_matches_from(bench_argv)
+        .and_then(|m| BenchArgs::from_arg_matches(&m))
+        .map_err(print_clap_error)?;
     let search_argv: Vec<OsString> = std::iter::once(program.clone())
         .chain(parts.search.iter().cloned())
         .collect();

@@ -24,6 +24,7 @@ use crate::walk::methods::{self, Method};
     long_about = help::long_about(),
     max_term_width = 100,
     args_override_self = true,
+    mut_args = help::in_system_words,
     after_long_help = "Exit status: 0 on success, 1 when a path could not be read (or, with -q, \
                   nothing matched), 2 on a usage error, 130 when interrupted."
 )]
@@ -435,7 +436,7 @@ pub struct Cli {
     /// A field that cannot be read (the entry vanished) is null.
     #[arg(hide_short_help = true)]
     #[arg(long, value_name = "FIELDS", requires = "json", value_delimiter = ',',
-          value_parser = ["size", "mtime", "mode", "owner", "nlink", "inode"])]
+          value_parser = help::json_fields())]
     pub json_fields: Vec<String>,
 
     #[arg(hide_short_help = true, help = help::path_separator())]
@@ -655,7 +656,7 @@ pub struct Cli {
     #[arg(hide_short_help = true)]
     #[arg(long, value_name = "PATH", num_args = 1.., action = ArgAction::Append,
           value_hint = ValueHint::AnyPath,
-          conflicts_with_all = ["exec", "exec_batch", "quiet", "bench", "mpi"])]
+          conflicts_with_all = ["exec", "exec_batch", "quiet", "bench"])]
     pub explain: Vec<PathBuf>,
 
     /// Give no hints after a search that printed nothing.
@@ -689,6 +690,12 @@ pub struct Cli {
     /// Print the manual page (roff, for docs/ffind.1) and exit.
     #[arg(long, hide = true)]
     pub gen_man: bool,
+
+    /// With --gen-completions: the scripts of this system (a release archive's, for a system
+    /// that does not run where it is built; `fs::help::SYSTEMS`). Default: this one.
+    #[arg(long, hide = true, value_name = "SYSTEM", requires = "gen_completions",
+          value_parser = crate::fs::help::SYSTEMS)]
+    pub gen_system: Option<String>,
 }
 
 /// The `--type` values, each with what it selects (shell completions show it).

@@ -3,8 +3,85 @@
 //! ([`crate::fs::help`]), so that `--help`, `-h`, the manual and the completions say what the
 //! system running them does. The other options' help is `args.rs`'s doc comments.
 
+use clap::builder::{PossibleValue, PossibleValuesParser};
+use clap::{Arg, Command};
+
 use crate::fs::help::{self as words, var};
 use crate::walk::methods::{names_where, Capability};
+
+/// A text of the help in the system's own words: each phrase of [`words::PHRASES`] (written
+/// for Unix in the doc comments) replaced by the system's (none on Unix).
+fn spoken(text: &str) -> String {
+    words::PHRASES
+        .iter()
+        .fold(text.to_owned(), |text, (unix, here)| {
+            text.replace(unix, here)
+        })
+}
+
+/// An argument's help in the system's own words ([`spoken`]), and, where the memo is off, each
+/// of the memo's options saying so (`mut_args` of the search's and the benchmark's commands).
+pub fn in_system_words(mut arg: Arg) -> Arg {
+    let memo_off = words::NO_MEMO.filter(|_| arg.get_id().as_str().starts_with("cache_"));
+    if words::PHRASES.is_empty() && memo_off.is_none() {
+        return arg;
+    }
+    if let Some(help) = arg.get_help() {
+        let mut help = spoken(&help.to_string());
+        // After a clause, or after a sentence's full stop.
+        if let Some((after_short, paragraph)) = memo_off {
+            match help.ends_with('.') || help.ends_with(".)") {
+                true => help.extend([" ", paragraph]),
+                false => help.push_str(after_short),
+            }
+        }
+        arg = arg.help(help);
+    }
+    if let Some(long) = arg.get_long_help() {
+        let mut long = spoken(&long.to_string());
+        if let Some((_, paragraph)) = memo_off {
+            long.push_str("\n\n");
+            long.push_str(paragraph);
+        }
+        arg = arg.long_help(long);
+    }
+    arg
+}
+
+/// A command's description and closing text, and its arguments' help, in the system's own
+/// words (the benchmark's command: its text is not made here).
+pub fn command_in_system_words(mut cmd: Command) -> Command {
+    if words::PHRASES.is_empty() {
+        return cmd;
+    }
+    if let Some(about) = cmd.get_about().map(|t| spoken(&t.to_string())) {
+        cmd = cmd.about(about);
+    }
+    if let Some(long) = cmd.get_long_about().map(|t| spoken(&t.to_string())) {
+        cmd = cmd.long_about(long);
+    }
+    if let Some(after) = cmd.get_after_help().map(|t| spoken(&t.to_string())) {
+        cmd = cmd.after_help(after);
+    }
+    if let Some(after) = cmd.get_after_long_help().map(|t| spoken(&t.to_string())) {
+        cmd = cmd.after_long_help(after);
+    }
+    cmd.mut_args(in_system_words)
+}
+
+/// --json-fields' values: `owner` is not offered where files have no owners (it stays
+/// accepted, for its message).
+pub fn json_fields() -> PossibleValuesParser {
+    let owner = PossibleValue::new("owner").hide(!crate::fs::HAS_OWNERS);
+    PossibleValuesParser::new([
+        PossibleValue::new("size"),
+        PossibleValue::new("mtime"),
+        PossibleValue::new("mode"),
+        owner,
+        PossibleValue::new("nlink"),
+        PossibleValue::new("inode"),
+    ])
+}
 
 /// Short help, and the long help's paragraphs, with what the system refuses of the option
 /// (`refused`) added to each.

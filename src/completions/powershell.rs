@@ -230,7 +230,7 @@ mod tests {
 
     /// The search's table, as the script is written from it.
     fn search() -> Vec<Choice> {
-        let mut cmd = super::super::shown(Cli::command());
+        let mut cmd = super::super::shown(Cli::command(), crate::fs::HAS_MPI);
         cmd.build();
         table(&cmd)
     }
@@ -247,7 +247,7 @@ mod tests {
             ("--color", &["auto", "always", "never"]),
             ("--sort", &["path"]),
             ("--hyperlink", &["auto", "always", "never"]),
-            ("--json-fields", &["size", "mtime", "owner"]),
+            ("--json-fields", &["size", "mtime", "inode"]),
         ] {
             let c = find(&search, option).unwrap_or_else(|| panic!("{option}"));
             assert!(c.takes_value && !c.command, "{option}");
@@ -259,6 +259,10 @@ mod tests {
             let c = find(&search, option).unwrap_or_else(|| panic!("{option}"));
             assert!(c.command && c.takes_value, "{option}");
         }
+        // owner only where files have owners (it is refused on Windows).
+        let fields = find(&search, "--json-fields").unwrap();
+        let owner = fields.values.iter().any(|(name, _)| name == "owner");
+        assert_eq!(owner, crate::fs::HAS_OWNERS);
         for flag in ["-H", "--hidden", "-u", "--follow"] {
             let c = find(&search, flag).unwrap_or_else(|| panic!("{flag}"));
             assert!(!c.takes_value && c.values.is_empty(), "{flag}");
@@ -319,7 +323,7 @@ mod tests {
     #[test]
     fn the_script_holds_the_tables() {
         let search = search();
-        let mut bench = super::super::shown(super::super::bench_command());
+        let mut bench = super::super::shown(super::super::bench_command(), crate::fs::HAS_MPI);
         bench.build();
         let text = script(&search, &table(&bench));
         for want in [

@@ -261,6 +261,8 @@ impl Runner {
     /// Runs what is left (the last batch), waits for every command, and says whether all of
     /// them succeeded. Does not return when an interrupt (Ctrl-C) came.
     pub fn finish(&self) -> bool {
+        // Called once the walk has returned.
+        self.children.walk_ended();
         if let Some(pool) = self.pool.get() {
             pool.finish();
         }

@@ -107,8 +107,15 @@ impl Write for Lossy {
     }
 }
 
+/// Whether the signals that end a process at a terminal must be caught by every search, not
+/// only one whose colors need ending: on Windows, where a Ctrl-C ends the process from the
+/// console's thread while the walk's threads still read, which Wine's process exit waits on
+/// for ever now and then (`.ci/wine/ctrl_c.py` found 2 of 16 so); caught, the walk is stopped
+/// and its threads end first. On Unix the signal ends every thread at once.
+pub const CATCH_ENDINGS: bool = cfg!(windows);
+
 /// The signals that end a process at a terminal (SIGINT, SIGTERM, SIGHUP, SIGQUIT on Unix;
-/// Ctrl-C, Ctrl-Break and SIGTERM on Windows), caught: they no longer end ffind until
+/// the console's Ctrl-C and Ctrl-Break on Windows), caught: they no longer end ffind until
 /// [`die_of`] says so.
 pub struct Endings {
     #[cfg(unix)]
@@ -119,12 +126,16 @@ pub struct Endings {
 
 #[cfg(windows)]
 mod caught {
-    //! The Windows side of [`super::Endings`]: the C runtime calls a signal's handler on a
-    //! thread of its own (the console's control thread for Ctrl-C), which counts it and wakes
-    //! the watching thread.
+    //! The Windows side of [`super::Endings`]: the console calls its control handler on a
+    //! thread of its own for Ctrl-C and Ctrl-Break, which counts the event and wakes the
+    //! watching thread. (Not through the C runtime's `signal`: under Wine its console handler
+    //! jumped to address 2 on Ctrl-C, a crash every time.)
     use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
     use std::sync::OnceLock;
     use std::thread::Thread;
+
+    use windows_sys::core::BOOL;
+    use windows_sys::Win32::System::Console::{CTRL_BREAK_EVENT, CTRL_C_EVENT};
 
     pub static COUNT: AtomicUsize = AtomicUsize::new(0);
     pub static LAST: AtomicI32 = AtomicI32::new(0);
@@ -136,6 +147,21 @@ mod caught {
         if let Some(t) = WATCHER.get() {
             t.unpark();
         }
+    }
+
+    /// The console control handler: Ctrl-C as SIGINT, Ctrl-Break as SIGBREAK, handled; any
+    /// other event (the console closing) left to the next handler, the system's.
+    ///
+    /// # Safety
+    ///
+    /// Called by the system only, as `SetConsoleCtrlHandler`'s handler (it reads no pointer).
+    pub unsafe extern "system" fn on_event(event: u32) -> BOOL {
+        match event {
+            CTRL_C_EVENT => note(signal_hook::consts::SIGINT),
+            CTRL_BREAK_EVENT => note(signal_hook::consts::SIGBREAK),
+            _ => return 0,
+        }
+        1
     }
 }
 
@@ -150,12 +176,12 @@ impl Endings {
         }
         #[cfg(windows)]
         {
-            use signal_hook::consts::{SIGBREAK, SIGINT, SIGTERM};
-            for sig in [SIGINT, SIGBREAK, SIGTERM] {
-                // SAFETY: the action only stores to atomics and unparks a thread, which is
-                // sound on the thread the C runtime runs Windows' signal handlers on (an
-                // ordinary thread, not an interrupted one).
-                unsafe { signal_hook::low_level::register(sig, move || caught::note(sig)) }?;
+            use windows_sys::Win32::System::Console::SetConsoleCtrlHandler;
+            // SAFETY: the handler is a plain function that lives as long as the process, and
+            // only stores to atomics and unparks a thread, on the ordinary thread the console
+            // runs it on.
+            if unsafe { SetConsoleCtrlHandler(Some(caught::on_event), 1) } == 0 {
+                return Err(io::Error::last_os_error());
             }
             Ok(Endings { seen: 0 })
         }

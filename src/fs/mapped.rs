@@ -221,6 +221,10 @@ mod guard {
     }
 
     /// The address a fault was at.
+    ///
+    /// # Safety
+    ///
+    /// `info` is the siginfo the kernel handed a SIGBUS handler.
     #[cfg(any(target_os = "linux", target_os = "android"))]
     unsafe fn address(info: *const libc::siginfo_t) -> usize {
         // SAFETY: the kernel's siginfo for SIGBUS carries the faulting address.
@@ -228,6 +232,10 @@ mod guard {
     }
 
     /// The address a fault was at.
+    ///
+    /// # Safety
+    ///
+    /// `info` is the siginfo the kernel handed a SIGBUS handler.
     #[cfg(not(any(target_os = "linux", target_os = "android")))]
     unsafe fn address(info: *const libc::siginfo_t) -> usize {
         // SAFETY: the kernel's siginfo for SIGBUS carries the faulting address.

@@ -96,7 +96,7 @@ mod console;
 mod host;
 pub mod private;
 mod users;
-pub use console::{die_of, enable_ansi_colors, text_output, Endings};
+pub use console::{die_of, enable_ansi_colors, text_output, Endings, CATCH_ENDINGS};
 #[cfg(test)]
 pub use host::PARENT_BY_HANDLE;
 pub use host::{

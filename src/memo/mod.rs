@@ -22,7 +22,6 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
-use crate::config::{CacheSettings, Root};
 use crate::fs::{ClockReading, Kind, Mapped, Stat};
 use crate::report::Reporter;
 use format::{Header, Index, NewRecord, Record, Stamp, Unusable};
@@ -218,9 +217,25 @@ impl Tree {
     }
 }
 
+/// The directory memo's settings (`--cache`).
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// The directory holding the memo files.
+    pub dir: PathBuf,
+    /// The home directory `dir` is in by default (the configuration's default place): it must
+    /// be the effective user's for the memo to be kept there.
+    pub home: Option<PathBuf>,
+    /// `--cache` was given on the command line: the search says where and why the memo was
+    /// not used (file systems it does not trust, a seccomp filter or a tracer); from the
+    /// config file it says nothing of them.
+    pub on_command_line: bool,
+    /// The most bytes its files may take; the least recently used go first.
+    pub limit: u64,
+}
+
 /// The memo of one search: a tree per distinct search root.
 pub struct Session {
-    settings: CacheSettings,
+    settings: Settings,
     trees: Vec<Tree>,
     /// The tree of each of the configuration's roots, and the root's path below the tree's
     /// root (empty when they are one).
@@ -300,9 +315,9 @@ fn settled_as_of(stamp: &Stamp, listed: ClockReading, now: &ClockReading) -> boo
 const LONGEST_PATH: usize = 4000;
 
 impl Session {
-    /// Opens the memo for the search `roots`: `None`, after a warning, when its directory
-    /// cannot be used.
-    pub fn open(settings: &CacheSettings, roots: &[Root], report: &Reporter) -> Option<Session> {
+    /// Opens the memo for the search paths `roots` (as given; "." for the current directory):
+    /// `None`, after a warning, when its directory cannot be used.
+    pub fn open(settings: &Settings, roots: &[&[u8]], report: &Reporter) -> Option<Session> {
         // The memo serves a directory once this process has opened it, never reading it:
         // where something could judge the read itself, there is no memo. Said when --cache
         // was asked for on the command line (left on in the config file, inside a container
@@ -362,26 +377,26 @@ impl Session {
             .iter()
             .enumerate()
             .filter_map(|(i, root)| {
-                let path = crate::fs::os_path(root.open_path());
+                let path = crate::fs::os_path(root);
                 Some((std::fs::canonicalize(path).ok()?, i))
             })
             .collect();
         outer_first.sort_unstable_by_key(|(canonical, _)| canonical.as_os_str().len());
         session.of_root = vec![None; roots.len()];
         for (canonical, i) in outer_first {
-            session.of_root[i] = session.tree_of(&roots[i], &canonical, report);
+            session.of_root[i] = session.tree_of(roots[i], &canonical, report);
         }
         Some(session)
     }
 
-    /// The tree `root` is searched in, and where the root is below that tree's root: the
-    /// tree of the nearest memo file of the root or an ancestor ([`place::nearest`]: a search
-    /// of a subdirectory of a remembered tree is served by the tree's records, and adds to
-    /// them), else the nearest tree of this search the root is in, else a new tree of the root
-    /// (`canonical`: the root's canonical path).
+    /// The tree `root` (the search path as given) is searched in, and where the root is below
+    /// that tree's root: the tree of the nearest memo file of the root or an ancestor
+    /// ([`place::nearest`]: a search of a subdirectory of a remembered tree is served by the
+    /// tree's records, and adds to them), else the nearest tree of this search the root is in,
+    /// else a new tree of the root (`canonical`: the root's canonical path).
     fn tree_of(
         &mut self,
-        root: &Root,
+        root: &[u8],
         canonical: &std::path::Path,
         report: &Reporter,
     ) -> Option<(usize, Vec<u8>)> {
@@ -389,7 +404,7 @@ impl Session {
         // `statfs` by path, or lead elsewhere by now.
         let dir = crate::fs::Dir::open_path(canonical.as_os_str().as_encoded_bytes()).ok()?;
         let dev = dir.stat().ok()?.dev;
-        if !self.trusts(dev, || dir.fs_magic(), root.open_path()) {
+        if !self.trusts(dev, || dir.fs_magic(), root) {
             return None;
         }
         let (base, below) = place::nearest(&self.settings.dir, canonical, self.credentials)
@@ -419,7 +434,7 @@ impl Session {
     /// A tree of this search: the one at `canonical`, whose memo is `file`.
     fn add_tree(
         &mut self,
-        root: &Root,
+        root: &[u8],
         canonical: &[u8],
         dev: u64,
         file: PathBuf,
@@ -430,7 +445,7 @@ impl Session {
             .then(|| self.load(&file, canonical, report))
             .flatten();
         self.trees.push(Tree {
-            shown: root.open_path().to_vec(),
+            shown: root.to_vec(),
             canonical: canonical.to_vec(),
             dev,
             file,

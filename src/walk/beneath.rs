@@ -1,6 +1,6 @@
 //! Keeping the walker-crate methods inside the search root when links are not followed.
 //!
-//! walkdir, jwalk and the ignore crate list a directory by its path: if the directory is
+//! The methods without `OwnReader` (walker crates) list a directory by its path: if the directory is
 //! swapped for a symlink between its parent's listing and its own (a race anyone who can write
 //! in the tree can run), the crate lists the link's target, outside the root. So every entry
 //! such a crate lists is checked here before it is printed or descended: its directory is

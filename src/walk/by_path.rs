@@ -1,5 +1,5 @@
-//! The walk shared by the methods that read directories by path through a walker crate
-//! (walkdir, jwalk, ignore: the table's methods without `OwnReader`). Each crate's method keeps
+//! The walk shared by the methods that read directories by path through a walker crate (the
+//! table's methods without `OwnReader`). Each crate's method keeps
 //! what differs, how it iterates and what its entries say (kind, inode, the hidden mark), and
 //! hands every entry to [`visit`] (or, where the crate prints later, to [`judge`]), which runs
 //! the same steps for all of them:

@@ -1,7 +1,7 @@
 //! The descriptor cache: the directories kept open so that their subdirectories are opened
 //! relative to them (`openat(parent, name)`), within the descriptors the limit allows.
 //!
-//! Each directory that `serial`, `queue` and `rayon` read becomes a [`CachedDir`], a node in a
+//! Each directory that the `OwnReader` methods read becomes a [`CachedDir`], a node in a
 //! chain up to its search root that the jobs of its subdirectories point to. While descriptors
 //! are plentiful a node keeps its own from its read until no subdirectory waits for it, as the
 //! walk did before the cache, which costs a few uncontended atomics per directory: no lock, no

@@ -41,7 +41,10 @@ pub fn run(
     let memo = config
         .cache
         .as_ref()
-        .and_then(|settings| crate::memo::Session::open(settings, &config.roots, report))
+        .and_then(|settings| {
+            let roots: Vec<&[u8]> = config.roots.iter().map(|r| r.open_path()).collect();
+            crate::memo::Session::open(settings, &roots, report)
+        })
         // As the configuration, it lives as long as the process (jwalk's callbacks need
         // 'static).
         .map(|memo| &*Box::leak(Box::new(memo)));

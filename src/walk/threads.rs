@@ -27,7 +27,7 @@ pub const BLOCKED_READS: usize = 2;
 
 pub use crate::fs::blocks_read;
 
-/// The most threads `rayon`, `jwalk` and `ignore` are given, whatever `-j` says. Their
+/// The most threads the `Stealing` methods are given, whatever `-j` says. Their
 /// schedulers have idle threads look for work (rayon's steal-and-sleep cycle; the ignore
 /// crate's workers poll its queue), so with thousands of threads they spend their time
 /// searching, not reading: on a 1M-entry directory at `-j 4096`, ignore took 151 s, rayon 37 s,

@@ -3,7 +3,8 @@
 //! a small helper this test builds (`sandbox/sandbox.c`, with the system's C compiler):
 //! Landlock, which `/proc/self/status` does not show (as nobody under no_new_privs, and as
 //! root, which may enter a domain without it), and a seccomp filter failing `getdents64`,
-//! which looks like an allow-all filter there. Each under `serial`, `queue` and `rayon`;
+//! which looks like an allow-all filter there, and the others below (supervisors, a tracer,
+//! user namespaces, a BPF LSM program). Each under `serial`, `queue` and `rayon`;
 //! skipped with a message without root, setpriv, a C compiler, or a kernel with Landlock.
 
 use std::fs;
@@ -369,6 +370,53 @@ fn user_namespaces_with_different_maps_are_never_served_each_others_listings() {
                 ..sides
             };
             check(&t, &ffind, &numbered, &memo, method, None);
+        }
+    }
+}
+
+/// A BPF LSM program on `file_open` refusing `T/sub` to the search's process (as systemd's
+/// RestrictFileSystems= and security agents refuse opens): nothing in `/proc/self/status`
+/// shows it, so only opening what the memo serves can see it. As root, and as nobody (the
+/// helper loads the program as root, then becomes nobody); skipped, said, where the kernel
+/// has no BPF LSM or refuses to load one.
+#[test]
+fn a_bpf_lsm_program_that_refuses_opens_is_never_served_what_it_refuses() {
+    if sandbox().is_none() {
+        return;
+    }
+    let (t, ffind) = tree();
+    let sub = fs::canonicalize(t.root().join("T/sub")).unwrap();
+    let sub = sub.to_str().unwrap();
+    let probe = Command::new(sandbox().unwrap())
+        .args(["bpf-lsm-deny", sub, "--", "/bin/true"])
+        .output()
+        .unwrap();
+    if probe.status.code() == Some(3) {
+        eprintln!(
+            "skipped: this kernel cannot run the test's BPF LSM program: {}",
+            String::from_utf8_lossy(&probe.stderr)
+                .lines()
+                .next()
+                .unwrap_or("")
+        );
+        return;
+    }
+    assert!(probe.status.success(), "{probe:?}");
+    let as_root = ["bpf-lsm-deny", sub];
+    let as_nobody = ["bpf-lsm-deny", sub, "become", "65534"];
+    for (who, filler, inside, owner) in [
+        ("nobody", &NOBODY[..], &as_nobody[..], 65534),
+        ("root", &[][..], &as_root[..], 0),
+    ] {
+        let sides = Sides {
+            filler,
+            outside: &[],
+            user: &[],
+            inside,
+        };
+        for method in methods_with("own-reader") {
+            let memo = memo(&t, &format!("memo-bpf-{who}-{method}"), owner);
+            check(&t, &ffind, &sides, &memo, method, None);
         }
     }
 }

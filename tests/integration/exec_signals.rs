@@ -362,3 +362,41 @@ fn a_stop_reaches_the_commands_in_groups_of_their_own_and_a_continue_too() {
         assert_eq!(left_alive(&running), Vec::<i32>::new(), "{name}");
     }
 }
+
+#[test]
+fn started_with_stops_ignored_ffind_and_its_commands_are_not_stopped() {
+    // A supervisor that wants no stop starts ffind with SIGTSTP ignored: ffind leaves it so,
+    // as a shell leaves a signal ignored on entry, and its commands inherit it (a handler of
+    // ffind's would have made the stop stop them all).
+    let (t, pids) = three_files();
+    let script = format!("echo $$ >> '{}'; exec sleep 60", pids.display());
+    let args = ["-j", "4", "-x", "sh", "-c", &script, "sh"];
+    let mut cmd = t.cmd(&args);
+    cmd.stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null());
+    // SAFETY: signal() is async-signal-safe; nothing else runs between fork and exec.
+    unsafe {
+        std::os::unix::process::CommandExt::pre_exec(&mut cmd, || {
+            libc::signal(libc::SIGTSTP, libc::SIG_IGN);
+            Ok(())
+        });
+    }
+    let mut child = cmd.spawn().unwrap();
+    let running = wait_for_pids(&pids, 3, &mut child);
+    signal(&child, libc::SIGTSTP);
+    // Given time to stop, as a stop takes milliseconds; then continued either way.
+    std::thread::sleep(Duration::from_millis(500));
+    let ffind = child.id() as i32;
+    let stopped: Vec<i32> = [ffind]
+        .iter()
+        .chain(&running)
+        .copied()
+        .filter(|&p| state(p) == Some('T'))
+        .collect();
+    signal(&child, libc::SIGCONT);
+    signal(&child, libc::SIGTERM);
+    wait_bounded(&mut child, "stops ignored");
+    assert_eq!(left_alive(&running), Vec::<i32>::new());
+    assert_eq!(stopped, Vec::<i32>::new(), "stopped (ffind is {ffind})");
+}

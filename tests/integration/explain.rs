@@ -591,3 +591,14 @@ fn paths_are_escaped_on_a_terminal_as_results_are() {
         "{run:?}"
     );
 }
+
+#[test]
+fn explain_is_refused_with_what_it_cannot_say() {
+    let t = Tree::new();
+    t.files(&["a"]);
+    for args in [&["--mpi"][..], &["-q"], &["-x", "echo"], &["--bench"]] {
+        let run = t.run(&[&["--explain", "a"], args].concat());
+        assert_eq!(run.code, 2, "{args:?}: {run:?}");
+        assert!(run.stdout.is_empty(), "{args:?}: {run:?}");
+    }
+}

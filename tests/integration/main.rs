@@ -47,6 +47,7 @@ mod config_file;
 mod depth_exclude;
 #[cfg(target_os = "linux")]
 mod dir_reads;
+mod doc_examples;
 // Linux-only (the suite runs on Linux; other systems type-check the rest): renameat2's
 // exchange, strace (syscalls, wide), ptsname_r.
 #[cfg(target_os = "linux")]
@@ -70,6 +71,7 @@ mod git_referee;
 mod held;
 mod hints;
 mod hostile_ignore;
+mod house;
 mod ignore_files;
 #[cfg(unix)]
 mod layers;

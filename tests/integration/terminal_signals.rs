@@ -176,6 +176,13 @@ fn a_signal_mid_output_leaves_the_terminal_normal() {
         assert!(shown.len() > 64 * 1024, "{what}: {} bytes", shown.len());
         assert_left_normal(&what, &shown);
     }
+    // Under every method, its threads many: the walk stopped, ffind dies of the Ctrl-C.
+    for m in crate::methods::methods() {
+        let args = ["--method", m, "-j", "8"];
+        let (shown, status) = interrupted(&t, &args, Interrupt::CtrlC);
+        assert_eq!(status.signal(), Some(libc::SIGINT), "{m}: {status:?}");
+        assert_left_normal(m, &shown);
+    }
 }
 
 #[test]

@@ -210,16 +210,26 @@ fn absolute_paths_resolve_dot_dot_and_links_as_fd_does() {
 
 /// A walk stopped early ends the process every time, under every method: `--max-results 2`
 /// and `-1` at `-j 8`, 100 times each for jwalk, 25 for rayon (the methods that run a pool),
-/// 5 for the others. A process that ended while jwalk's workers still read hung in Wine's exit in 27
-/// of 200 runs; the bound only catches a hang.
+/// 5 for the others; `-q` and a reader that goes away (a closed pipe) a quarter as often. A
+/// process that ended while jwalk's workers still read hung in Wine's exit in 27 of 200 runs;
+/// the bound only catches a hang.
 #[test]
 fn a_walk_stopped_early_always_ends() {
     let t = Tree::new();
     for i in 0..200 {
         t.files(&[&format!("d{i}/e/g"), &format!("d{i}/f")]);
     }
+    // Each result printed 12 times over: 600 results make more than one 64 KiB batch, so
+    // that the pipe is found closed while the walk still runs.
+    let wide = "{}".repeat(12);
+    let stops: [(&[&str], usize, bool); 4] = [
+        (&["--max-results", "2"], 1, false),
+        (&["-1"], 1, false),
+        (&["-q", "g"], 4, false),
+        (&["--format", &wide], 4, true),
+    ];
     for m in crate::methods::methods() {
-        let rounds = match m {
+        let rounds: usize = match m {
             "jwalk" => 100,
             "rayon" => 25,
             _ => 5,
@@ -228,17 +238,28 @@ fn a_walk_stopped_early_always_ends() {
         // round under Wine, where the hang was.
         #[cfg(unix)]
         let rounds = crate::fixture::rounds(rounds);
-        for stop in [&["--max-results", "2"][..], &["-1"]] {
-            for _ in 0..rounds {
+        for (stop, fewer, closed) in stops {
+            for _ in 0..rounds.div_ceil(fewer) {
                 let mut args = vec!["--method", m, "-j", "8"];
                 args.extend(stop);
+                let out = if closed {
+                    std::process::Stdio::piped()
+                } else {
+                    std::process::Stdio::null()
+                };
                 let mut child = t
                     .cmd(&args)
                     .stdin(std::process::Stdio::null())
-                    .stdout(std::process::Stdio::null())
+                    .stdout(out)
                     .stderr(std::process::Stdio::null())
                     .spawn()
                     .unwrap();
+                if closed {
+                    // The reader goes away after the first bytes, as `head -c 1` does.
+                    let mut pipe = child.stdout.take().unwrap();
+                    let _ = std::io::Read::read(&mut pipe, &mut [0u8; 1]);
+                    drop(pipe);
+                }
                 let what = format!("{m} {stop:?}");
                 let status = crate::fixture::wait_or_hang(
                     &mut child,

@@ -648,6 +648,20 @@ fn a_program_that_cannot_start_is_said_to_have_failed_to_start() {
     }
 }
 
+/// What ffind.exe writes with `args` (`--help`, `--gen-man`, ...), which must succeed quietly.
+fn written(t: &Tree, args: &[&str]) -> String {
+    let run = t.run(args);
+    assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
+    String::from_utf8(run.stdout).unwrap()
+}
+
+/// The manual's roff as it reads: a backslash is written \\, a dash \-, a quote \*(Aq.
+fn unroffed(text: &str) -> String {
+    text.replace(r"\-", "-")
+        .replace(r"\*(Aq", "'")
+        .replace(r"\\", r"\")
+}
+
 /// `--help`, `-h`, the manual and the PowerShell completion's descriptions
 /// name what Windows does, from one source (cli/help.rs on fs::help): the config file and
 /// the ignore files in %APPDATA%, the memo in %LOCALAPPDATA% (and --cache off), the hidden
@@ -655,21 +669,12 @@ fn a_program_that_cannot_start_is_said_to_have_failed_to_start() {
 #[test]
 fn the_help_says_what_windows_does() {
     let t = Tree::new();
-    let out = |args: &[&str]| {
-        let run = t.run(args);
-        assert_eq!((run.code, run.stderr.as_str()), (0, ""), "{args:?}");
-        String::from_utf8(run.stdout).unwrap()
-    };
+    let out = |args: &[&str]| written(&t, args);
     let long = out(&["--help"]);
-    // The manual's part that is clap's (its ENVIRONMENT and FILES, written for every system,
-    // name Windows' places beside Unix's).
     let man = out(&["--gen-man"]);
-    let man = man[..man.find(".SH BENCHMARK").unwrap()].to_owned();
     for (what, text) in [("--help", &long), ("--gen-man", &man)] {
-        // The manual is roff: a backslash is written \\, a dash \-, a quote \*(Aq. Lines are
-        // wrapped.
-        let text = text.replace(r"\-", "-").replace(r"\*(Aq", "'");
-        let text = text.replace(r"\\", r"\");
+        // Lines are wrapped.
+        let text = unroffed(text);
         let text = text.split_whitespace().collect::<Vec<_>>().join(" ");
         for want in [
             r"%APPDATA%\ffind\config",
@@ -716,6 +721,93 @@ fn the_help_says_what_windows_does() {
         !ps.contains("$XDG_"),
         "the PowerShell completion says $XDG_"
     );
+}
+
+/// Every text ffind.exe writes about itself (`--help`, `-h`, `--bench --help`, the manual and
+/// the five completion scripts) speaks Windows: no Unix program or place in its examples
+/// (`convert`, `wc`, `vim`, `gzip`, `unzip`, `xargs -0`, `~/src`, `/dev/null`, `/usr`,
+/// `/etc/gitconfig`, a Unix shell's `\;` and single quotes), no Unix-only variable in the
+/// manual's ENVIRONMENT, no `owner` among --json-fields' values; Windows' own programs and
+/// places instead, and each of the memo's options saying that the memo is off.
+#[test]
+fn every_text_names_windows_programs_and_places() {
+    let t = Tree::new();
+    let out = |args: &[&str]| unroffed(&written(&t, args));
+    let mut texts = vec![
+        ("--help", out(&["--help"])),
+        ("-h", out(&["-h"])),
+        ("--bench --help", out(&["--bench", "--help"])),
+        ("--gen-man", out(&["--gen-man"])),
+    ];
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        texts.push((shell, out(&["--gen-completions", shell])));
+    }
+    let unix = [
+        "-x convert",
+        "-x unzip",
+        "-X wc",
+        "-X vim",
+        "-X gzip",
+        "xargs",
+        "~/",
+        "/dev/null",
+        "/usr",
+        "/etc/",
+        "$XDG",
+        "$HOME",
+        r"with \;",
+        "'-foo'",
+        "'{/.}'",
+        "'test_*.py'",
+        "'!john",
+        "='ffind",
+        "find /usr",
+        "dircolors",
+        "WSL_DISTRO_NAME",
+        "OMPI_",
+        "XDG_CACHE_HOME",
+    ];
+    for (what, text) in &texts {
+        // A Unix shell's script redirects to its own /dev/null (Git Bash, MSYS2 and Cygwin,
+        // where those shells run on Windows, have one); PowerShell's names none.
+        let unix_shell = ["bash", "zsh", "fish", "elvish"].contains(what);
+        for word in unix.iter().filter(|w| !(unix_shell && **w == "/dev/null")) {
+            assert!(!text.contains(word), "{what} says {word:?}");
+        }
+    }
+    let [help, _, bench, man] =
+        [0, 1, 2, 3].map(|i| texts[i].1.split_whitespace().collect::<Vec<_>>().join(" "));
+    for want in [
+        "-x magick {} {.}.png",
+        "-x tar -xf",
+        "-X findstr /n TODO",
+        "-X compact /c",
+        r#"("**\src\*.rs")"#,
+        "[possible values: size, mtime, mode, nlink, inode]",
+        "end it with ;, which PowerShell takes quoted: ';'",
+        r"%LOCALAPPDATA%\ffind); the memo is off on Windows",
+        "Searches nothing; the memo is off on Windows",
+    ] {
+        assert!(help.contains(want), "--help lacks {want:?}");
+    }
+    assert!(bench.contains(r"--runs 5 C:\src"), "--bench --help");
+    for want in [
+        r"ffind -u . C:\Windows",
+        r#"ffind "^Makefile$" C:\src"#,
+        r".TP \fBAPPDATA, LOCALAPPDATA\fR Where the config file",
+        r".SH FILES .TP \fB%APPDATA%\ffind\config\fR",
+        r"say more: in \fIdocs/\fR of ffind's source.",
+    ] {
+        assert!(man.contains(want), "the manual lacks {want:?}");
+    }
+    // --owner is not offered, nor --json-fields' owner (their scripts on Linux name it).
+    for (shell, text) in &texts[4..] {
+        assert!(
+            text.contains("mtime"),
+            "{shell}: no values for --json-fields"
+        );
+        assert!(!text.contains("owner"), "{shell} offers owner");
+    }
 }
 
 /// Ffind.exe's PowerShell completion, written from the table the bash and

@@ -1,7 +1,7 @@
 //! The chart: mean time against concurrency, one line per method, with ±σ error bars.
 //!
 //! Concurrency is on a log2 axis, since levels are usually powers of two; time starts at zero,
-//! so heights compare honestly. A one-thread method (serial, walkdir) is timed at concurrency 1
+//! so heights compare honestly. A one-thread method (not `Parallel`) is timed at concurrency 1
 //! only and drawn as a dashed line across the chart: the bar to beat.
 //!
 //! Written by hand (a few dozen SVG elements) rather than with a plotting crate. plotters 0.3

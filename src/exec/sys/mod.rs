@@ -26,6 +26,8 @@ mod windows;
 pub use self::argument::Argument;
 #[cfg(windows)]
 pub use self::cmd::ResultArgs;
+#[cfg(all(unix, test))]
+pub use self::unix::stops_ignored;
 #[cfg(unix)]
 pub use self::unix::{
     continue_stopped_unlisted, exit_interrupted, has_exited, is_too_long, prepare, start_again,

@@ -207,7 +207,13 @@ pub fn exit_interrupted(sig: Interrupt) -> ! {
 
 /// Watches job control on a thread of its own: `pass_on(true)` on SIGTSTP, before ffind stops
 /// itself (the default action it replaced), `pass_on(false)` on the SIGCONT that continues it.
+/// Where ffind was started with SIGTSTP ignored (by a supervisor, or a parent that wants no
+/// stop), it stays ignored, as a shell leaves a signal ignored on entry: nothing stops ffind,
+/// and its commands inherit the ignoring, so there is nothing to pass on.
 pub fn watch_job_control(pass_on: impl Fn(bool) + Send + 'static) -> io::Result<()> {
+    if stops_ignored() {
+        return Ok(());
+    }
     let mut jobs = Signals::new([SIGTSTP, SIGCONT])?;
     std::thread::Builder::new()
         .name("ffind-jobs".into())
@@ -223,6 +229,16 @@ pub fn watch_job_control(pass_on: impl Fn(bool) + Send + 'static) -> io::Result<
             }
         })?;
     Ok(())
+}
+
+/// Whether this process was started with SIGTSTP ignored (asked before any handler is set).
+pub fn stops_ignored() -> bool {
+    // SAFETY: a zeroed sigaction is a valid out-parameter; sigaction with a null new action
+    // only reads the current one into it.
+    let mut old: libc::sigaction = unsafe { std::mem::zeroed() };
+    // SAFETY: as above: `old` is ours, the new action is null.
+    let ret = unsafe { libc::sigaction(libc::SIGTSTP, std::ptr::null(), &mut old) };
+    ret == 0 && old.sa_sigaction == libc::SIG_IGN
 }
 
 /// A child's stdout and stderr, read both at once with `poll` (one could fill its pipe while
@@ -464,6 +480,10 @@ fn arg_bytes(len: usize) -> usize {
 /// usage back only when no child was reaped (`if (!r && usage)`), so that a reaped child's
 /// usage read as zeros (`--bench`'s user and system times and peak memory). The kernel's own
 /// `struct rusage` on those systems is the one the libc crate declares (32-bit `long`s).
+///
+/// # Safety
+///
+/// As for wait4(2): `status` and `usage` are each null or valid for writes of their type.
 #[cfg(all(target_os = "linux", target_env = "musl", target_pointer_width = "32"))]
 unsafe fn wait4(
     pid: libc::pid_t,

@@ -118,6 +118,10 @@ fn events() -> &'static (Sender<Interrupt>, Receiver<Interrupt>) {
 }
 
 /// The console control handler: runs on a thread the system starts for each event.
+///
+/// # Safety
+///
+/// Called by the system only, as `SetConsoleCtrlHandler`'s handler (it reads no pointer).
 unsafe extern "system" fn on_console_event(event: u32) -> BOOL {
     let _ = events().0.send(event);
     match event {

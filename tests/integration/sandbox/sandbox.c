@@ -20,8 +20,12 @@
  *   written by this process, which runs the rest as its child; without maps every id reads
  *   as the overflow id inside, as after `unshare -U`); with `same FILE`, one numbered as the
  *   namespace FILE names (written there by the first), as the kernel numbers them again.
+ * bpf-lsm-deny DIR: a BPF LSM program on file_open (bpf_lsm.h) failing every open of DIR
+ *   by this process and what it execs with EACCES; needs root.
+ * become UID: drop to user and group UID with no supplementary groups (after bpf-lsm-deny).
  * A supervisor or a namespace must come last but for nnp and the plain filters before it.
- * Exits 3 when the kernel has no Landlock or seccomp filters, 1 on any other failure. */
+ * Exits 3 when the kernel has no Landlock, seccomp filters or BPF LSM, 1 on any other
+ * failure. */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
@@ -42,6 +46,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <grp.h>
 
 #if defined(__x86_64__)
 #define COMPAT_ARCH AUDIT_ARCH_I386
@@ -58,6 +63,8 @@ static int fail(const char *what, int code) {
     fprintf(stderr, "sandbox: %s: %s\n", what, strerror(errno));
     return code;
 }
+
+#include "bpf_lsm.h"
 
 static int seccomp(int deny) {
     struct sock_filter allow_all[] = {
@@ -472,6 +479,24 @@ int main(int argc, char **argv) {
             int r = supervise(SYS_getdents64, SYS_getdents64, SYS_getdents64, NULL, allowed);
             if (r)
                 return r;
+        } else if (strcmp(argv[i], "bpf-lsm-deny") == 0 && i + 1 < argc) {
+            const char *dir = argv[++i];
+            int link = bpf_lsm_deny(dir);
+            if (link < 0)
+                return 3;
+            /* Kept open across exec: the program lasts as long as the command. */
+            if (fcntl(link, F_SETFD, 0) != 0)
+                return fail("fcntl", 1);
+            /* The kernel calls the program only where the BPF LSM is active. */
+            int probe = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+            if (probe >= 0 || errno != EACCES) {
+                fprintf(stderr, "sandbox: the BPF LSM is not active in this kernel\n");
+                return 3;
+            }
+        } else if (strcmp(argv[i], "become") == 0 && i + 1 < argc) {
+            unsigned id = strtoul(argv[++i], NULL, 10);
+            if (setgroups(0, NULL) != 0 || setgid(id) != 0 || setuid(id) != 0)
+                return fail("become", 1);
         } else if (strcmp(argv[i], "userns") == 0) {
             const char *uid_map = NULL, *gid_map = NULL, *same = NULL;
             if (i + 2 < argc && strcmp(argv[i + 1], "--") != 0 && strcmp(argv[i + 1], "same") != 0) {
