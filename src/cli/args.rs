@@ -638,17 +638,13 @@ pub struct Cli {
 
     /// Say what this command line does with each PATH, and why, instead of searching.
     ///
-    /// For each PATH, first the verdict (printed or not printed), then one line per decision,
-    /// in the order the search takes them: the ignore rule that decided, with its file, line
-    /// and pattern as git check-ignore -v names them (".gitignore:12: target/", a negation
-    /// with its "!"), from a .gitignore, .git/info/exclude, core.excludesFile, ffind's global
-    /// ignore file, --ignore-file, .ignore, .fdignore or .ffindignore; a hidden name; -E;
-    /// --ignore-contain; the depth limits; the pattern and the filters (-t, -e, -S,
-    /// --changed-*, -o); --prune and --one-file-system. An entry below a directory the search
-    /// does not enter names that directory and what kept the search out of it. The search's
-    /// own judge decides, so --explain never disagrees with the search. Takes one or more
-    /// paths: give the pattern and the search paths before it (ffind '^ffind$' --explain
-    /// target/release/ffind). With --json, one object per PATH.
+    /// For each PATH, the verdict (printed or not), then one line per decision: the ignore
+    /// rule that decided, named as git check-ignore -v names it (".gitignore:12: target/"),
+    /// whatever file it came from; a hidden name; -E; the depth limits; the pattern and the
+    /// filters; --prune; --one-file-system; for an entry below a directory the search does
+    /// not enter, that directory and why. The search's own judge decides, so --explain never
+    /// disagrees with the search. Give the pattern and the search paths before it (ffind
+    /// '^ffind$' --explain target/release/ffind). With --json, one object per PATH.
     #[arg(
         help = "Say why each PATH is printed or not, instead of searching",
         long_help

@@ -72,6 +72,11 @@ pub const PHRASES: &[(&str, &str)] = &[
         r"-H C:\src` times `ffind -e rs -H . C:\src`",
     ),
     ("--runs 5 ~/src", r"--runs 5 C:\src"),
+    (
+        "(ffind '^ffind$' --explain target/release/ffind)",
+        r#"(ffind "^ffind$" --explain target\release\ffind.exe)"#,
+    ),
+    ("a slip (-e '*.rs')", r#"a slip (-e "*.rs")"#),
 ];
 
 /// Where a package installs the documents the manual's SEE ALSO names: no package here.
