@@ -127,6 +127,12 @@ impl DirJob {
         }
     }
 
+    /// What a scan takes of the job: its path (with the NUL), its parent, whether it was
+    /// reached through a link, and its parent's state.
+    fn into_parts(self) -> (Vec<u8>, Option<Arc<CachedDir>>, bool, DirState) {
+        (self.path, self.parent, self.via_link, self.state)
+    }
+
     /// The directory's display path.
     pub fn path(&self) -> &[u8] {
         &self.path[..self.path.len() - 1]
@@ -334,13 +340,7 @@ impl Scanner {
     ) {
         let config = walk.config;
         let printer = walk.printer;
-        let DirJob {
-            path: job_path,
-            parent,
-            via_link,
-            state,
-            ..
-        } = job;
+        let (job_path, parent, via_link, state) = job.into_parts();
         let dir_path = &job_path[..job_path.len() - 1];
         // With ignore rules, a directory's own ignore files must be read before any of its
         // entries is judged. Most directories end within the first chunk: their listing says
@@ -435,13 +435,7 @@ impl Scanner {
         push: &mut dyn FnMut(DirJob),
     ) {
         let config = walk.config;
-        let DirJob {
-            path: job_path,
-            parent,
-            via_link,
-            state,
-            ..
-        } = job;
+        let (job_path, parent, via_link, state) = job.into_parts();
         let dir_path = &job_path[..job_path.len() - 1];
         let Scanner { batch, path, .. } = self;
         let node = CachedDir::new(parent, base_len(dir_path), via_link, state.root_id());
