@@ -331,6 +331,41 @@ fn resolve_ignore(cli: &Cli, first_root: &Path) -> Result<Option<IgnoreOptions>>
 }
 
 fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
+    // In this order, so that of two mistakes the same one is said first.
+    let patterns = resolve_patterns(cli)?;
+    let times = resolve_times(cli)?;
+    Ok(Filters {
+        patterns,
+        full_path_base: cli
+            .full_path
+            .then(|| cwd.as_os_str().as_encoded_bytes().to_vec()),
+        full_path_slashed: cli.full_path && cli.glob && SEPARATOR != b'/',
+        extensions: filter::compile_extensions(&cli.extension)?,
+        types: TypeFilter::from_args(&cli.file_type),
+        sizes: cli
+            .size
+            .iter()
+            .map(|s| SizeFilter::parse(s))
+            .collect::<Result<_>>()?,
+        times,
+        owner: match cli.owner.as_deref() {
+            // As fd, which has no --owner there. The value is quoted, so that a config file's
+            // line giving it is named (`ConfigFile::blame_value`).
+            Some(value) if !crate::fs::HAS_OWNERS => bail!(
+                "--owner is not supported on {}: files there have no user and group ids \
+                 (asked for '{value}')",
+                crate::fs::SYSTEM
+            ),
+            owner => owner.map(OwnerFilter::parse).transpose()?.flatten(),
+        },
+    })
+}
+
+/// The search patterns (the pattern and `--and`'s), compiled in their syntax and case; none
+/// for a pattern that matches everything. Refuses, with the way out, a pattern that could
+/// match no name: one with a path separator (without `--full-path`), or one that matches
+/// only hidden names while they are skipped.
+fn resolve_patterns(cli: &Cli) -> Result<Vec<filter::Pattern>> {
     let syntax = if cli.glob {
         Syntax::Glob
     } else if cli.fixed_strings {
@@ -379,11 +414,15 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     } else {
         !regexes.iter().any(|(_, re)| filter::has_uppercase(re))
     };
-    let patterns = regexes
+    regexes
         .iter()
         .filter(|(p, _)| !filter::matches_everything(p, syntax))
         .map(|(_, re)| filter::Pattern::new(re, case_insensitive))
-        .collect::<Result<Vec<_>>>()?;
+        .collect()
+}
+
+/// `--changed-within` and `--changed-before`, as instants.
+fn resolve_times(cli: &Cli) -> Result<Vec<TimeFilter>> {
     // Only when asked for: the current zoned time loads the time-zone database (a dozen
     // directory reads under /usr/share/zoneinfo), which a plain listing must not pay for.
     let now = if cli.changed_within.is_some() || cli.changed_before.is_some() {
@@ -398,31 +437,7 @@ fn resolve_filters(cli: &Cli, cwd: &Path) -> Result<Filters> {
     if let Some(s) = &cli.changed_before {
         times.push(TimeFilter::Before(parse_instant(s, &now)?));
     }
-    Ok(Filters {
-        patterns,
-        full_path_base: cli
-            .full_path
-            .then(|| cwd.as_os_str().as_encoded_bytes().to_vec()),
-        full_path_slashed: cli.full_path && cli.glob && SEPARATOR != b'/',
-        extensions: filter::compile_extensions(&cli.extension)?,
-        types: TypeFilter::from_args(&cli.file_type),
-        sizes: cli
-            .size
-            .iter()
-            .map(|s| SizeFilter::parse(s))
-            .collect::<Result<_>>()?,
-        times,
-        owner: match cli.owner.as_deref() {
-            // As fd, which has no --owner there. The value is quoted, so that a config file's
-            // line giving it is named (`ConfigFile::blame_value`).
-            Some(value) if !crate::fs::HAS_OWNERS => bail!(
-                "--owner is not supported on {}: files there have no user and group ids \
-                 (asked for '{value}')",
-                crate::fs::SYSTEM
-            ),
-            owner => owner.map(OwnerFilter::parse).transpose()?.flatten(),
-        },
-    })
+    Ok(times)
 }
 
 fn resolve_excludes(cli: &Cli) -> Result<Option<Override>> {

@@ -27,7 +27,7 @@ use crate::walk::contract::Walk;
 use crate::walk::visit::{display_path, Action, DirState, MetaPath};
 
 /// One entry as a crate listed it: what differs between the crates.
-pub struct Listed<'p> {
+pub struct CrateEntry<'p> {
     /// Its path, as the crate built it on the root's open path.
     pub path: &'p Path,
     /// Its kind, as the crate's entry says (links not followed, unless the crate follows them).
@@ -49,7 +49,7 @@ pub struct ByPath<'a, 'w> {
 }
 
 /// What [`judge`] decided about an entry.
-pub enum Verdict<'p> {
+pub enum Judged<'p> {
     /// Not there as listed (not beneath the root, or its target could not be looked at, said
     /// on stderr): nothing more to do with it.
     Gone,
@@ -68,7 +68,7 @@ pub enum Verdict<'p> {
 
 /// What [`visit`] did with an entry.
 pub enum Step {
-    /// Not there as listed ([`Verdict::Gone`]).
+    /// Not there as listed ([`Judged::Gone`]).
     Gone,
     /// Judged, and printed if it was to be: its kind (after following a link), and the state
     /// to descend into it with, if it is to be descended.
@@ -94,11 +94,11 @@ impl ByPath<'_, '_> {
     pub fn judge<'p>(
         &mut self,
         parent: Option<&DirState>,
-        entry: Listed<'p>,
+        entry: CrateEntry<'p>,
         crate_follows: bool,
-    ) -> Verdict<'p> {
+    ) -> Judged<'p> {
         let walk = self.walk;
-        let Listed {
+        let CrateEntry {
             path,
             mut kind,
             ino,
@@ -106,11 +106,11 @@ impl ByPath<'_, '_> {
         } = entry;
         if let Some(beneath) = self.beneath.as_deref_mut() {
             if !beneath.holds_or_say(walk, self.root, path, kind, ino, &mut self.shown) {
-                return Verdict::Gone;
+                return Judged::Gone;
             }
         }
         let Some(parent) = parent else {
-            return Verdict::Gone;
+            return Judged::Gone;
         };
         display_path(&mut self.shown, self.root, path);
         let name = path.file_name().map_or(&[][..], |n| n.as_encoded_bytes());
@@ -125,15 +125,15 @@ impl ByPath<'_, '_> {
         } else {
             match walk.follow_by_path(parent, &self.shown, name, &mut kind, &mut meta) {
                 Some(via_link) => via_link,
-                None => return Verdict::Gone,
+                None => return Judged::Gone,
             }
         };
         match walk.judge(parent, &self.shown, name, kind, &mut meta) {
-            Action::Skip => Verdict::Skip(kind),
+            Action::Skip => Judged::Skip(kind),
             Action::Visit { .. } if walk.closes_loop(parent, &self.shown, kind, &mut meta) => {
-                Verdict::Skip(kind)
+                Judged::Skip(kind)
             }
-            Action::Visit { print, descend } => Verdict::Visit {
+            Action::Visit { print, descend } => Judged::Visit {
                 kind,
                 print,
                 descend,
@@ -147,19 +147,19 @@ impl ByPath<'_, '_> {
     pub fn visit(
         &mut self,
         parent: Option<&DirState>,
-        entry: Listed<'_>,
+        entry: CrateEntry<'_>,
         batch: &mut Batch,
     ) -> Step {
         let walk = self.walk;
         let (kind, print, descend, via_link, mut meta) = match self.judge(parent, entry, false) {
-            Verdict::Gone => return Step::Gone,
-            Verdict::Skip(kind) => {
+            Judged::Gone => return Step::Gone,
+            Judged::Skip(kind) => {
                 return Step::Done {
                     kind,
                     descend: None,
                 }
             }
-            Verdict::Visit {
+            Judged::Visit {
                 kind,
                 print,
                 descend,

@@ -16,7 +16,7 @@ use crate::fs::Kind;
 use crate::output::printer::Batch;
 use crate::report::strip_os_error;
 use crate::walk::beneath::{self, Beneath};
-use crate::walk::by_path::{report_io, ByPath, Listed, Step};
+use crate::walk::by_path::{report_io, ByPath, CrateEntry, Step};
 use crate::walk::contract::Walk;
 use crate::walk::threads;
 use crate::walk::visit::{display_path, DirState};
@@ -130,7 +130,7 @@ impl Visitor<'_, '_> {
     }
 
     /// An entry below the root, as the crate listed it.
-    fn handle(&mut self, entry: Listed<'_>) -> WalkState {
+    fn handle(&mut self, entry: CrateEntry<'_>) -> WalkState {
         let walk = self.walk;
         let parent = entry.path.parent().and_then(|p| self.state_of(p));
         let entry_path = entry.path;
@@ -178,7 +178,7 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 let kind = entry
                     .file_type()
                     .map_or(Kind::Unknown, Kind::from_file_type);
-                self.handle(Listed {
+                self.handle(CrateEntry {
                     path: entry.path(),
                     kind,
                     ino: crate::fs::ino_of_ignore_entry(&entry),

@@ -13,7 +13,7 @@ use crate::filter::ignore::{read_reported, say_of_file, IgnoreFiles, Unread, IGN
 use crate::filter::Meta;
 use crate::fs::path::{base_len, join_into};
 use crate::fs::{Dir, DirInUse, Fault, Kind, Listed, Listing, Stat};
-use crate::memo::{Hit, Look};
+use crate::memo::{Fresh, Hit, Look};
 use crate::output::printer::Batch;
 use crate::output::sort::fd_order;
 use crate::walk::contract::Walk;
@@ -127,8 +127,13 @@ impl DirJob {
         }
     }
 
+    /// What a scan takes of the job: its path (with the NUL), its parent, whether it was
+    /// reached through a link, and its parent's state.
+    fn into_parts(self) -> (Vec<u8>, Option<Arc<CachedDir>>, bool, DirState) {
+        (self.path, self.parent, self.via_link, self.state)
+    }
+
     /// The directory's display path.
-    #[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
     pub fn path(&self) -> &[u8] {
         &self.path[..self.path.len() - 1]
     }
@@ -263,44 +268,16 @@ impl Scanner {
         printer.root_read(&mut self.batch, least.as_deref());
     }
 
-    /// [`Scanner::scan`] of any directory.
+    /// [`Scanner::scan`] of any directory: opened, then served by the memo or read.
     fn scan_dir(&mut self, walk: &Walk<'_>, job: DirJob, push: &mut dyn FnMut(DirJob)) {
-        let config = walk.config;
-        let printer = walk.printer;
-        if printer.stopped() {
+        if walk.printer.stopped() {
             return;
         }
         // Every result of this directory, read or served, is one level below it (a held
         // breadth-first search is sorted by it).
         self.batch.depth = job.state.depth + 1;
-        let DirJob {
-            path: job_path,
-            name_start,
-            parent,
-            via_link,
-            state,
-        } = job;
-        // `state` describes this directory: its depth, and (below) its ignore rules.
-        let dir_path = &job_path[..job_path.len() - 1];
-        let opened = match &parent {
-            Some(p) => match CStr::from_bytes_with_nul(&job_path[name_start..]) {
-                Ok(name) => p.open_child(&job_path, name, via_link, &mut self.reopened),
-                Err(_) => Err(Fault::Invalid.error()),
-            },
-            // A search root (which may be a link), by the path it was given: the directory
-            // found there when the search was set up, or none.
-            None => Dir::open_path(dir_path).and_then(|d| is_root(d, &state, dir_path)),
-        };
-        let dir = match opened {
-            Ok(d) => d,
-            Err(e) if descriptors::replaced(&e).is_some() => {
-                return said_replaced(walk, &e);
-            }
-            // Removed since its parent was listed (or replaced by a file, or by a link, which
-            // O_NOFOLLOW refuses, or its /proc process went away): nothing there to list, and
-            // nothing that exists is lost.
-            Err(e) if state.depth > 0 && is_vanished(dir_path, &e, via_link) => return,
-            Err(e) => return walk.report.path_error(dir_path, &e),
+        let Some(dir) = self.open_dir(walk, &job) else {
+            return;
         };
         // The directory open, so the kernel has judged this process's open of it (its modes,
         // capabilities, LSMs, Landlock, user namespaces: docs/SECURITY.md): only now may the
@@ -308,17 +285,11 @@ impl Scanner {
         // read.
         let mut fresh = None;
         if let Some(memo) = walk.memo {
-            let rel = dir_path.get(state.root_base..).unwrap_or_default();
+            let dir_path = job.path();
+            let rel = dir_path.get(job.state.root_base..).unwrap_or_default();
             let buffer = &mut self.record;
-            match memo.look(state.root, rel, dir_path, &dir, walk.report, buffer) {
+            match memo.look(job.state.root, rel, dir_path, &dir, walk.report, buffer) {
                 Look::Hit(hit) => {
-                    let job = DirJob {
-                        path: job_path,
-                        name_start,
-                        parent,
-                        via_link,
-                        state,
-                    };
                     self.remembered(walk, job, dir, &hit, push);
                     self.record = hit.into_buffer();
                     return;
@@ -327,6 +298,54 @@ impl Scanner {
                 Look::Plain => {}
             }
         }
+        self.read_dir(walk, job, dir, fresh, push);
+    }
+
+    /// Opens the directory of `job`: relative to its parent's descriptor, or a search root by
+    /// its path. `None` when it cannot be (said, unless it is gone since it was listed).
+    fn open_dir(&mut self, walk: &Walk<'_>, job: &DirJob) -> Option<Dir> {
+        let dir_path = job.path();
+        let state = &job.state;
+        let opened = match &job.parent {
+            Some(p) => match CStr::from_bytes_with_nul(&job.path[job.name_start..]) {
+                Ok(name) => p.open_child(&job.path, name, job.via_link, &mut self.reopened),
+                Err(_) => Err(Fault::Invalid.error()),
+            },
+            // A search root (which may be a link), by the path it was given: the directory
+            // found there when the search was set up, or none.
+            None => Dir::open_path(dir_path).and_then(|d| is_root(d, state, dir_path)),
+        };
+        match opened {
+            Ok(d) => Some(d),
+            Err(e) if descriptors::replaced(&e).is_some() => {
+                said_replaced(walk, &e);
+                None
+            }
+            // Removed since its parent was listed (or replaced by a file, or by a link, which
+            // O_NOFOLLOW refuses, or its /proc process went away): nothing there to list, and
+            // nothing that exists is lost.
+            Err(e) if state.depth > 0 && is_vanished(dir_path, &e, job.via_link) => None,
+            Err(e) => {
+                walk.report.path_error(dir_path, &e);
+                None
+            }
+        }
+    }
+
+    /// Reads the directory `dir` of `job` (not served by the memo) and visits its entries;
+    /// the listing goes to the memo as `fresh`, when it asked for it and the listing is whole.
+    fn read_dir(
+        &mut self,
+        walk: &Walk<'_>,
+        job: DirJob,
+        dir: Dir,
+        mut fresh: Option<Fresh>,
+        push: &mut dyn FnMut(DirJob),
+    ) {
+        let config = walk.config;
+        let printer = walk.printer;
+        let (job_path, parent, via_link, state) = job.into_parts();
+        let dir_path = &job_path[..job_path.len() - 1];
         // With ignore rules, a directory's own ignore files must be read before any of its
         // entries is judged. Most directories end within the first chunk: their listing says
         // which ignore files are there. A huge one is streamed like any other, after asking
@@ -420,13 +439,7 @@ impl Scanner {
         push: &mut dyn FnMut(DirJob),
     ) {
         let config = walk.config;
-        let DirJob {
-            path: job_path,
-            parent,
-            via_link,
-            state,
-            ..
-        } = job;
+        let (job_path, parent, via_link, state) = job.into_parts();
         let dir_path = &job_path[..job_path.len() - 1];
         let Scanner { batch, path, .. } = self;
         let node = CachedDir::new(parent, base_len(dir_path), via_link, state.root_id());

@@ -15,7 +15,7 @@ use ::walkdir::WalkDir;
 use crate::fs::Kind;
 use crate::output::printer::Batch;
 use crate::walk::beneath;
-use crate::walk::by_path::{report_io, ByPath, Descend, Listed, Step};
+use crate::walk::by_path::{report_io, ByPath, Descend, CrateEntry, Step};
 use crate::walk::contract::Walk;
 use crate::walk::visit::{display_path, DirState};
 
@@ -102,7 +102,7 @@ fn one_walk(
         // The states of the directories above it (a stack: walkdir walks depth first).
         states.truncate(depth);
         dirs.truncate(depth);
-        let listed = Listed {
+        let listed = CrateEntry {
             path: e.path(),
             kind: Kind::from_file_type(e.file_type()),
             ino: crate::fs::ino_of_walkdir_entry(&e),

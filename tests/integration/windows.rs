@@ -778,7 +778,7 @@ fn every_text_names_windows_programs_and_places() {
     let [help, _, bench, man] =
         [0, 1, 2, 3].map(|i| texts[i].1.split_whitespace().collect::<Vec<_>>().join(" "));
     for want in [
-        "-x magick {} {.}.png",
+        r#"-x magick "{}" "{.}.png""#,
         "-x tar -xf",
         "-X findstr /n TODO",
         "-X compact /c",

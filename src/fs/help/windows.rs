@@ -54,7 +54,7 @@ pub const PHRASES: &[(&str, &str)] = &[
     ),
     (
         "Examples: ffind -e zip -x unzip; ffind -e jpg -x convert {} {.}.png",
-        "Examples: ffind -e zip -x tar -xf; ffind -e jpg -x magick {} {.}.png",
+        r#"Examples: ffind -e zip -x tar -xf; ffind -e jpg -x magick "{}" "{.}.png""#,
     ),
     (
         "Examples: ffind -e rs -X wc -l; ffind -g 'test_*.py' -X vim",
@@ -113,8 +113,9 @@ pub const EXAMPLES: &[(&str, &str)] = &[
         "Remove the .log files, with one of cmd's del for all of them.",
     ),
     (
-        "ffind -e jpg -x magick {} {.}.png",
-        "Convert each JPEG file to PNG with ImageMagick, one command per file.",
+        r#"ffind -e jpg -x magick "{}" "{.}.png""#,
+        "Convert each JPEG file to PNG with ImageMagick, one command per file (the placeholders \
+         quoted: bare, PowerShell would take {} for a script block).",
     ),
     (
         "ffind -e txt -X findstr /n TODO",
