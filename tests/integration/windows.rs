@@ -106,6 +106,35 @@ fn the_hidden_attribute_hides_as_a_leading_dot_does() {
     assert_everywhere(&t, &["-H", "secret"], &["secret.txt"]);
 }
 
+/// `--explain` says that the system marks an entry hidden, and that what is below a hidden
+/// directory is not searched; its verdict is the search's, under every method.
+#[test]
+fn explain_names_the_hidden_attribute() {
+    let t = hidden_tree();
+    let paths = ["secret.txt", r"cloak\inside.txt", "visible.txt"];
+    let run = t.run(&[&["--explain"][..], &paths].concat());
+    let text = String::from_utf8_lossy(&run.stdout).replace("\r\n", "\n");
+    for want in [
+        "secret.txt: not printed\n  secret.txt: hidden: the system marks it so (-H shows it)",
+        r"cloak\inside.txt: not printed",
+        "  cloak: hidden: the system marks it so (-H shows it)",
+        "visible.txt: printed",
+    ] {
+        assert!(
+            text.contains(want),
+            "{want:?} not in:\n{text}{}",
+            run.stderr
+        );
+    }
+    for m in methods() {
+        let printed = String::from_utf8_lossy(&t.run(&["--method", m]).stdout).into_owned();
+        for path in paths {
+            let says = text.contains(&format!("{path}: printed"));
+            assert_eq!(printed.lines().any(|l| l == path), says, "{m}: {path}");
+        }
+    }
+}
+
 /// A `.gitignore` negation (`!name`) in a repository does not reveal an entry hidden by its
 /// attribute without `-H` (fd #2096: fd shows it); with `-H` it is shown, and an ignored one
 /// stays ignored.
