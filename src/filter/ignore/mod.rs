@@ -784,29 +784,31 @@ mod tests {
             o.decide_name(Some(&root), path, name, 0, is_dir, true)
                 .map(|h| h.rule())
         };
-        let named = |file: &'static str, line, pattern: &'static str, negation| Rule {
-            file: file.as_bytes(),
+        // The file as shown: the directory's path joined with the system's separator.
+        let shown: Vec<Vec<u8>> = [".gitignore", ".ffindignore", ".fdignore"]
+            .iter()
+            .map(|f| format!("fake{}{f}", crate::fs::SEPARATOR as char).into_bytes())
+            .collect();
+        let named = |file: &str, line, pattern: &'static str, negation| Rule {
+            file: shown.iter().find(|s| s.ends_with(file.as_bytes())).unwrap(),
             line,
             pattern,
             negation,
         };
         assert_eq!(
             rule(b"a.log", false),
-            Some(named("fake/.gitignore", 3, "*.log", false))
+            Some(named(".gitignore", 3, "*.log", false))
         );
         assert_eq!(
             rule(b"build", true),
-            Some(named("fake/.gitignore", 4, "build/", false))
+            Some(named(".gitignore", 4, "build/", false))
         );
         assert_eq!(rule(b"build", false), None);
         assert_eq!(
             rule(b"keep.log", false),
-            Some(named("fake/.ffindignore", 2, "!keep.log", true))
+            Some(named(".ffindignore", 2, "!keep.log", true))
         );
-        assert_eq!(
-            rule(b"x", false),
-            Some(named("fake/.fdignore", 1, "x", false))
-        );
+        assert_eq!(rule(b"x", false), Some(named(".fdignore", 1, "x", false)));
     }
 
     #[test]
