@@ -32,7 +32,7 @@ def once(method, color):
     if pid == 0:
         os.chdir(tree)
         os.execv(runner, [runner, exe, "--method", method, "-j", "8", "-u", "--color=" + color])
-    shown, sent = 0, None
+    shown, sent, started = 0, None, time.time()
     while True:
         ready, _, _ = select.select([fd], [], [], 0.05)
         if ready:
@@ -67,7 +67,6 @@ for method in methods:
         n = rounds if method in ("jwalk", "rayon") else 2
         took = []
         for _ in range(n):
-            started = time.time()
             t = once(method, color)
             if t is None:
                 hung.append(method)
