@@ -369,12 +369,26 @@ fn tools(t: &Tree) -> std::ffi::OsString {
 
 /// Runs ffind with `args` and `PATH` set to `path`; the CR that cmd.exe's `echo` ends each
 /// line with is taken off.
+///
+/// Wine's cmd now and then fails to start a second cmd under load (its `CreateProcessW`
+/// fails, and it says "Can't recognize 'cmd ...'", the words of Wine's cmd only: Windows
+/// says "is not recognized"), which failed one CI run (with the qemu release build beside
+/// it); such a run is made again, at most twice. Anything ffind says is never retried.
 pub fn run_with_path(t: &Tree, path: &std::ffi::OsStr, args: &[&str]) -> Run {
-    let mut c = t.cmd(args);
-    c.env("PATH", path).stdin(Stdio::null());
-    let mut run = Run::from(c.output_ok());
-    run.stdout.retain(|&b| b != b'\r');
-    run
+    let mut attempts = 0;
+    loop {
+        let mut c = t.cmd(args);
+        c.env("PATH", path).stdin(Stdio::null());
+        let mut run = Run::from(c.output_ok());
+        run.stdout.retain(|&b| b != b'\r');
+        attempts += 1;
+        let wine_failed_to_start_cmd =
+            run.stderr.starts_with("Can't recognize 'cmd ") && run.stderr.lines().count() == 1;
+        if !wine_failed_to_start_cmd || attempts == 3 {
+            return run;
+        }
+        eprintln!("Wine's cmd failed to start a second cmd; run again: {args:?}");
+    }
 }
 
 /// `-x` and `-X` run a `.cmd` or `.bat` file found on PATH by its name with its extension, as
