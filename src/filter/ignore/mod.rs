@@ -455,6 +455,14 @@ impl IgnoreOptions {
         let mut saw_git = false;
         let mut scratch = Vec::new();
         let mut cur = node.filter(|n| paths || n.screen.may_match(name));
+        // Most entries: no file of the chain can decide them, and no global file is there.
+        if cur.is_none()
+            && self.explicit.is_empty()
+            && self.global.is_none()
+            && self.global_per_repo.is_none()
+        {
+            return None;
+        }
         while let Some(n) = cur {
             let rel = n.rel(path, &mut scratch);
             let check = |m: &mut Option<Hit<'a>>, r: &'a Option<Rules>| {

@@ -170,7 +170,8 @@ impl Screen {
             .min(self.other_dots);
         if has_byte(&self.head_first, first) {
             for (head, dots) in &self.heads {
-                if name.starts_with(head) {
+                // The first byte first: a slice comparison is a call to memcmp.
+                if head[0] == first && name.starts_with(head) {
                     need = need.min(*dots);
                 }
             }
