@@ -82,8 +82,7 @@ pub use listing::{Listing, FDS_PER_READ};
 pub use mapped::{lock_exclusive, Mapped};
 pub use mounts::mount_type;
 pub use native::{
-    hidden_of_entry, ino_of_ignore_entry, ino_of_walkdir_entry, marked_hidden, os_path, os_string,
-    Fault, MARKS_HIDDEN,
+    hidden_of_entry, marked_hidden, os_path, os_string, Fault, ListedEntry, MARKS_HIDDEN,
 };
 #[cfg(test)]
 pub use native::{names_not_utf8, symlink};

@@ -205,29 +205,57 @@ pub fn marked_hidden(path: &std::path::Path) -> bool {
     }
 }
 
-/// The inode number of a walkdir entry, where the system gives one with the listing (Unix);
-/// `None` on Windows, where only an open handle says its file id.
-pub fn ino_of_walkdir_entry(entry: &walkdir::DirEntry) -> Option<u64> {
-    #[cfg(unix)]
-    {
-        Some(walkdir::DirEntryExt::ino(entry))
-    }
-    #[cfg(windows)]
-    {
-        let _ = entry;
-        None
+/// An entry of a listing made by path (the walker crates' `DirEntry`s, std's `read_dir`):
+/// what it says of itself without a call. One trait for every such reader, so that a method
+/// that reads by path names no system: `crate::fs::ListedEntry::listed_ino(&entry)`.
+pub trait ListedEntry {
+    /// Its inode number, where the system gives one with the listing (Unix's `d_ino`);
+    /// `None` on Windows, where only an open handle says its file id, and where the reader
+    /// keeps none (jwalk's entries).
+    fn listed_ino(&self) -> Option<u64>;
+}
+
+impl ListedEntry for walkdir::DirEntry {
+    fn listed_ino(&self) -> Option<u64> {
+        #[cfg(unix)]
+        {
+            Some(walkdir::DirEntryExt::ino(self))
+        }
+        #[cfg(windows)]
+        {
+            None
+        }
     }
 }
 
-/// The inode number of an `ignore` crate entry, as [`ino_of_walkdir_entry`].
-pub fn ino_of_ignore_entry(entry: &ignore::DirEntry) -> Option<u64> {
-    #[cfg(unix)]
-    {
-        entry.ino()
+impl ListedEntry for ignore::DirEntry {
+    fn listed_ino(&self) -> Option<u64> {
+        #[cfg(unix)]
+        {
+            self.ino()
+        }
+        #[cfg(windows)]
+        {
+            None
+        }
     }
-    #[cfg(windows)]
-    {
-        let _ = entry;
+}
+
+impl ListedEntry for std::fs::DirEntry {
+    fn listed_ino(&self) -> Option<u64> {
+        #[cfg(unix)]
+        {
+            Some(std::os::unix::fs::DirEntryExt::ino(self))
+        }
+        #[cfg(windows)]
+        {
+            None
+        }
+    }
+}
+
+impl<C: jwalk::ClientState> ListedEntry for jwalk::DirEntry<C> {
+    fn listed_ino(&self) -> Option<u64> {
         None
     }
 }

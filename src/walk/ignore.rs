@@ -181,7 +181,7 @@ impl ParallelVisitor for Visitor<'_, '_> {
                 self.handle(CrateEntry {
                     path: entry.path(),
                     kind,
-                    ino: crate::fs::ino_of_ignore_entry(&entry),
+                    ino: crate::fs::ListedEntry::listed_ino(&entry),
                     hidden: crate::fs::hidden_of_entry(|| entry.metadata()),
                 })
             }

@@ -124,7 +124,7 @@ fn keep_child(
             let listed = CrateEntry {
                 path: &path,
                 kind: Kind::from_file_type(e.file_type),
-                ino: None,
+                ino: crate::fs::ListedEntry::listed_ino(&*e),
                 hidden: None,
             };
             match by_path.judge(Some(here), listed, true) {

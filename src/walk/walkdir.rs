@@ -105,7 +105,7 @@ fn one_walk(
         let listed = CrateEntry {
             path: e.path(),
             kind: Kind::from_file_type(e.file_type()),
-            ino: crate::fs::ino_of_walkdir_entry(&e),
+            ino: crate::fs::ListedEntry::listed_ino(&e),
             hidden: crate::fs::hidden_of_entry(|| e.metadata()),
         };
         match by_path.visit(states.last(), listed, batch) {
