@@ -28,12 +28,15 @@
 //! - [`os_str`], [`os_path`], [`os_string`]: path bytes as the system's strings (WTF-8 on
 //!   Windows); [`Fault`]: a system error by what it means; what a walker crate's entry says of
 //!   the system (its inode, its hidden mark) (`native.rs`).
+//! - [`packed`]: names packed as the directory memo keeps a listing, checked once and then
+//!   handed out as C strings.
 //! - [`path`]: joining a directory's path and a name; [`escape`]: the display form of path
 //!   bytes on a terminal and in messages; [`xdg`]: where configuration files live; [`text`]:
 //!   a text file written in UTF-16 where UTF-8 was expected.
 //!
-//! Every `unsafe` block of the walk is here (and the thread and process set-up of `walk/` and
-//! `exec/`), each with a comment saying why it is sound. This is also the seam where each
+//! Every `unsafe` block of the project is here and in `exec/sys/`, each with a comment saying
+//! why it is sound, but one of `--mpi` (`walk/mpi/net.rs`, named in
+//! `tests/integration/house.rs`, which holds the rule). This is also the seam where each
 //! system's reader plugs in (the Linux one, the POSIX one; an io_uring reader would too): the
 //! walk above sees only [`Dir`], [`Listing`] and [`DirSlot`], and what differs between systems
 //! is chosen here by `cfg`, so that no floor above names a system.
@@ -51,6 +54,7 @@ mod listing;
 mod mapped;
 mod mounts;
 mod native;
+pub mod packed;
 pub mod path;
 #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
 mod readdir;

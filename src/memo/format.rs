@@ -9,6 +9,7 @@
 use std::ffi::CStr;
 use std::ops::Range;
 
+use crate::fs::packed::{self, Packed};
 use crate::fs::{BootClock, ClockReading, FullStat, Kind};
 
 /// The first bytes of every memo file.
@@ -160,14 +161,10 @@ impl NewRecord {
     /// Adds an entry: its kind, its name's length, its name and a NUL (names are at most 255
     /// bytes on Linux; a longer one cannot be stored, and the record is refused by `finish`).
     pub fn push(&mut self, name: &CStr, kind: Kind) {
-        let name = name.to_bytes_with_nul();
-        let Ok(len) = u8::try_from(name.len() - 1) else {
+        if !packed::push(&mut self.bytes, kind_code(kind), name) {
             self.refused = true;
             return;
-        };
-        self.bytes.push(kind_code(kind));
-        self.bytes.push(len);
-        self.bytes.extend_from_slice(name);
+        }
         self.count = self.count.saturating_add(1);
     }
 
@@ -182,7 +179,7 @@ impl NewRecord {
         self.bytes[0..4].copy_from_slice(&len.to_le_bytes());
         let crc = crc32fast::hash(&self.bytes[8..]);
         self.bytes[4..8].copy_from_slice(&crc.to_le_bytes());
-        debug_assert!(Record::parse(&self.bytes).is_some_and(|r| r.entries().all(|e| e.is_some())));
+        debug_assert!(Record::parse(&self.bytes).is_some_and(|r| r.entries().is_some()));
         Some(self.bytes)
     }
 }
@@ -218,8 +215,9 @@ pub struct Record<'a> {
 }
 
 impl<'a> Record<'a> {
-    /// The record at the start of `at`, if its length fits and its CRC matches.
-    pub fn parse(at: &'a [u8]) -> Option<Record<'a>> {
+    /// The record at the start of `at`, if its length fits and its CRC matches: its entries
+    /// are not looked at (each is when asked for, [`Record::entries`], [`Record::names_at`]).
+    pub fn parse_head(at: &'a [u8]) -> Option<Record<'a>> {
         if at.len() < RECORD {
             return None;
         }
@@ -232,14 +230,20 @@ impl<'a> Record<'a> {
             return None;
         }
         let rel_len = usize::try_from(u32_at(bytes, 84)).ok()?;
-        (RECORD + rel_len <= len && names_whole(bytes, RECORD + rel_len))
-            .then_some(Record { bytes })
+        (RECORD + rel_len <= len).then_some(Record { bytes })
+    }
+
+    /// The record at the start of `at`, if its length fits, its CRC matches and its entries
+    /// are whole ([`Record::entries`]).
+    pub fn parse(at: &'a [u8]) -> Option<Record<'a>> {
+        Record::parse_head(at).filter(|r| r.entries().is_some())
     }
 
     /// A record this search built ([`NewRecord::finish`]'s bytes, names as `getdents64` gave
-    /// them), or one [`Record::parse`] took before: not checked again.
+    /// them), or one [`Record::parse`] took before: its head not checked again (its entries
+    /// are, when asked for).
     pub fn built(bytes: &'a [u8]) -> Record<'a> {
-        debug_assert!(Record::parse(bytes).is_some());
+        debug_assert!(Record::parse_head(bytes).is_some());
         Record { bytes }
     }
 
@@ -283,65 +287,22 @@ impl<'a> Record<'a> {
         &self.bytes[RECORD..RECORD + rel_len]
     }
 
-    /// Its entries: name and kind; `None` for an entry that does not parse (never, for a
-    /// record made by [`Record::parse`] or [`Record::built`]).
-    pub fn entries(&self) -> impl Iterator<Item = Option<(&'a CStr, Kind)>> + 'a {
-        let count = u32_at(self.bytes, 88);
-        let mut rest = &self.bytes[RECORD + self.rel().len()..];
-        (0..count).map(move |_| {
-            let (&code, tail) = rest.split_first()?;
-            let (&len, tail) = tail.split_first()?;
-            let len = usize::from(len);
-            if len == 0 || tail.len() <= len || tail[len] != 0 {
-                rest = &[];
-                return None;
-            }
-            // SAFETY: it ends with a NUL (checked just above), its only one: every `Record` is
-            // made by `parse`, which counted the NULs of all its names ([`names_whole`]), or by
-            // `built`, of names as getdents64 gives them (or bytes `parse` took before).
-            let name = unsafe { CStr::from_bytes_with_nul_unchecked(&tail[..=len]) };
-            rest = &tail[len + 1..];
-            Some((name, Kind::from_dtype(code)))
-        })
+    /// Where its entries start, and how many there are: for [`packed::PackedBuf::check`].
+    pub fn names_at(&self) -> (usize, u32) {
+        (RECORD + self.rel().len(), u32_at(self.bytes, 88))
     }
-}
 
-/// Whether the entries of the record `bytes`, from `start` on, are whole: each a kind, a
-/// length (not 0), that many bytes of name and a NUL, all within the record, and no other NUL
-/// in any name. The NULs are counted in one pass over all the names (what a byte counted
-/// must be: each entry's last byte, and its kind where that is 0), not looked for name by
-/// name: a search serving the Linux tree spent a sixth of its own time on that.
-fn names_whole(bytes: &[u8], start: usize) -> bool {
-    let count = u32_at(bytes, 88);
-    let mut at = start;
-    let mut nuls = 0usize;
-    for _ in 0..count {
-        let (Some(&code), Some(&len)) = (bytes.get(at), bytes.get(at + 1)) else {
-            return false;
-        };
-        let end = at + 2 + usize::from(len);
-        if len == 0 || bytes.get(end) != Some(&0) {
-            return false;
-        }
-        nuls += 1 + usize::from(code == 0);
-        at = end + 1;
-    }
-    zeros(&bytes[start..at]) == nuls
-}
-
-/// How many bytes of `bytes` are 0, counted in runs of 255 into bytes (which the compiler
-/// turns into vector instructions; counted one by one into a `usize`, the benchmarks'
-/// million-entry directory took 5 ms more to serve than searching for each name's NUL).
-fn zeros(bytes: &[u8]) -> usize {
-    bytes
-        .chunks(255)
-        .map(|run| {
-            let in_run = run
+    /// Its entries, name and kind, checked whole first (`fs/packed.rs`); `None` when they
+    /// are not.
+    pub fn entries(&self) -> Option<impl Iterator<Item = (&'a CStr, Kind)> + 'a> {
+        let (start, count) = self.names_at();
+        let names = Packed::check(&self.bytes[start..], count)?;
+        Some(
+            names
                 .iter()
-                .fold(0u8, |n, &b| n.wrapping_add(u8::from(b == 0)));
-            usize::from(in_run)
-        })
-        .sum()
+                .map(|(name, code)| (name, Kind::from_dtype(code))),
+        )
+    }
 }
 
 /// A memo file's header, checked: the tree it is of and the credentials it was written with.
@@ -687,7 +648,7 @@ mod tests {
         assert_eq!(r.rel(), b"a/b");
         assert_eq!(r.stamp(), stamp());
         assert_eq!(r.listed(), listed_at((11, 12)));
-        let entries: Vec<_> = r.entries().map(|e| e.unwrap()).collect();
+        let entries: Vec<_> = r.entries().unwrap().collect();
         assert_eq!(
             entries,
             [
@@ -708,7 +669,7 @@ mod tests {
         let good = rec.finish().unwrap();
         let r = Record::parse(&good).unwrap();
         assert_eq!(
-            r.entries().map(|e| e.unwrap().0).collect::<Vec<_>>(),
+            r.entries().unwrap().map(|e| e.0).collect::<Vec<_>>(),
             [c"ab", c"unknown kind"]
         );
         let at = good.windows(2).position(|w| w == b"ab").unwrap();
@@ -785,7 +746,7 @@ mod tests {
         );
         let name = |rel: &[u8]| {
             let r = live.iter().find(|r| r.rel() == rel).unwrap();
-            r.entries().next().unwrap().unwrap().0.to_bytes().to_vec()
+            r.entries().unwrap().next().unwrap().0.to_bytes().to_vec()
         };
         assert_eq!(live.len(), 3);
         assert_eq!(name(b""), b"newest");

@@ -22,6 +22,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 use std::time::SystemTime;
 
+use crate::fs::packed::PackedBuf;
 use crate::fs::{ClockReading, Kind, Mapped, Stat};
 use crate::report::Reporter;
 use format::{Header, Index, NewRecord, Record, Stamp, Unusable};
@@ -49,9 +50,10 @@ pub enum Look {
 
 /// A directory the memo serves.
 pub struct Hit {
-    /// Its record, copied out of the memo file and checked there (a file cut short by
-    /// another program while mapped cannot change what was checked).
-    record: Vec<u8>,
+    /// Its record's entries, in the buffer the record was copied into out of the memo file
+    /// and checked there (a file cut short by another program while mapped cannot change
+    /// what was checked).
+    names: PackedBuf,
     /// The directory's stat, taken to validate it.
     pub stat: Stat,
 }
@@ -59,13 +61,16 @@ pub struct Hit {
 impl Hit {
     /// The buffer its record was copied into, for the next lookup ([`Session::look`]).
     pub fn into_buffer(self) -> Vec<u8> {
-        self.record
+        self.names.into_vec()
     }
 
     /// Its entries: raw names (NUL-terminated) and kinds as `getdents64` gave them.
     pub fn entries(&self) -> impl Iterator<Item = (&std::ffi::CStr, Kind)> + '_ {
-        // Every entry was parsed once when the record was found.
-        Record::built(&self.record).entries().map_while(|e| e)
+        // Every entry was checked once when the record was served.
+        self.names
+            .packed()
+            .iter()
+            .map(|(name, code)| (name, Kind::from_dtype(code)))
     }
 }
 
@@ -183,7 +188,7 @@ impl Tree {
             // Checked once copied: what is served is what was checked, whatever happens to
             // the file meanwhile.
             let parsed = format::record_at(bytes, at, record)
-                .then(|| Record::parse(record))
+                .then(|| Record::parse_head(record))
                 .flatten();
             match parsed {
                 Some(r) => {
@@ -202,6 +207,13 @@ impl Tree {
 
     /// Marks the tree's file damaged, and says so once: cut short while mapped (another
     /// program truncated it during the search), or a record failing its check.
+    /// Says that a record of this tree's memo failed its check (once a search).
+    fn damaged(&self, report: &Reporter) {
+        if let Some(loaded) = self.loaded() {
+            self.say_damaged(loaded, report);
+        }
+    }
+
     fn say_damaged(&self, loaded: &Loaded, report: &Reporter) {
         if !self.damaged.swap(true, Ordering::Relaxed) {
             let why = if loaded.map.cut_short() {
@@ -554,8 +566,9 @@ impl Session {
     /// Landlock, SELinux, AppArmor and the like check the open), and what is served or kept
     /// is of that very directory, validated by its `fstat` (a path may lead elsewhere by now).
     ///
-    /// The stat is taken after the listing's time ([`now`]), before the read: a listing kept
-    /// is stamped by it, so it is only ever kept with the stamp of the directory it was read
+    /// A remembered record is served when that stat matches its stamp. Otherwise the stat is
+    /// taken (again) after the listing's time ([`now`]), before the read: a listing kept is
+    /// stamped by it, so it is only ever kept with the stamp of the directory it was read
     /// from. `buffer`: where a remembered record is copied (a hit takes it; give it back
     /// with [`Hit::into_buffer`]).
     pub fn look(
@@ -572,31 +585,50 @@ impl Session {
         };
         let rel = &*rel;
         let tree = &self.trees[t];
-        // Before the stat: a change after this instant is either in the stamp or in a
-        // directory time at least this late (see `settled`).
+        let stat = || {
+            let st = dir
+                .raw_stat()
+                .ok()
+                .filter(|st| st.stat.kind() == Kind::Dir)?;
+            let stamp = Stamp::of_raw(&st);
+            (stamp.dev == tree.dev || self.trusts(stamp.dev, || dir.fs_magic(), path))
+                .then_some((st, stamp))
+        };
+        // A remembered record is served on the stat alone: no clock is read (one read a
+        // directory was 1% of a search the memo serves).
+        if tree.find(rel, report, buffer) {
+            let Some((st, stamp)) = stat() else {
+                return Look::Plain;
+            };
+            let r = Record::built(buffer);
+            if r.stamp() == stamp && settled(&stamp, r.listed()) {
+                let (start, count) = r.names_at();
+                match PackedBuf::check(std::mem::take(buffer), start, count) {
+                    Ok(names) => {
+                        return Look::Hit(Hit {
+                            names,
+                            stat: st.stat,
+                        })
+                    }
+                    Err(back) => {
+                        *buffer = back;
+                        tree.damaged(report);
+                    }
+                }
+            }
+        }
+        // Nothing remembered (a first search, a new directory), changed or damaged: read it,
+        // stamped by a stat taken after the listing's time. Before that stat: a change after
+        // this instant is either in the stamp or in a directory time at least this late (see
+        // `settled`).
         let listed = now();
-        let Ok(st) = dir.raw_stat() else {
+        let Some((_, stamp)) = stat() else {
             return Look::Plain;
         };
-        if st.stat.kind() != Kind::Dir {
-            return Look::Plain;
-        }
-        let stamp = Stamp::of_raw(&st);
-        if stamp.dev != tree.dev && !self.trusts(stamp.dev, || dir.fs_magic(), path) {
-            return Look::Plain;
-        }
-        let found = tree.find(rel, report, buffer);
-        match found.then(|| Record::built(buffer)) {
-            Some(r) if r.stamp() == stamp && settled(&stamp, r.listed()) => Look::Hit(Hit {
-                record: std::mem::take(buffer),
-                stat: st.stat,
-            }),
-            // Nothing remembered (a first search, a new directory), or changed: read it.
-            _ => Look::Read(Fresh {
-                tree: t,
-                record: NewRecord::new(rel, &stamp, listed),
-            }),
-        }
+        Look::Read(Fresh {
+            tree: t,
+            record: NewRecord::new(rel, &stamp, listed),
+        })
     }
 
     /// The tree of the search root `root` (an index into the configuration's roots) and the
