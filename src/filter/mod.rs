@@ -216,11 +216,29 @@ impl Filters {
     /// [`Filters::matches`] asks.
     #[inline]
     pub fn refusal(&self, e: &mut Entry<'_>) -> Option<Refusal> {
+        if let Some(refusal) = self.name_refusal(e.path, e.name) {
+            return Some(refusal);
+        }
+        if let Some(types) = &self.types {
+            if !types.matches(e.kind, e.meta) {
+                return Some(Refusal::Type);
+            }
+        }
+        if self.owner.is_none() && self.sizes.is_empty() && self.times.is_empty() {
+            return None;
+        }
+        self.metadata_refusal(e)
+    }
+
+    /// The filters on the name (or path) alone, which need nothing looked up: the pattern and
+    /// `-e`.
+    #[inline]
+    pub fn name_refusal(&self, path: &[u8], name: &[u8]) -> Option<Refusal> {
         if !self.patterns.is_empty() {
             let matched = match &self.full_path_base {
-                None => self.patterns.iter().all(|p| p.is_match(e.name)),
+                None => self.patterns.iter().all(|p| p.is_match(name)),
                 Some(base) => {
-                    let mut full = absolute(base, e.path);
+                    let mut full = absolute(base, path);
                     if self.full_path_slashed {
                         slash(&mut full);
                         self.patterns.iter().all(|p| p.is_match(&full))
@@ -243,18 +261,23 @@ impl Filters {
             }
         }
         if let Some(ext) = &self.extensions {
-            if !ext.is_match(e.name) {
+            if !ext.is_match(name) {
                 return Some(Refusal::Extension);
             }
         }
-        if let Some(types) = &self.types {
-            if !types.matches(e.kind, e.meta) {
-                return Some(Refusal::Type);
-            }
-        }
-        if self.owner.is_none() && self.sizes.is_empty() && self.times.is_empty() {
-            return None;
-        }
+        None
+    }
+
+    /// Whether a file the walk meets is judged by its name first ([`Filters::name_refusal`]),
+    /// before the ignore files: one the pattern or `-e` turns away is printed whatever they
+    /// say, and most files of a search for a pattern are. Not with `--full-path`, whose path
+    /// is made (a copy) for each entry it judges.
+    pub fn names_first(&self) -> bool {
+        (!self.patterns.is_empty() || self.extensions.is_some()) && self.full_path_base.is_none()
+    }
+
+    /// The filters on metadata: owner, size and times.
+    fn metadata_refusal(&self, e: &mut Entry<'_>) -> Option<Refusal> {
         let Some(st) = e.meta.stat() else {
             return Some(Refusal::NoMetadata);
         };

@@ -216,6 +216,17 @@ impl Walk<'_> {
         trace: &mut T,
     ) -> Action {
         let config = self.config;
+        // A file the pattern or `-e` turns away is printed by no rule: the walk asks them
+        // before the ignore files (`--explain` asks every step in order, to name each rule).
+        // A link stays judged in order: whether one that cannot be followed is reported
+        // depends on the hiding rules alone (`Walk::unfollowable`).
+        if !T::EVERY_STEP
+            && kind == Kind::File
+            && config.filters.names_first()
+            && config.filters.name_refusal(path, name).is_some()
+        {
+            return Action::Skip;
+        }
         let is_dir = kind == Kind::Dir;
         let dotted = name.first() == Some(&b'.');
         let hidden = !config.hidden && dotted;

@@ -42,11 +42,17 @@ pub enum Why<'a> {
 
 /// Where the judge says what decided an entry.
 pub trait Trace {
+    /// Every step is taken, in order, so that each is noted (`--explain`'s); without it, the
+    /// judge may take a shortcut to the same verdict.
+    const EVERY_STEP: bool = true;
+
     fn note(&mut self, why: Why<'_>);
 }
 
 /// The walk's trace: nothing kept, nothing paid.
 impl Trace for () {
+    const EVERY_STEP: bool = false;
+
     #[inline(always)]
     fn note(&mut self, _: Why<'_>) {}
 }
