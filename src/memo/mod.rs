@@ -183,7 +183,7 @@ impl Tree {
             return false;
         };
         let bytes = loaded.map.bytes();
-        let hash = format::path_hash(rel);
+        let hash = format::index_hash(rel);
         for at in loaded.indexes().flat_map(|index| index.offsets_of(hash)) {
             // Checked once copied: what is served is what was checked, whatever happens to
             // the file meanwhile.
