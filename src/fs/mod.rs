@@ -35,8 +35,8 @@
 //!   a text file written in UTF-16 where UTF-8 was expected.
 //!
 //! Every `unsafe` block of the project is here and in `exec/sys/`, each with a comment saying
-//! why it is sound, but one of `--mpi` (`walk/mpi/net.rs`, named in
-//! `tests/integration/house.rs`, which holds the rule). This is also the seam where each
+//! why it is sound (`tests/integration/house.rs` holds the rule): `--mpi`'s sends too
+//! ([`sends`], with the `mpi` feature). This is also the seam where each
 //! system's reader plugs in (the Linux one, the POSIX one; an io_uring reader would too): the
 //! walk above sees only [`Dir`], [`Listing`] and [`DirSlot`], and what differs between systems
 //! is chosen here by `cfg`, so that no floor above names a system.
@@ -58,6 +58,8 @@ pub mod packed;
 pub mod path;
 #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]
 mod readdir;
+#[cfg(feature = "mpi")]
+pub mod sends;
 #[cfg(all(target_os = "linux", target_pointer_width = "32"))]
 mod statx;
 #[cfg(all(unix, any(not(target_os = "linux"), feature = "portable")))]

@@ -10,7 +10,8 @@
 //! - and at the end receives every message still addressed to it, so that `MPI_Finalize`
 //!   finds none unmatched anywhere.
 //!
-//! It never blocks in MPI: sends are `MPI_Isend` from buffers it owns ([`Outbox`]: two
+//! It never blocks in MPI: sends are `MPI_Isend` from buffers it owns ([`Outbox`], on the
+//! ground floor, which frees each once its send is done: two
 //! coordinators sending each other 64 KiB at once would deadlock in blocking sends), receives
 //! an any-source, any-tag matched probe (`MPI_Improbe` + `MPI_Mrecv`), the final barrier
 //! `MPI_Ibarrier` tested until done. Between rounds it sleeps on [`Local::wait_kick`] for a time
@@ -55,10 +56,11 @@ use std::time::{Duration, Instant};
 
 use crossbeam_channel::{Receiver, Sender, TryRecvError, TrySendError};
 use mpi::point_to_point::MatchedReceiveVec;
-use mpi::request::{Request, StaticScope};
+use mpi::request::Request;
 use mpi::topology::SimpleCommunicator;
 use mpi::traits::*;
 
+use crate::fs::sends::Outbox;
 use crate::output::printer::Printer;
 use crate::output::sort::Keys;
 use crate::walk::contract::Walk;
@@ -76,47 +78,6 @@ pub const POLL_MAX: Duration = Duration::from_micros(500);
 
 /// Error lines gathered into one message, at most (they come one per message from workers).
 const ERRORS_BATCH: usize = 64 * 1024;
-
-/// Non-blocking sends from buffers owned here until MPI is done with them.
-#[derive(Default)]
-struct Outbox {
-    pending: Vec<(Request<'static, [u8]>, *mut [u8])>,
-}
-
-impl Outbox {
-    /// Starts sending `data` to `to` with `tag`.
-    fn send(&mut self, world: &SimpleCommunicator, to: i32, tag: Tag, data: Vec<u8>) {
-        // MPI reads the buffer until the send completes, which only `progress` learns: the
-        // buffer is leaked into a 'static slice for rsmpi, and freed there.
-        let buf: &'static [u8] = Box::leak(data.into_boxed_slice());
-        let req = world
-            .process_at_rank(to)
-            .immediate_send_with_tag(StaticScope, buf, tag as i32);
-        self.pending.push((req, buf as *const [u8] as *mut [u8]));
-    }
-
-    /// Tests every pending send and frees the buffers of those done. True if any was.
-    fn progress(&mut self) -> bool {
-        let before = self.pending.len();
-        let mut still = Vec::with_capacity(before);
-        for (req, buf) in self.pending.drain(..) {
-            match req.test() {
-                Ok(_) => {
-                    // SAFETY: the send has completed, so MPI reads the buffer no more; it was
-                    // leaked from a Box by `send` and is freed exactly once, here.
-                    drop(unsafe { Box::from_raw(buf) });
-                }
-                Err(req) => still.push((req, buf)),
-            }
-        }
-        self.pending = still;
-        self.pending.len() != before
-    }
-
-    fn is_empty(&self) -> bool {
-        self.pending.is_empty()
-    }
-}
 
 /// Process 0's side of the output: batches from the others, on their way to the writer.
 struct First {
@@ -286,7 +247,7 @@ impl<'a> Coordinator<'a> {
     }
 
     fn send(&mut self, to: i32, tag: Tag, data: Vec<u8>) {
-        self.outbox.send(self.world, to, tag, data);
+        self.outbox.send(self.world, to, tag as i32, data);
     }
 
     /// Runs until the walk is over in every process and nothing is left in flight.
