@@ -205,15 +205,15 @@ impl Tree {
         false
     }
 
-    /// Marks the tree's file damaged, and says so once: cut short while mapped (another
-    /// program truncated it during the search), or a record failing its check.
-    /// Says that a record of this tree's memo failed its check (once a search).
+    /// [`Tree::say_damaged`] of a record served from this tree's loaded file.
     fn damaged(&self, report: &Reporter) {
         if let Some(loaded) = self.loaded() {
             self.say_damaged(loaded, report);
         }
     }
 
+    /// Marks the tree's file damaged, and says so once: cut short while mapped (another
+    /// program truncated it during the search), or a record failing its check.
     fn say_damaged(&self, loaded: &Loaded, report: &Reporter) {
         if !self.damaged.swap(true, Ordering::Relaxed) {
             let why = if loaded.map.cut_short() {
