@@ -7,8 +7,10 @@
 //! system.
 
 use std::ffi::CStr;
+use std::hash::Hasher;
 use std::ops::Range;
 
+use crate::filter::rules::FxHasher;
 use crate::fs::packed::{self, Packed};
 use crate::fs::{BootClock, ClockReading, FullStat, Kind};
 
@@ -88,28 +90,16 @@ fn kind_code(kind: Kind) -> u8 {
     kind.dtype()
 }
 
-/// The hash of a record's path in the index: its length, then its bytes eight at a time (a
-/// rotate, a xor and a multiply each), folded by one wide multiply so that every byte moves
-/// the high bits, which place the path in the index ([`Index::offsets_of`]). A byte at a time,
-/// as [`path_hash`], was a chain of one multiply per byte of every path a search looked up.
+/// The hash of a record's path in the index: the Fx hash the ignore rules' tables use
+/// ([`FxHasher`]) of its length and its bytes, eight at a time, folded by one wide multiply so
+/// that every byte moves the high bits, which place the path in the index
+/// ([`Index::offsets_of`]). A byte at a time, as [`path_hash`], was a chain of one multiply per
+/// byte of every path a search looked up.
 pub fn index_hash(rel: &[u8]) -> u64 {
-    const MIX: u64 = 0x517c_c1b7_2722_0a95;
-    const FOLD: u64 = 0x9e37_79b9_7f4a_7c15;
-    let add = |h: u64, word: u64| (h.rotate_left(5) ^ word).wrapping_mul(MIX);
-    let mut chunks = rel.chunks_exact(8);
-    let mut h = add(0, rel.len() as u64);
-    for c in &mut chunks {
-        h = add(h, u64::from_le_bytes(c.try_into().expect("8 bytes")));
-    }
-    let rest = chunks.remainder();
-    if !rest.is_empty() {
-        h = add(
-            h,
-            rest.iter().rev().fold(0, |w, &b| (w << 8) | u64::from(b)),
-        );
-    }
-    let wide = u128::from(h) * u128::from(FOLD);
-    wide as u64 ^ (wide >> 64) as u64
+    let mut h = FxHasher::default();
+    h.write_usize(rel.len());
+    h.write(rel);
+    h.finish()
 }
 
 /// A 64-bit FNV-1a hash of a path: what names a tree's memo file and a reader's directory.

@@ -111,7 +111,8 @@ impl Best {
 /// comparison it saves.
 pub(super) type FastMap<V> = HashMap<Box<[u8]>, V, BuildHasherDefault<FxHasher>>;
 
-/// The Fx hash (rustc's): a rotate, a xor and a multiply per word.
+/// The Fx hash (rustc's): a rotate, a xor and a multiply per word. Also the memo's index hash
+/// (`memo/format.rs`), where its values are written to disk: changing it changes the format.
 #[derive(Default, Clone, Copy)]
 pub struct FxHasher(pub(super) u64);
 

@@ -34,6 +34,7 @@
 
 use globset::GlobBuilder;
 
+pub use keys::FxHasher;
 use keys::{FastMap, Keys};
 use residual::{Residual, ResidualBuilder};
 use syntax::{literal, parse_line, tokens, Line, Tok};
