@@ -6,17 +6,16 @@
 
 use std::ffi::CStr;
 
-/// The longest name a packed listing holds (Linux's `NAME_MAX`).
-pub const MAX_NAME: usize = 255;
+/// The longest name a packed listing holds (Linux's `NAME_MAX`), the most its one-byte length
+/// says.
+pub const MAX_NAME: usize = u8::MAX as usize;
 
 /// Appends `name` with `tag` to `out`; false (nothing appended) when it is longer than
 /// [`MAX_NAME`] bytes.
 pub fn push(out: &mut Vec<u8>, tag: u8, name: &CStr) -> bool {
     let name = name.to_bytes_with_nul();
-    let Some(len) = u8::try_from(name.len() - 1)
-        .ok()
-        .filter(|&l| usize::from(l) <= MAX_NAME)
-    else {
+    // The length is one byte: MAX_NAME is the most it holds.
+    let Ok(len) = u8::try_from(name.len() - 1) else {
         return false;
     };
     out.push(tag);
