@@ -14,12 +14,12 @@ pub const MAX_NAME: usize = u8::MAX as usize;
 /// [`MAX_NAME`] bytes.
 pub fn push(out: &mut Vec<u8>, tag: u8, name: &CStr) -> bool {
     let name = name.to_bytes_with_nul();
-    // The length is one byte: MAX_NAME is the most it holds.
-    let Ok(len) = u8::try_from(name.len() - 1) else {
+    let len = name.len() - 1;
+    if len > MAX_NAME {
         return false;
-    };
+    }
     out.push(tag);
-    out.push(len);
+    out.push(len as u8);
     out.extend_from_slice(name);
     true
 }
