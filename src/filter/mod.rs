@@ -216,9 +216,14 @@ impl Filters {
     /// [`Filters::matches`] asks.
     #[inline]
     pub fn refusal(&self, e: &mut Entry<'_>) -> Option<Refusal> {
-        if let Some(refusal) = self.name_refusal(e.path, e.name) {
-            return Some(refusal);
-        }
+        self.name_refusal(e.path, e.name)
+            .or_else(|| self.refusal_past_names(e))
+    }
+
+    /// [`Filters::refusal`] of an entry whose name passed [`Filters::name_refusal`] already
+    /// (the walk asks it first of a file: [`Filters::names_first`]).
+    #[inline]
+    pub fn refusal_past_names(&self, e: &mut Entry<'_>) -> Option<Refusal> {
         if let Some(types) = &self.types {
             if !types.matches(e.kind, e.meta) {
                 return Some(Refusal::Type);

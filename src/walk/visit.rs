@@ -220,11 +220,8 @@ impl Walk<'_> {
         // before the ignore files (`--explain` asks every step in order, to name each rule).
         // A link stays judged in order: whether one that cannot be followed is reported
         // depends on the hiding rules alone (`Walk::unfollowable`).
-        if !T::EVERY_STEP
-            && kind == Kind::File
-            && config.filters.names_first()
-            && config.filters.name_refusal(path, name).is_some()
-        {
+        let names_judged = !T::EVERY_STEP && kind == Kind::File && config.filters.names_first();
+        if names_judged && config.filters.name_refusal(path, name).is_some() {
             return Action::Skip;
         }
         let is_dir = kind == Kind::Dir;
@@ -297,12 +294,18 @@ impl Walk<'_> {
             });
             false
         } else {
-            let refusal = config.filters.refusal(&mut Entry {
+            let mut entry = Entry {
                 path,
                 name,
                 kind,
                 meta: &mut *meta,
-            });
+            };
+            // A name that passed above is not judged again.
+            let refusal = if names_judged {
+                config.filters.refusal_past_names(&mut entry)
+            } else {
+                config.filters.refusal(&mut entry)
+            };
             trace.note(refusal.map_or(Why::Passed, Why::Refused));
             refusal.is_none()
         };
