@@ -41,6 +41,13 @@ pub trait Meta {
     fn marked_hidden(&mut self) -> bool {
         false
     }
+    /// The ignore rules' verdict on the entry as the memo remembers it (`--cache`), when it
+    /// does: the rules are not asked.
+    fn remembered_verdict(&mut self) -> Option<ignore::Verdict> {
+        None
+    }
+    /// The ignore rules' verdict on the entry, for the memo to remember.
+    fn verdict_given(&mut self, _verdict: ignore::Verdict) {}
 }
 
 /// One entry as the filters see it.

@@ -245,6 +245,12 @@ impl Dir {
         stat_at(self.fd, name, follow)
     }
 
+    /// `fstatat` of the entry (or relative path) `name`, with its ctime (the memo's stamp of an
+    /// ignore file).
+    pub fn raw_stat_at(&self, name: &CStr, follow: bool) -> io::Result<FullStat> {
+        raw_stat_at(self.fd, name, follow)
+    }
+
     /// Whether an entry `name` is in this directory (`fstatat`, not following links): for a
     /// directory too large to list before its entries are judged. Errors other than "no such
     /// entry" count as there, for the read that follows to report.

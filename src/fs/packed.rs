@@ -43,6 +43,11 @@ impl<'a> Packed<'a> {
         })
     }
 
+    /// How many names there are.
+    pub fn count(&self) -> u32 {
+        self.count
+    }
+
     /// Each name, with its tag, in order.
     pub fn iter(&self) -> impl Iterator<Item = (&'a CStr, u8)> + 'a {
         let mut rest = self.bytes;
@@ -92,6 +97,17 @@ impl PackedBuf {
             bytes: &self.bytes[self.start..self.end],
             count: self.count,
         }
+    }
+
+    /// The bytes after the names (a memo record's remembered rules).
+    pub fn after(&self) -> &[u8] {
+        &self.bytes[self.end..]
+    }
+
+    /// The bytes up to the end of the names (what was before them included), and their
+    /// length.
+    pub fn with_prefix(&self) -> (&[u8], usize) {
+        (&self.bytes[..self.end], self.end)
     }
 
     /// The buffer, for the next lookup.

@@ -20,8 +20,9 @@ pub const MAGIC: [u8; 8] = *b"FFINDMEM";
 /// The format's version: a file of another is ignored (and rewritten). 2: the journal. 3:
 /// each record's clock against the time since boot (a step back of the clock is seen), and
 /// the files of each reader in a directory of its own. 4: the index hashes a path a word at a
-/// time ([`index_hash`]).
-pub const VERSION: u32 = 4;
+/// time ([`index_hash`]). 5: a record may carry its directory's remembered rules after its
+/// entries (`rules.rs`).
+pub const VERSION: u32 = 5;
 
 /// The first bytes of every journal segment.
 const SEGMENT_MAGIC: [u8; 8] = *b"FFINDJNL";
@@ -183,20 +184,37 @@ impl NewRecord {
         self.count = self.count.saturating_add(1);
     }
 
-    /// The finished record's bytes, or `None` when it cannot be stored (a name longer than
-    /// 255 bytes, or a record over 4 GiB).
-    pub fn finish(mut self) -> Option<Vec<u8>> {
+    /// The finished record's bytes, its entries followed by `rules` (the directory's
+    /// remembered rules, `rules.rs`, or nothing), or `None` when it cannot be stored (a name
+    /// longer than 255 bytes, or a record over 4 GiB).
+    pub fn finish(mut self, rules: &[u8]) -> Option<Vec<u8>> {
         if self.refused || self.count == u32::MAX {
             return None;
         }
-        let len = u32::try_from(self.bytes.len()).ok()?;
         self.bytes[88..92].copy_from_slice(&self.count.to_le_bytes());
-        self.bytes[0..4].copy_from_slice(&len.to_le_bytes());
-        let crc = crc32fast::hash(&self.bytes[8..]);
-        self.bytes[4..8].copy_from_slice(&crc.to_le_bytes());
-        debug_assert!(Record::parse(&self.bytes).is_some_and(|r| r.entries().is_some()));
-        Some(self.bytes)
+        self.bytes.extend_from_slice(rules);
+        sealed(self.bytes)
     }
+}
+
+/// The record `names_end` bytes long at the start of `record` (one served, up to the end of
+/// its entries) with `rules` after its entries instead of what it had: its length and CRC
+/// made anew. `None` past 4 GiB.
+pub fn with_rules(record: &[u8], names_end: usize, rules: &[u8]) -> Option<Vec<u8>> {
+    let mut bytes = Vec::with_capacity(names_end + rules.len());
+    bytes.extend_from_slice(record.get(..names_end)?);
+    bytes.extend_from_slice(rules);
+    sealed(bytes)
+}
+
+/// A record's bytes with their length and CRC filled in.
+fn sealed(mut bytes: Vec<u8>) -> Option<Vec<u8>> {
+    let len = u32::try_from(bytes.len()).ok()?;
+    bytes[0..4].copy_from_slice(&len.to_le_bytes());
+    let crc = crc32fast::hash(&bytes[8..]);
+    bytes[4..8].copy_from_slice(&crc.to_le_bytes());
+    debug_assert!(Record::parse(&bytes).is_some_and(|r| r.entries().is_some()));
+    Some(bytes)
 }
 
 fn u32_at(b: &[u8], at: usize) -> u32 {
@@ -651,7 +669,7 @@ mod tests {
         rec.push(c"x", Kind::File);
         rec.push(c"dir\nwith newline", Kind::Dir);
         rec.push(c"\xff\xfe", Kind::Symlink);
-        let bytes = rec.finish().unwrap();
+        let bytes = rec.finish(&[]).unwrap();
         let file = file_of(&[bytes]);
         let head = Header::parse(&file).unwrap();
         assert_eq!(head.root, b"/the/root");
@@ -681,7 +699,7 @@ mod tests {
         let mut rec = NewRecord::new(b"d", &stamp(), listed_at((1, 0)));
         rec.push(c"ab", Kind::File);
         rec.push(c"unknown kind", Kind::Unknown);
-        let good = rec.finish().unwrap();
+        let good = rec.finish(&[]).unwrap();
         let r = Record::parse(&good).unwrap();
         assert_eq!(
             r.entries().unwrap().map(|e| e.0).collect::<Vec<_>>(),
@@ -710,7 +728,7 @@ mod tests {
         for rel in [&b""[..], b"a", b"a/b"] {
             let mut rec = NewRecord::new(rel, &stamp(), listed_at((1, 0)));
             rec.push(c"n", Kind::Dir);
-            recs.push(rec.finish().unwrap());
+            recs.push(rec.finish(&[]).unwrap());
         }
         let file = file_of(&recs);
         // Every truncation is refused by the header check; every flipped bit by a CRC.
@@ -739,7 +757,7 @@ mod tests {
         let record = |rel: &[u8], name: &CStr| {
             let mut rec = NewRecord::new(rel, &stamp(), listed_at((1, 0)));
             rec.push(name, Kind::File);
-            rec.finish().unwrap()
+            rec.finish(&[]).unwrap()
         };
         let mut file = file_of(&[record(b"", c"old"), record(b"a", c"x")]);
         let head = Header::parse(&file).unwrap();
@@ -787,7 +805,7 @@ mod tests {
         // With a 32-bit usize, an offset of 4 GiB + N read `as usize` is N: the record at N.
         let mut rec = NewRecord::new(b"a", &stamp(), listed_at((1, 0)));
         rec.push(c"x", Kind::File);
-        let mut file = file_of(&[rec.finish().unwrap()]);
+        let mut file = file_of(&[rec.finish(&[]).unwrap()]);
         let head = Header::parse(&file).unwrap();
         let (index_at, base_end) = (head.index_at, head.base_end);
         let first = Index(&file[index_at..base_end])
@@ -864,6 +882,6 @@ mod tests {
         let long = std::ffi::CString::new(vec![b'n'; 256]).unwrap();
         let mut rec = NewRecord::new(b"", &stamp(), listed_at((1, 0)));
         rec.push(&long, Kind::File);
-        assert!(rec.finish().is_none());
+        assert!(rec.finish(&[]).is_none());
     }
 }

@@ -14,6 +14,7 @@ pub mod format;
 pub mod manage;
 pub mod place;
 mod rewrite;
+pub mod rules;
 mod trust;
 
 use std::borrow::Cow;
@@ -56,9 +57,25 @@ pub struct Hit {
     names: PackedBuf,
     /// The directory's stat, taken to validate it.
     pub stat: Stat,
+    /// Its tree, for [`Session::remember_rules`].
+    tree: usize,
 }
 
 impl Hit {
+    /// How many entries it has.
+    pub fn count(&self) -> usize {
+        self.names.packed().count() as usize
+    }
+
+    /// The rules its record remembers (`rules.rs`), if it has them whole.
+    pub fn rules(&self) -> Option<rules::Section<'_>> {
+        let after = self.names.after();
+        if after.is_empty() {
+            return None;
+        }
+        rules::read(after, self.names.packed().count())
+    }
+
     /// The buffer its record was copied into, for the next lookup ([`Session::look`]).
     pub fn into_buffer(self) -> Vec<u8> {
         self.names.into_vec()
@@ -80,13 +97,38 @@ pub struct Fresh {
     /// Its record, stamped by the stat of the directory read, taken after the time its
     /// listing began.
     record: NewRecord,
+    listed: ClockReading,
+    /// Its remembered rules (`rules.rs`), when the walk gave them.
+    rules: Vec<u8>,
 }
 
 impl Fresh {
+    /// Whether a file stamped `stamp` (an ignore file, its stamp taken after this listing
+    /// began) had settled by then: its contents may be remembered with its stamp (the racy
+    /// rule, [`MARGIN_SECS`]).
+    pub fn settled(&self, stamp: &Stamp) -> bool {
+        settled_as_of(stamp, self.listed, &self.listed)
+    }
+
+    /// Gives the directory's remembered rules ([`rules::write`]'s bytes) to its record.
+    pub fn remember_rules(&mut self, rules: Vec<u8>) {
+        self.rules = rules;
+    }
+
     /// One entry of the listing.
     #[inline]
     pub fn push(&mut self, name: &std::ffi::CStr, kind: Kind) {
         self.record.push(name, kind);
+    }
+}
+
+impl Tree {
+    /// Keeps a record this search made.
+    fn keep(&self, bytes: Vec<u8>) {
+        self.fresh
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .push(bytes);
     }
 }
 
@@ -289,6 +331,17 @@ fn now() -> ClockReading {
         last.set(Some((reading, used)));
         reading
     })
+}
+
+/// A clock reading no later than now, for [`settled_as_read`].
+pub fn clock() -> ClockReading {
+    now()
+}
+
+/// Whether a file stamped `stamp`, its stamp taken after the clock read `clock`, had settled
+/// by then ([`Fresh::settled`]): its contents may be remembered with its stamp.
+pub fn settled_as_read(stamp: &Stamp, clock: ClockReading) -> bool {
+    settled_as_of(stamp, clock, &clock)
 }
 
 /// How many directories' listings one clock reading of a thread is the time of ([`now`]).
@@ -608,6 +661,7 @@ impl Session {
                         return Look::Hit(Hit {
                             names,
                             stat: st.stat,
+                            tree: t,
                         })
                     }
                     Err(back) => {
@@ -628,6 +682,8 @@ impl Session {
         Look::Read(Fresh {
             tree: t,
             record: NewRecord::new(rel, &stamp, listed),
+            listed,
+            rules: Vec::new(),
         })
     }
 
@@ -645,12 +701,17 @@ impl Session {
 
     /// Keeps the whole listing of a directory read.
     pub fn keep(&self, fresh: Fresh) {
-        if let Some(bytes) = fresh.record.finish() {
-            let tree = &self.trees[fresh.tree];
-            tree.fresh
-                .lock()
-                .unwrap_or_else(|e| e.into_inner())
-                .push(bytes);
+        if let Some(bytes) = fresh.record.finish(&fresh.rules) {
+            self.trees[fresh.tree].keep(bytes);
+        }
+    }
+
+    /// Keeps the record of a directory served, `hit`, with the rules the walk now gives it
+    /// ([`rules::write`]'s bytes) in place of those it had.
+    pub fn remember_rules(&self, hit: &Hit, rules: &[u8]) {
+        let (record, names_end) = hit.names.with_prefix();
+        if let Some(bytes) = format::with_rules(record, names_end, rules) {
+            self.trees[hit.tree].keep(bytes);
         }
     }
 
@@ -794,65 +855,4 @@ fn join(dir: &[u8], rel: &[u8]) -> Vec<u8> {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    pub(super) fn stamp(changed: i64) -> Stamp {
-        Stamp {
-            dev: 1,
-            ino: 2,
-            mtime: (changed, 5),
-            ctime: (changed - 1, 0),
-            size: 4096,
-            mode: 0o40755,
-            nlink: 2,
-            uid: 0,
-            gid: 0,
-        }
-    }
-
-    /// A reading of the clock at `real`, in the boot 7, realtime `offset` seconds ahead of
-    /// the time since boot.
-    fn reading(real: (i64, u32), offset: i64) -> ClockReading {
-        ClockReading {
-            real,
-            boot: Some(crate::fs::BootClock {
-                boot: 7,
-                offset: offset * 1_000_000_000,
-            }),
-        }
-    }
-
-    #[test]
-    fn a_listing_is_trusted_only_well_after_the_last_change() {
-        let st = stamp(100);
-        let now = reading((1000, 0), 50);
-        let settled = |st: &Stamp, listed| settled_as_of(st, reading(listed, 50), &now);
-        assert!(settled(&st, (100 + MARGIN_SECS, 6)));
-        assert!(!settled(&st, (100 + MARGIN_SECS, 5)));
-        assert!(!settled(&st, (100 + MARGIN_SECS - 1, 999_999_999)));
-        // The later of mtime and ctime counts.
-        let mut later_ctime = st;
-        later_ctime.ctime = (200, 0);
-        assert!(!settled(&later_ctime, (150, 0)));
-    }
-
-    #[test]
-    fn a_listing_is_judged_on_the_clock_set_back_since() {
-        // Listed 10 s after the change, by a clock 10 s ahead (its offset from the time since
-        // boot 60 s, now 50 s): taken back to the change itself.
-        let st = stamp(100);
-        let listed = reading((110, 0), 60);
-        assert!(!settled_as_of(&st, listed, &reading((101, 0), 50)));
-        // The same clock, or one set forward since: trusted.
-        assert!(settled_as_of(&st, listed, &reading((200, 0), 60)));
-        assert!(settled_as_of(&st, listed, &reading((200, 0), 70)));
-        // Set back by less than the listing's lead over the margin: still trusted.
-        assert!(settled_as_of(&st, listed, &reading((200, 0), 54)));
-        assert!(!settled_as_of(&st, listed, &reading((200, 0), 53)));
-        // Another boot: never.
-        let mut rebooted = reading((10_000, 0), 60);
-        rebooted.boot = rebooted.boot.map(|b| crate::fs::BootClock { boot: 8, ..b });
-        assert!(!settled_as_of(&st, listed, &rebooted));
-    }
-}
+mod tests;

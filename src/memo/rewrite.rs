@@ -93,7 +93,7 @@ mod tests {
         for (n, k) in names {
             r.push(n, *k);
         }
-        r.finish().unwrap()
+        r.finish(&[]).unwrap()
     }
 
     #[test]

@@ -19,6 +19,7 @@ pub mod explain;
 pub mod methods;
 pub mod mpi;
 pub mod prepare;
+pub mod remembered;
 pub mod scan;
 pub mod threads;
 pub mod visit;

@@ -13,11 +13,13 @@ use crate::filter::ignore::{read_reported, say_of_file, IgnoreFiles, Unread, IGN
 use crate::filter::Meta;
 use crate::fs::path::{base_len, join_into};
 use crate::fs::{Dir, DirInUse, Fault, Kind, Listed, Listing, Stat};
+use crate::memo::rules::{self as remembered_rules, Section};
 use crate::memo::{Fresh, Hit, Look};
 use crate::output::printer::Batch;
 use crate::output::sort::fd_order;
 use crate::walk::contract::Walk;
 use crate::walk::descriptors::{self, CachedDir};
+use crate::walk::remembered::{self, Chain, Deferred, Kept, UNJUDGED};
 use crate::walk::visit::{Action, DirState};
 
 /// Metadata of an entry, fetched relative to its directory's descriptor (opened first when
@@ -29,6 +31,8 @@ struct MetaAt<'a, 'd> {
     stat: Option<Option<Stat>>,
     /// The listing marked it hidden (Windows' hidden attribute).
     hidden: bool,
+    /// Its verdict's byte in the memo's record, when the memo serves or remembers them.
+    code: Option<&'a mut u8>,
 }
 
 impl Meta for MetaAt<'_, '_> {
@@ -65,6 +69,18 @@ impl Meta for MetaAt<'_, '_> {
 
     fn marked_hidden(&mut self) -> bool {
         self.hidden
+    }
+
+    fn remembered_verdict(&mut self) -> Option<crate::filter::ignore::Verdict> {
+        self.code
+            .as_deref()
+            .and_then(|&c| remembered::verdict_of(c))
+    }
+
+    fn verdict_given(&mut self, verdict: crate::filter::ignore::Verdict) {
+        if let Some(code) = self.code.as_deref_mut() {
+            *code = remembered::code_of(verdict);
+        }
     }
 }
 
@@ -180,6 +196,8 @@ pub struct Scanner {
     reopened: Weak<CachedDir>,
     /// Where the memo copies the records it serves (`--cache`), reused.
     record: Vec<u8>,
+    /// The verdicts of the directory's entries the memo serves or remembers, reused.
+    codes: Vec<u8>,
 }
 
 /// The ignore files of a directory being scanned: presence from its listing, contents read
@@ -193,6 +211,8 @@ struct ListedFiles<'a> {
     /// cannot be read is said, never silently dropped.
     dir_path: &'a [u8],
     walk: &'a Walk<'a>,
+    /// What the rules read, for the memo (`remembered.rs`).
+    kept: Option<&'a mut Kept>,
 }
 
 impl IgnoreFiles for ListedFiles<'_> {
@@ -214,18 +234,33 @@ impl IgnoreFiles for ListedFiles<'_> {
     }
 
     fn read(&mut self, rel: &str) -> Result<Vec<u8>, Unread> {
+        let (dir, dir_path, report) = (self.dir, self.dir_path, self.walk.report);
         // A regular file in the listing needs no look before it is opened.
         let listed_regular = self.names.contains(&(rel, Kind::File));
-        let read = if listed_regular {
-            self.dir
-                .read_listed_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT)
-        } else {
-            self.dir.read_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT)
+        let read = || {
+            let read = if listed_regular {
+                dir.read_listed_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT)
+            } else {
+                dir.read_file_at(rel.as_bytes(), IGNORE_FILE_LIMIT)
+            };
+            read_reported(read, dir_path, rel, report)
         };
-        read_reported(read, self.dir_path, rel, self.walk.report)
+        match self.kept.as_deref_mut() {
+            Some(kept) => {
+                if rel == ".git/info/exclude" || rel == ".git" {
+                    // Read only at a repository's root.
+                    kept.has(".git", true);
+                }
+                kept.read(dir, rel, read)
+            }
+            None => read(),
+        }
     }
 
     fn say(&mut self, rel: &str, what: &str) {
+        if let Some(kept) = self.kept.as_deref_mut() {
+            kept.said();
+        }
         say_of_file(self.walk.report, self.dir_path, rel, what);
     }
 
@@ -366,14 +401,24 @@ impl Scanner {
         }
         let dir_stat = if config.follow { dir.stat().ok() } else { None };
         let mut state = walk.entered(state, dir_stat.as_ref());
+        // With the memo, what the rules read is kept: the key of the entries' verdicts, and
+        // the record's remembered rules (`remembered.rs`).
+        let mut kept = state.rules_key.map(|_| Kept::new());
         if config.ignore.is_some() {
             let listed = complete.then_some(&self.listing);
-            add_own_rules(walk, &mut state, &dir, dir_path, listed);
+            let present = present_files(&dir, listed);
+            add_rules_of(walk, &mut state, &dir, dir_path, &present, kept.as_mut());
         }
+        state.rules_key = kept
+            .as_ref()
+            .zip(state.rules_key)
+            .and_then(|(k, p)| k.key(p));
+        state.verdicts = state.rules_key.is_some() && fresh.is_some();
+        self.codes.clear();
         // Entries' paths are built on this prefix: "dir/" once, then only the name per entry.
         join_into(&mut self.path, dir_path, b"");
         if config.ignore.is_some() {
-            state.screen_paths(&self.path);
+            state.screen_paths(walk, &self.path);
         }
         let node = CachedDir::new(parent, base_len(dir_path), via_link, state.root_id());
         let reading = node.read(dir);
@@ -408,7 +453,12 @@ impl Scanner {
                 }
             }
             for e in self.listing.entries() {
-                if !visit_entry(walk, &here, e, &mut self.path, &mut self.batch, push) {
+                let code = here.state.verdicts.then(|| {
+                    self.codes.push(UNJUDGED);
+                    self.codes.last_mut()
+                });
+                let (path, batch) = (&mut self.path, &mut self.batch);
+                if !visit_entry(walk, &here, e, path, batch, push, code.flatten()) {
                     // Stopped: the listing is not whole.
                     fresh = None;
                     break 'chunks;
@@ -417,7 +467,12 @@ impl Scanner {
         }
         let subdirs = here.subdirs.get();
         node.done(reading, subdirs);
-        if let (Some(memo), Some(fresh)) = (walk.memo, fresh) {
+        if let (Some(memo), Some(mut fresh)) = (walk.memo, fresh) {
+            if let (Some(kept), Some(key)) = (&kept, state.rules_key) {
+                if let Some(rules) = kept.section(key, &self.codes, |st| fresh.settled(st)) {
+                    fresh.remember_rules(rules);
+                }
+            }
             memo.keep(fresh);
         }
         printer.directory_done(&mut self.batch);
@@ -441,22 +496,20 @@ impl Scanner {
         let config = walk.config;
         let (job_path, parent, via_link, state) = job.into_parts();
         let dir_path = &job_path[..job_path.len() - 1];
-        let Scanner { batch, path, .. } = self;
+        let Scanner {
+            batch, path, codes, ..
+        } = self;
         let node = CachedDir::new(parent, base_len(dir_path), via_link, state.root_id());
         let reading = node.read(dir);
         let mut state = walk.entered(state, config.follow.then_some(&hit.stat));
-        if config.ignore.is_some() {
-            let present = ignore_files_in(
-                hit.entries()
-                    .filter(|(n, _)| n.to_bytes().first() == Some(&b'.')),
-            );
-            // Ignore files are read afresh every time (an edit in place leaves the
-            // directory's stamp as it was).
-            add_rules_of(walk, &mut state, &reading, dir_path, &present);
-        }
         join_into(path, dir_path, b"");
+        codes.clear();
+        let mut rules = Remembering::Nothing;
         if config.ignore.is_some() {
-            state.screen_paths(path);
+            rules = serve_rules(walk, &mut state, &reading, dir_path, hit, codes);
+            if !matches!(rules, Remembering::Served(_)) {
+                state.screen_paths(walk, path);
+            }
         }
         let here = Here {
             dir: &reading,
@@ -465,6 +518,12 @@ impl Scanner {
             state: &state,
             child_base: base_len(dir_path),
         };
+        let mut whole = true;
+        let mut codes_left = if state.verdicts {
+            &mut codes[..]
+        } else {
+            &mut [][..]
+        };
         for (name, kind) in hit.entries() {
             let listed = Listed {
                 name,
@@ -472,13 +531,121 @@ impl Scanner {
                 ino: 0,
                 hidden: false,
             };
-            if !visit_entry(walk, &here, listed, path, batch, push) {
+            let code = std::mem::take(&mut codes_left)
+                .split_first_mut()
+                .map(|(code, rest)| {
+                    codes_left = rest;
+                    code
+                });
+            if !visit_entry(walk, &here, listed, path, batch, push, code) {
+                whole = false;
                 break;
             }
         }
         let subdirs = here.subdirs.get();
         node.done(reading, subdirs);
         walk.printer.directory_done(batch);
+        if let (Some(memo), true) = (walk.memo, whole) {
+            if let Some(section) = rules.section(state.rules_key, codes) {
+                memo.remember_rules(hit, &section);
+            }
+        }
+    }
+}
+
+/// What a directory the memo serves does with its remembered rules.
+enum Remembering<'h> {
+    /// Nothing remembered, or nothing to remember (no key).
+    Nothing,
+    /// Its files unchanged, as remembered: its verdicts served when their key is the key
+    /// now, else judged again (and remembered with the key now).
+    Served(Section<'h>),
+    /// Its files changed, or none remembered: read, judged, remembered if they had settled
+    /// by the clock read before their stamps were taken.
+    Read(Kept, crate::fs::ClockReading),
+}
+
+impl Remembering<'_> {
+    /// The section to remember in place of the record's, if it differs: the same files
+    /// with the verdicts and the key now.
+    fn section(&self, key: Option<u64>, codes: &[u8]) -> Option<Vec<u8>> {
+        let key = key?;
+        match self {
+            Remembering::Nothing => None,
+            Remembering::Served(section) => {
+                if section.key == key && section.verdicts == codes {
+                    return None;
+                }
+                let mut out = Vec::new();
+                remembered_rules::write(&mut out, key, section.has_git, &section.files, codes);
+                Some(out)
+            }
+            Remembering::Read(kept, clock) => {
+                let memo = crate::memo::settled_as_read;
+                kept.section(key, codes, |st| memo(st, *clock))
+            }
+        }
+    }
+}
+
+/// Sets the rules of a directory the memo serves, `hit`, in `state`: remembered (and its
+/// verdicts put in `codes`, one per entry) when its files are unchanged, else read.
+fn serve_rules<'h>(
+    walk: &Walk<'_>,
+    state: &mut DirState,
+    dir: &Dir,
+    dir_path: &[u8],
+    hit: &'h Hit,
+    codes: &mut Vec<u8>,
+) -> Remembering<'h> {
+    let present = ignore_files_in(
+        hit.entries()
+            .filter(|(n, _)| n.to_bytes().first() == Some(&b'.')),
+    );
+    let Some(parent) = state.rules_key else {
+        add_rules_of(walk, state, dir, dir_path, &present, None);
+        return Remembering::Nothing;
+    };
+    let count = hit.count();
+    match hit.rules() {
+        Some(section) if remembered::unchanged(dir, &section) => {
+            let key = remembered::section_key(parent, &section);
+            if !present.is_empty() || !section.files.is_empty() {
+                let below = std::mem::take(&mut state.ignore);
+                let rules = Deferred::new(
+                    below,
+                    dir_path,
+                    base_len(dir_path),
+                    state.root_base,
+                    &present,
+                    &section,
+                );
+                state.ignore = Chain::Deferred(Arc::new(rules));
+            }
+            state.rules_key = Some(key);
+            state.verdicts = true;
+            // Not screened (its rules are not compiled unless an entry needs them): an entry
+            // the rules judge is asked of every rule.
+            state.path_rules = true;
+            if key == section.key {
+                codes.extend_from_slice(section.verdicts);
+            } else {
+                codes.resize(count, UNJUDGED);
+            }
+            Remembering::Served(section)
+        }
+        _ => {
+            // An ignore file edited in place leaves the directory's stamp as it was: read.
+            let clock = crate::memo::clock();
+            let mut kept = Kept::new();
+            add_rules_of(walk, state, dir, dir_path, &present, Some(&mut kept));
+            state.rules_key = kept.key(parent);
+            state.verdicts = state.rules_key.is_some();
+            if state.verdicts {
+                codes.resize(count, UNJUDGED);
+            }
+            Remembering::Read(kept, clock)
+        }
     }
 }
 
@@ -486,6 +653,7 @@ impl Scanner {
 /// `state` (its parent's). Its `listing`, when read whole, says which ignore files it holds;
 /// else they are looked up by name. Also how another process rebuilds the rules of a
 /// directory it is handed (`--mpi`).
+#[cfg_attr(not(feature = "mpi"), allow(dead_code))] // used by walk/mpi only
 pub fn add_own_rules(
     walk: &Walk<'_>,
     state: &mut DirState,
@@ -496,15 +664,21 @@ pub fn add_own_rules(
     if walk.config.ignore.is_none() {
         return;
     }
-    let present = match listing {
+    let present = present_files(dir, listing);
+    add_rules_of(walk, state, dir, dir_path, &present, None);
+}
+
+/// The ignore files (and `.git`) of `dir`: from its `listing` when read whole, else looked
+/// up by name.
+fn present_files(dir: &Dir, listing: Option<&Listing>) -> Vec<(&'static str, Kind)> {
+    match listing {
         Some(listing) => ignore_files_in(listing.dot_entries().map(|e| (e.name, e.kind))),
         None => IGNORE_NAMES
             .iter()
             .filter(|n| dir.exists_at(n))
             .map(|n| (*n, Kind::Unknown))
             .collect(),
-    };
-    add_rules_of(walk, state, dir, dir_path, &present);
+    }
 }
 
 /// The ignore files (and `.git`) among a directory's entries, with their listed kinds.
@@ -529,6 +703,7 @@ fn add_rules_of(
     dir: &Dir,
     dir_path: &[u8],
     present: &[(&'static str, Kind)],
+    kept: Option<&mut Kept>,
 ) {
     let Some(opts) = &walk.config.ignore else {
         return;
@@ -541,14 +716,16 @@ fn add_rules_of(
         dir,
         dir_path,
         walk,
+        kept,
     };
-    state.ignore = opts.for_dir(
-        state.ignore.as_ref(),
+    let node = opts.for_dir(
+        state.ignore.node(walk),
         base_len(dir_path),
         state.root_base,
         Vec::new(),
         files,
     );
+    state.ignore = Chain::Ready(node);
 }
 
 /// The directory a scan is reading, as its entries need it.
@@ -573,6 +750,7 @@ fn visit_entry(
     path: &mut Vec<u8>,
     batch: &mut Batch,
     push: &mut dyn FnMut(DirJob),
+    code: Option<&mut u8>,
 ) -> bool {
     let Listed {
         name,
@@ -619,6 +797,7 @@ fn visit_entry(
                     follow: true,
                     stat: Some(None),
                     hidden,
+                    code: None,
                 };
                 walk.unfollowable(here.state, path, name_bytes, &mut meta, &e);
                 return true;
@@ -631,6 +810,7 @@ fn visit_entry(
         follow: config.follow,
         stat,
         hidden,
+        code,
     };
     let (print, descend) = match walk.judge(here.state, path, name_bytes, kind, &mut meta) {
         Action::Skip => return true,

@@ -15,6 +15,7 @@ use crate::filter::{Entry, Meta};
 use crate::fs::path::{base_len, join_into};
 use crate::fs::{stat_path, Dir, Kind, Stat};
 use crate::walk::contract::Walk;
+use crate::walk::remembered::Chain;
 use crate::walk::why::{Hints, Skipped, Trace, Why};
 
 /// A directory's identity, linked to its parent's, for loop detection under `-L`.
@@ -31,7 +32,13 @@ pub struct DirState {
     /// The directory's depth (a search root is 0; its children are at 1).
     pub depth: usize,
     /// The ignore rules in force for the directory's children.
-    pub ignore: Option<Arc<IgnoreNode>>,
+    pub ignore: Chain,
+    /// The key of those rules, when the memo may serve or remember the verdicts of the
+    /// directory's entries (`remembered.rs`).
+    pub rules_key: Option<u64>,
+    /// The directory's entries' verdicts are served or remembered: asked of each entry's
+    /// [`Meta`] first, and told to it.
+    pub verdicts: bool,
     /// With `-L`: this directory and its ancestors, by device and inode.
     pub ancestors: Option<Arc<Ancestor>>,
     /// Where the part of a display path below the search root starts.
@@ -148,9 +155,12 @@ impl Walk<'_> {
             }
             None => None,
         };
+        let rules_key = crate::walk::remembered::root_key(self, ignore.as_deref());
         let state = DirState {
             depth: 0,
-            ignore,
+            ignore: Chain::Ready(ignore),
+            rules_key,
+            verdicts: false,
             ancestors: None,
             root_base,
             root_dev: st.dev,
@@ -237,19 +247,34 @@ impl Walk<'_> {
         }
         match &config.ignore {
             Some(opts) => {
-                let node = parent.ignore.as_deref();
-                let hit = opts.decide_name(
-                    node,
-                    path,
-                    name,
-                    parent.root_base,
-                    is_dir,
-                    parent.path_rules,
-                );
-                if let Some(hit) = hit {
-                    trace.note(Why::Rule(hit.rule()));
-                }
-                match Hit::verdict(hit) {
+                let remembered = if parent.verdicts {
+                    meta.remembered_verdict()
+                } else {
+                    None
+                };
+                let verdict = match remembered {
+                    Some(verdict) => verdict,
+                    None => {
+                        let node = parent.ignore.node(self).map(|n| &**n);
+                        let hit = opts.decide_name(
+                            node,
+                            path,
+                            name,
+                            parent.root_base,
+                            is_dir,
+                            parent.path_rules,
+                        );
+                        if let Some(hit) = hit {
+                            trace.note(Why::Rule(hit.rule()));
+                        }
+                        let verdict = Hit::verdict(hit);
+                        if parent.verdicts {
+                            meta.verdict_given(verdict);
+                        }
+                        verdict
+                    }
+                };
+                match verdict {
                     Verdict::Ignore => {
                         return self.skipped(Skipped::Ignored, parent, path, name, kind, meta)
                     }
@@ -437,7 +462,7 @@ impl Walk<'_> {
                 let base = base_len(&display);
                 let root_base = state.root_base;
                 let ignore = opts.for_dir(
-                    state.ignore.as_ref(),
+                    state.ignore.node(self),
                     base,
                     root_base,
                     Vec::new(),
@@ -448,11 +473,14 @@ impl Walk<'_> {
                         above_root: false,
                     },
                 );
-                let mut state = DirState { ignore, ..state };
+                let mut state = DirState {
+                    ignore: Chain::Ready(ignore),
+                    ..state
+                };
                 if base != display.len() {
                     display.push(crate::fs::SEPARATOR);
                 }
-                state.screen_paths(&display);
+                state.screen_paths(self, &display);
                 state
             }
             None => state,
@@ -525,10 +553,10 @@ impl Walk<'_> {
 impl DirState {
     /// Looks up, for the directory whose entries' display paths begin with `child_prefix`
     /// ("dir/"), whether a rule on paths may match one of them (once per directory).
-    pub fn screen_paths(&mut self, child_prefix: &[u8]) {
+    pub fn screen_paths(&mut self, walk: &Walk<'_>, child_prefix: &[u8]) {
         self.path_rules = self
             .ignore
-            .as_deref()
+            .node(walk)
             .is_some_and(|n| n.paths_may_match(child_prefix));
     }
 
@@ -536,6 +564,7 @@ impl DirState {
     pub fn below(&self) -> DirState {
         DirState {
             depth: self.depth + 1,
+            verdicts: false,
             ..self.clone()
         }
     }

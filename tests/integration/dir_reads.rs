@@ -24,6 +24,8 @@ pub struct Seen {
     pub opened: BTreeSet<String>,
     /// Read (`getdents64`), relative to the root, sorted.
     pub read: BTreeSet<String>,
+    /// Files (not directories) opened, relative to the root, sorted.
+    pub files_opened: BTreeSet<String>,
 }
 
 impl Watch {
@@ -93,6 +95,15 @@ impl Watch {
                     }
                     if mask & libc::IN_OPEN != 0 {
                         seen.opened.insert(dir.clone());
+                    }
+                } else if let Some(dir) = self.dirs.get(&wd) {
+                    // An entry of the directory: its name, NUL-padded, follows the event.
+                    let name = &buf[at + 16..at + 16 + len];
+                    let name = &name[..name.iter().position(|&b| b == 0).unwrap_or(len)];
+                    if mask & libc::IN_OPEN != 0 && mask & libc::IN_ISDIR == 0 {
+                        let name = String::from_utf8_lossy(name);
+                        let rel = Path::new(dir).join(&*name);
+                        seen.files_opened.insert(rel.to_string_lossy().into_owned());
                     }
                 }
                 at += 16 + len;

@@ -32,6 +32,9 @@ mod cache_manage;
 mod cache_quiet;
 #[cfg(target_os = "linux")]
 mod cache_reads;
+// Linux only: which files a search opens is watched with inotify (`dir_reads.rs`).
+#[cfg(target_os = "linux")]
+mod cache_rules;
 // Linux only: Landlock and seccomp.
 #[cfg(target_os = "linux")]
 mod cache_sandbox;

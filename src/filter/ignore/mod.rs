@@ -22,11 +22,12 @@
 //! `files.rs`.
 
 use std::collections::HashMap;
+use std::hash::Hasher;
 use std::path::PathBuf;
 use std::sync::{Arc, Mutex};
 
 use crate::filter::rules::screen::Screen;
-use crate::filter::rules::{Rule, Rules};
+use crate::filter::rules::{FxHasher, Rule, Rules};
 #[cfg(doc)]
 use crate::fs::Dir;
 use crate::fs::{read_small_file, SEPARATOR};
@@ -65,6 +66,17 @@ pub struct IgnoreOptions {
     /// Global ignore files that are there but could not be read, and why: reported once when
     /// the walk starts ([`IgnoreOptions::report_unread`]).
     pub unread: Vec<(PathBuf, String)>,
+}
+
+/// Feeds `h` a file's rules, or that there are none.
+fn rules_fingerprint(h: &mut FxHasher, rules: Option<&Rules>) {
+    match rules {
+        Some(r) => {
+            h.write_u8(1);
+            r.fingerprint(h);
+        }
+        None => h.write_u8(0),
+    }
 }
 
 /// One directory's rules, linked to its nearest ancestor that has rules.
@@ -280,6 +292,42 @@ impl IgnoreOptions {
         for (path, why) in &self.unread {
             report.message(path.as_os_str().as_encoded_bytes(), why);
         }
+    }
+
+    /// A hash of what decides the verdicts of a search root's entries before the files of
+    /// the root and below are read: these options, the global and command-line files, and the
+    /// rules of the directories above the root, `node` (the key the memo's remembered
+    /// verdicts start from, `walk/remembered.rs`). `None` when the global excludes depend on
+    /// the repository (looked up as each one is met).
+    pub fn fingerprint(&self, node: Option<&IgnoreNode>) -> Option<u64> {
+        if self.global_per_repo.is_some() {
+            return None;
+        }
+        let mut h = FxHasher::default();
+        for flag in [self.vcs, self.dot_ignore, self.require_git, self.parents] {
+            h.write_u8(u8::from(flag));
+        }
+        rules_fingerprint(&mut h, self.global.as_deref());
+        h.write_usize(self.explicit.len());
+        for rules in &self.explicit {
+            rules.fingerprint(&mut h);
+        }
+        let mut cur = node;
+        while let Some(n) = cur {
+            h.write_usize(n.base_len);
+            h.write(&n.prefix);
+            h.write_usize(n.root_base_len);
+            h.write_u8(u8::from(n.has_git) | u8::from(n.in_git) << 1);
+            for rules in [&n.custom, &n.dot_ignore, &n.git, &n.git_exclude] {
+                rules_fingerprint(&mut h, rules.as_ref());
+            }
+            rules_fingerprint(
+                &mut h,
+                n.repo_root.as_ref().and_then(|r| r.global.as_deref()),
+            );
+            cur = n.parent.as_deref();
+        }
+        Some(h.finish())
     }
 
     /// Whether any rules are read at all.

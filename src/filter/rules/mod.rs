@@ -32,6 +32,8 @@
 //! `tests.rs` compares every class against `Gitignore` on tricky rules and paths, and checks
 //! that the screens never turn away an entry a rule decides.
 
+use std::hash::Hasher;
+
 use globset::GlobBuilder;
 
 pub use keys::FxHasher;
@@ -173,6 +175,17 @@ impl Rules {
             line: number as u32 + 1,
             end: self.written.len() as u32,
         });
+    }
+
+    /// Feeds `h` what decides which entries these rules match: each rule as written, where
+    /// one ends and the next begins (the rules a file adds above a search root, or a global
+    /// file, are part of the key of the memo's remembered verdicts).
+    pub fn fingerprint(&self, h: &mut FxHasher) {
+        h.write_usize(self.origins.len());
+        for o in &self.origins {
+            h.write_u32(o.end);
+        }
+        h.write(self.written.as_bytes());
     }
 
     /// Names the files compiled together, in the order they were given to [`Rules::parse`],
