@@ -496,9 +496,16 @@ pub fn output_of(c: &mut Command) -> Output {
 pub trait Spawn {
     /// The finished program's output.
     fn output_ok(&mut self) -> Output;
+    /// The started program.
+    fn spawn_ok(&mut self) -> std::process::Child;
 }
 
 impl Spawn for Command {
+    fn spawn_ok(&mut self) -> std::process::Child {
+        let shown = format!("{self:?}");
+        started_anew(&shown, || self.spawn(), |_| false)
+    }
+
     fn output_ok(&mut self) -> Output {
         let shown = format!("{self:?}");
         started_anew(
