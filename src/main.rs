@@ -5,20 +5,22 @@
 //! With `--mpi` under an MPI launcher, every process of the job runs this, and the search is
 //! spread over them ([`walk::mpi`]).
 
+#![forbid(unsafe_code)]
+
 mod bench;
 mod cli;
 mod completions;
 mod config;
 mod exec;
-mod exit;
 mod filter;
-mod fs;
 mod manual;
 mod memo;
 mod output;
-mod report;
 mod template;
 mod walk;
+
+// The ground floor (crates/ffind-sys), by the names its modules had here.
+use ffind_sys::{exit, fs, report};
 
 use std::ffi::OsString;
 use std::io::{self, Write};

@@ -23,8 +23,7 @@
 pub mod batch;
 pub mod children;
 pub mod per_result;
-mod sys;
-mod usage;
+pub use ffind_sys::exec::sys;
 
 pub use self::sys::wait_with_usage;
 

@@ -354,6 +354,11 @@ fn absolute(src: &Source, path: &str, children: &[String]) -> Option<Vec<String>
     Some(base)
 }
 
+/// The ground floor's crate (crates/ffind-sys), named in `src/` by the names its modules had
+/// there (`main.rs` and `exec/mod.rs` bring them in): no file of `src/`, and cargo holds that
+/// it imports nothing of them.
+const GROUND_CRATE: &[&[&str]] = &[&["fs"], &["report"], &["exit"], &["exec", "sys"]];
+
 /// The graph: file -> file it imports from -> the names it takes.
 type Graph = BTreeMap<String, BTreeMap<String, BTreeSet<String>>>;
 
@@ -385,6 +390,12 @@ fn import_graph(sources: &[Source]) -> Graph {
     }
     let resolve = |mut segs: Vec<String>| -> Option<(usize, String)> {
         for _ in 0..8 {
+            if GROUND_CRATE
+                .iter()
+                .any(|g| segs.len() >= g.len() && segs[..g.len()] == **g)
+            {
+                return None;
+            }
             let (k, file) = (0..=segs.len())
                 .rev()
                 .find_map(|k| by_module.get(&segs[..k]).map(|&f| (k, f)))?;
@@ -565,34 +576,40 @@ fn the_circle_check_finds_a_new_circle_and_says_what_closes_it() {
     let tree = |files: &[(&str, &str)]| -> Vec<Source> {
         files.iter().map(|(f, t)| Source::new(f, t)).collect()
     };
-    // One way down: main -> walk -> fs/mod.rs -> fs/dir.rs -> fs/kind.rs (through a re-export).
+    // One way down: main -> walk -> base/mod.rs -> base/dir.rs -> base/kind.rs (through a re-export).
     let clean = [
         (
             "main.rs",
-            "mod fs;\nmod walk;\nfn main() { walk::run(); }\n",
+            "mod base;\nmod walk;\nfn main() { walk::run(); }\n",
         ),
         (
             "walk/mod.rs",
-            "use crate::fs::{Dir, Kind};\npub fn run() {}\n",
+            "use crate::base::{Dir, Kind};\npub fn run() {}\n",
         ),
         (
-            "fs/mod.rs",
+            "base/mod.rs",
             "mod dir;\nmod kind;\npub use dir::Dir;\npub use kind::Kind;\n",
         ),
         (
-            "fs/dir.rs",
+            "base/dir.rs",
             "use super::Kind;\n// use crate::walk; in a comment\npub struct Dir;\n#[cfg(test)]\npub mod tests {\n    use crate::walk::run;\n}\n",
         ),
         (
-            "fs/kind.rs",
+            "base/kind.rs",
             "pub enum Kind {}\n#[cfg(test)]\nmod tests { use crate::walk::run; }\n",
         ),
     ];
     let (new, gone) = unexpected_circles(&tree(&clean), &[]);
     assert_eq!((new.len(), gone.len()), (0, 0), "{new:?}");
     let graph = import_graph(&tree(&clean));
-    assert!(graph["fs/dir.rs"].contains_key("fs/kind.rs"), "{graph:?}");
-    assert!(!graph["fs/dir.rs"].contains_key("fs/mod.rs"), "{graph:?}");
+    assert!(
+        graph["base/dir.rs"].contains_key("base/kind.rs"),
+        "{graph:?}"
+    );
+    assert!(
+        !graph["base/dir.rs"].contains_key("base/mod.rs"),
+        "{graph:?}"
+    );
     assert!(graph["main.rs"].contains_key("walk/mod.rs"), "{graph:?}");
 
     // The ground floor reaching back up, through each kind of path.
@@ -604,46 +621,46 @@ fn the_circle_check_finds_a_new_circle_and_says_what_closes_it() {
     ] {
         let mut files = clean.to_vec();
         let kind = format!("{back}\npub enum Kind {{}}\n");
-        files[4] = ("fs/kind.rs", &kind);
+        files[4] = ("base/kind.rs", &kind);
         let (new, _) = unexpected_circles(&tree(&files), &[]);
         assert_eq!(new.len(), 1, "{back}: {new:?}");
         assert!(
-            new[0].starts_with("circle of 3 files: fs/dir.rs, fs/kind.rs, walk/mod.rs\n"),
+            new[0].starts_with("circle of 3 files: base/dir.rs, base/kind.rs, walk/mod.rs\n"),
             "{}",
             new[0]
         );
         assert!(
-            new[0].contains("fs/kind.rs -> walk/mod.rs: run"),
+            new[0].contains("base/kind.rs -> walk/mod.rs: run"),
             "{}",
             new[0]
         );
         assert!(
-            new[0].contains("walk/mod.rs -> fs/kind.rs: Kind"),
+            new[0].contains("walk/mod.rs -> base/kind.rs: Kind"),
             "{}",
             new[0]
         );
         // Listing it as known lets it pass, and a known circle that is gone is reported.
-        let known: &[&[&str]] = &[&["fs/dir.rs", "fs/kind.rs", "walk/mod.rs"]];
+        let known: &[&[&str]] = &[&["base/dir.rs", "base/kind.rs", "walk/mod.rs"]];
         assert_eq!(unexpected_circles(&tree(&files), known), (vec![], vec![]));
         assert_eq!(unexpected_circles(&tree(&clean), known).1.len(), 1);
     }
 
-    // Two siblings of one directory, as fs/dir.rs and fs/listing.rs are today.
+    // Two siblings of one directory, as base/dir.rs and base/listing.rs are today.
     let mut files = clean.to_vec();
-    files.push(("fs/listing.rs", "use super::dir::Dir;\n"));
+    files.push(("base/listing.rs", "use super::dir::Dir;\n"));
     files[3] = (
-        "fs/dir.rs",
+        "base/dir.rs",
         "use super::listing::getdents;\npub struct Dir;\n",
     );
     let (new, _) = unexpected_circles(&tree(&files), &[]);
     assert_eq!(new.len(), 1, "{new:?}");
     assert!(
-        new[0].contains("fs/dir.rs -> fs/listing.rs: getdents"),
+        new[0].contains("base/dir.rs -> base/listing.rs: getdents"),
         "{}",
         new[0]
     );
     assert!(
-        new[0].contains("fs/listing.rs -> fs/dir.rs: Dir"),
+        new[0].contains("base/listing.rs -> base/dir.rs: Dir"),
         "{}",
         new[0]
     );

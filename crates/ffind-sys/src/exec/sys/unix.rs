@@ -184,7 +184,9 @@ impl Interrupts {
         Ok(Interrupts(Signals::new([SIGINT, SIGTERM, SIGHUP])?))
     }
 
-    /// Waits for the next signal (`None` if none can come any more).
+    /// Waits for the next signal (`None` if none can come any more). Not an `Iterator`: it
+    /// blocks, and one thread asks it, as Windows' console handler is asked.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> Option<Interrupt> {
         self.0.forever().next()
     }

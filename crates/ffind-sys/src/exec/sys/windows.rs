@@ -154,6 +154,7 @@ impl Interrupts {
     }
 
     /// Waits for the next event.
+    #[allow(clippy::should_implement_trait)] // blocks, as Unix's: not an `Iterator`
     pub fn next(&mut self) -> Option<Interrupt> {
         self.events.recv().ok()
     }

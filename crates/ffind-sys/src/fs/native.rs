@@ -215,6 +215,7 @@ pub trait ListedEntry {
     fn listed_ino(&self) -> Option<u64>;
 }
 
+#[cfg(feature = "walkdir")]
 impl ListedEntry for walkdir::DirEntry {
     fn listed_ino(&self) -> Option<u64> {
         #[cfg(unix)]
@@ -228,6 +229,7 @@ impl ListedEntry for walkdir::DirEntry {
     }
 }
 
+#[cfg(feature = "ignore")]
 impl ListedEntry for ignore::DirEntry {
     fn listed_ino(&self) -> Option<u64> {
         #[cfg(unix)]
@@ -254,6 +256,7 @@ impl ListedEntry for std::fs::DirEntry {
     }
 }
 
+#[cfg(feature = "jwalk")]
 impl<C: jwalk::ClientState> ListedEntry for jwalk::DirEntry<C> {
     fn listed_ino(&self) -> Option<u64> {
         None
@@ -287,7 +290,7 @@ fn hidden_in(m: &std::fs::Metadata) -> bool {
 /// Names a file can have here that are not UTF-8, as the walk reads them: any bytes on Unix;
 /// on Windows, UTF-16 with a surrogate standing alone, which reads as WTF-8 (the surrogate in
 /// three bytes). For the tests of what matches such names.
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub fn names_not_utf8() -> [&'static [u8]; 5] {
     #[cfg(unix)]
     {
@@ -311,7 +314,7 @@ pub fn names_not_utf8() -> [&'static [u8]; 5] {
 /// directory link, and making one needs a privilege; Wine reports success and makes nothing,
 /// so what was made is looked at. Where no link could be made, the error says so
 /// ([`io::ErrorKind::Unsupported`], or the system's refusal).
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub fn symlink(target: &Path, link: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {

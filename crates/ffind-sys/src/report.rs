@@ -17,13 +17,15 @@ use crate::fs::escape::escaped;
 /// `eprintln!` that cannot panic: a line stderr will not take (a pipe whose reader has gone)
 /// is dropped, as [`Reporter`]'s lines are, and the exit status still says what happened.
 /// (`eprintln!` panics there, and with `panic = "abort"` ffind would die of SIGABRT.)
-macro_rules! say {
+#[macro_export]
+#[doc(hidden)]
+macro_rules! __say {
     ($($arg:tt)*) => {{
         use std::io::Write as _;
         let _ = writeln!(std::io::stderr().lock(), $($arg)*);
     }};
 }
-pub(crate) use say;
+pub use __say as say;
 
 /// Where a reporter's lines go instead of stderr.
 pub type Sink = Box<dyn Fn(&[u8]) + Send + Sync>;

@@ -61,7 +61,7 @@ pub const HAS_MEMO: bool = cfg!(unix);
 /// own descriptor, and so reaches its parent wherever a rename of an ancestor has put it.
 /// Windows opens the parent of the path the handle has now (and under Wine that path does
 /// not follow such a rename). Asked by the tests of `walk/descriptors.rs`.
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub const PARENT_BY_HANDLE: bool = cfg!(unix);
 
 /// Whether `--mpi` can run here (Linux clusters: docs/SCALE.md).

@@ -93,7 +93,7 @@ pub fn create_new(path: &Path) -> io::Result<File> {
 
 /// Makes the link `link` to the directory `target` (for tests of the refusal of links; on
 /// Windows, a symbolic link needs a privilege or developer mode).
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub fn symlink_dir(target: &Path, link: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {
@@ -107,7 +107,7 @@ pub fn symlink_dir(target: &Path, link: &Path) -> io::Result<()> {
 
 /// Lets everyone read and write the directory `dir` (mode 0777; nothing on Windows), for tests
 /// of the refusal of a shared memo directory.
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub fn share_with_everyone(dir: &Path) -> io::Result<()> {
     #[cfg(unix)]
     {

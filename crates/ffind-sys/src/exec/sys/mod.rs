@@ -26,7 +26,7 @@ mod windows;
 pub use self::argument::Argument;
 #[cfg(windows)]
 pub use self::cmd::ResultArgs;
-#[cfg(all(unix, test))]
+#[cfg(all(unix, any(test, feature = "testing")))]
 pub use self::unix::stops_ignored;
 #[cfg(unix)]
 pub use self::unix::{

@@ -90,7 +90,7 @@ pub use mounts::mount_type;
 pub use native::{
     hidden_of_entry, marked_hidden, os_path, os_string, Fault, ListedEntry, MARKS_HIDDEN,
 };
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub use native::{names_not_utf8, symlink};
 pub use system::{address_space_limit, blocks_read, device_numbers, one_allocator_arena};
 
@@ -102,7 +102,7 @@ mod host;
 pub mod private;
 mod users;
 pub use console::{die_of, enable_ansi_colors, text_output, Endings, CATCH_ENDINGS};
-#[cfg(test)]
+#[cfg(any(test, feature = "testing"))]
 pub use host::PARENT_BY_HANDLE;
 pub use host::{
     default_separator, device_of, is_null_device, is_separator, pattern_separator, CURRENT_DIR,
