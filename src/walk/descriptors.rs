@@ -103,30 +103,30 @@ pub fn replaced(e: &io::Error) -> Option<&Replaced> {
 /// done, and then its descriptor comes back through `..` (see [`CachedDir`]'s drop), so a
 /// deep one costs little to lose. The shallow ones are those other workers need next: they
 /// steal the oldest jobs, which are the shallowest, and move down from there.
-static EVICTABLE: Mutex<BinaryHeap<Listed>> = Mutex::new(BinaryHeap::new());
+static EVICTABLE: Mutex<BinaryHeap<Evictable>> = Mutex::new(BinaryHeap::new());
 
 /// An entry of [`EVICTABLE`], ordered by depth.
 #[derive(Debug)]
-struct Listed {
+struct Evictable {
     depth: usize,
     node: Weak<CachedDir>,
 }
 
-impl PartialEq for Listed {
+impl PartialEq for Evictable {
     fn eq(&self, other: &Self) -> bool {
         self.depth == other.depth
     }
 }
 
-impl Eq for Listed {}
+impl Eq for Evictable {}
 
-impl PartialOrd for Listed {
+impl PartialOrd for Evictable {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
 
-impl Ord for Listed {
+impl Ord for Evictable {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
         self.depth.cmp(&other.depth)
     }
@@ -386,7 +386,7 @@ impl CachedDir {
         if listed.len() > 2 * dir::fd_budget() + 64 {
             listed.retain(|entry| entry.node.strong_count() > 0);
         }
-        listed.push(Listed {
+        listed.push(Evictable {
             depth: self.depth,
             node: Arc::downgrade(self),
         });

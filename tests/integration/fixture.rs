@@ -344,7 +344,14 @@ impl Tree {
 
     /// Runs ffind in the tree's root.
     pub fn run(&self, args: &[&str]) -> Run {
-        Run::from(self.cmd(args).stdin(Stdio::null()).output_ok())
+        let mut c = self.cmd(args);
+        c.stdin(Stdio::null());
+        #[cfg(target_os = "linux")]
+        if emulated().is_some() {
+            let shown = format!("{c:?}");
+            return Run::from(qemu::output_watched(&mut c, &shown));
+        }
+        Run::from(c.output_ok())
     }
 }
 
@@ -515,6 +522,11 @@ impl Spawn for Command {
         )
     }
 }
+
+// qemu-user's fork that never reaches its exec, told apart from a hang (`qemu.rs`).
+#[cfg(target_os = "linux")]
+#[path = "qemu.rs"]
+mod qemu;
 
 /// Runs `run` (a program's start and its end), unwrapped. Under Wine a process now and then
 /// fails to start when many start at once (seen in one full Windows run in three, each time
