@@ -107,7 +107,7 @@ impl Fresh {
     /// began) had settled by then: its contents may be remembered with its stamp (the racy
     /// rule, [`MARGIN_SECS`]).
     pub fn settled(&self, stamp: &Stamp) -> bool {
-        settled_as_of(stamp, self.listed, &self.listed)
+        settled_as_read(stamp, self.listed)
     }
 
     /// Gives the directory's remembered rules ([`rules::write`]'s bytes) to its record.

@@ -11,10 +11,7 @@
 //! entry ([`Code`]). Little-endian, as the record around it, whose CRC covers it. Nothing here
 //! touches the file system.
 
-use std::hash::Hasher;
-
 use super::format::Stamp;
-use crate::filter::rules::FxHasher;
 
 /// The bytes a stamp takes in a section.
 const STAMP: usize = 64;
@@ -55,12 +52,10 @@ pub struct RuleFile<'a> {
     pub bytes: &'a [u8],
 }
 
-/// A hash of an ignore file's bytes, for the key of the rules read from it.
+/// A hash of an ignore file's bytes, for the key of the rules read from it: the one the
+/// index hashes a path with ([`super::format::index_hash`]), its length and its bytes.
 pub fn content_hash(bytes: &[u8]) -> u64 {
-    let mut h = FxHasher::default();
-    h.write_usize(bytes.len());
-    h.write(bytes);
-    h.finish()
+    super::format::index_hash(bytes)
 }
 
 /// A section, read back.
